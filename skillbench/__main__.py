@@ -1,0 +1,5 @@
+import sys
+
+from skillbench.cli import main
+
+sys.exit(main())

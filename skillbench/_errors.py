@@ -1,0 +1,39 @@
+"""Errors that reach users: each says where (file, line, field) and why."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+class SkillbenchError(Exception):
+    """An error meant for the user; the CLI prints it without a traceback and exits 1."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where in an input a problem sits; every part is optional but file."""
+
+    file: str
+    line: int | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return where if self.field is None else f"{where}: field {self.field!r}"
+
+
+class InputError(SkillbenchError):
+    """Bad user input (config, requests, usage file) at a known location."""
+
+    def __init__(self, location: Location, reason: str) -> None:
+        self.location = location
+        self.reason = reason
+        super().__init__(f"{location}: {reason}")
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str:
+    """A ``" (did you mean 'x'?)"`` suffix naming the closest candidate, or an empty string."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""

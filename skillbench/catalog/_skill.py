@@ -1,0 +1,70 @@
+"""The Skill record: every frontmatter field an agent acts on, normalised once at load time."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SourceKind = Literal["bundled", "user", "project", "plugin", "extra", "managed"]
+"""Where a skill came from; decides precedence, ordering priority and privileges."""
+
+SOURCE_KINDS: tuple[SourceKind, ...] = ("bundled", "user", "project", "plugin", "extra", "managed")
+
+ExecutionContext = Literal["inline", "fork"]
+"""How a triggered skill runs; anything but ``fork`` normalises to ``inline`` (seed 000)."""
+
+
+def normalize_context(value: object) -> ExecutionContext:
+    """Seed 000 ``normalizeContext``: only an explicit ``fork`` forks."""
+    return "fork" if isinstance(value, str) and value.strip().lower() == "fork" else "inline"
+
+
+def normalize_name(name: str) -> str:
+    """The key used for dedupe and lookups: case-folded, ``_`` and spaces as ``-``."""
+    return "-".join(name.strip().lower().replace("_", " ").split())
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """One skill as an agent's catalog holds it.
+
+    Fields mirror FIELD-NOTES section 2 (codebot / Claude Code frontmatter) plus the
+    agent-skills ``skill.json`` fields of seed 002, which stay ``None``/empty when absent.
+    ``parameters`` is excluded from hashing because JSON Schema is a nested mapping.
+    """
+
+    name: str
+    description: str
+    when_to_use: str | None = None
+    argument_hint: str | None = None
+    arguments: tuple[str, ...] = ()
+    context: ExecutionContext = "inline"
+    agent: str | None = None
+    model: str | None = None
+    effort: str | None = None
+    allowed_tools: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    user_invocable: bool = True
+    disable_model_invocation: bool = False
+    source: SourceKind = "project"
+    path: str | None = None
+    body: str = ""
+    aliases: tuple[str, ...] = ()
+    version: str | None = None
+    tags: tuple[str, ...] = ()
+    trigger_keywords: tuple[str, ...] = ()
+    priority: int | None = None
+    side_effects: tuple[str, ...] = ()
+    permission: str | None = None
+    parameters: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    dependencies: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """Normalised name used for dedupe and lookups."""
+        return normalize_name(self.name)
+
+    @property
+    def model_invocable(self) -> bool:
+        return not self.disable_model_invocation

@@ -1,0 +1,46 @@
+"""Conventions shared by every subcommand: exit codes, env-var defaults, common flags."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_GATE_FAILED = 100
+
+
+def env_default(flag: str, default: Any = None) -> Any:
+    """Default for ``--flag`` from ``SKILLBENCH_FLAG`` (dashes → underscores), else ``default``."""
+    return os.environ.get("SKILLBENCH_" + flag.upper().replace("-", "_"), default)
+
+
+def add_output(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument(
+        "-o", "--output", default=env_default("output"), help=help + " [env: SKILLBENCH_OUTPUT]"
+    )
+
+
+def add_format(parser: argparse.ArgumentParser, choices: list[str], default: str) -> None:
+    parser.add_argument(
+        "--format",
+        choices=choices,
+        default=env_default("format", default),
+        help=f"output format (default: {default}) [env: SKILLBENCH_FORMAT]",
+    )
+
+
+def add_quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=env_default("quiet", "") not in ("", "0", "false"),
+        help="no progress bar or chatter; errors still go to stderr [env: SKILLBENCH_QUIET]",
+    )
+
+
+def warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)

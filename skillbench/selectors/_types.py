@@ -1,0 +1,62 @@
+"""The selector contract: a model under test sees a rendered listing and names a skill or abstains."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from skillbench.dataset import LabelledRequest
+from skillbench.listing import Listing
+
+DecisionKind = Literal["invoke", "abstain", "malformed", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One decision to make: a request against the listing the model would see at that moment.
+
+    Attributes:
+        request: the labelled request (selectors other than ``oracle`` must not read ``expected``).
+        listing: the rendered listing; only its shown entries may be chosen from.
+        repeat: repeat index (0-based), part of cache keys for sampled models.
+        cell: opaque label of the grid cell, for logging only.
+    """
+
+    request: LabelledRequest
+    listing: Listing
+    repeat: int = 0
+    cell: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a selector did.
+
+    Attributes:
+        kind: invoke (``chosen`` set), abstain, malformed (unusable tool call) or error.
+        chosen: the skill name the model invoked, verbatim (may be unlisted: hallucinated).
+        score: the selector's confidence for ``chosen`` (similarity, BM25 …), when it has one.
+        detail: extra facts kept in results (raw response, other tool calls, error message,
+            token usage, cost); must be JSON-serialisable and never contain secrets.
+    """
+
+    kind: DecisionKind
+    chosen: str | None = None
+    score: float | None = None
+    latency_ms: float = 0.0
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Selector(Protocol):
+    """A model under test.
+
+    ``select`` takes a batch so vectorised (embedding) and concurrent (litellm) selectors
+    can work on many queries at once; the replay engine batches every query whose listing
+    does not depend on an earlier decision. Results come back in query order.
+    """
+
+    name: str
+
+    def select(self, queries: Sequence[Query]) -> list[Decision]: ...
