@@ -1,5 +1,21 @@
 """Selectors: the models under test (offline baselines, embedding, lexical, hybrid, litellm)."""
 
-from skillbench.selectors._types import Decision, DecisionKind, Query, Selector
+from skillbench.selectors._types import (
+    Calibratable,
+    Decision,
+    DecisionKind,
+    Query,
+    Selector,
+    SelectorEnv,
+    SelectorFactory,
+)
 
-__all__ = ["Decision", "DecisionKind", "Query", "Selector"]
+__all__ = [
+    "Calibratable",
+    "Decision",
+    "DecisionKind",
+    "Query",
+    "Selector",
+    "SelectorEnv",
+    "SelectorFactory",
+]

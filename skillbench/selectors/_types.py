@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from skillbench.dataset import LabelledRequest
@@ -60,3 +61,39 @@ class Selector(Protocol):
     name: str
 
     def select(self, queries: Sequence[Query]) -> list[Decision]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SelectorEnv:
+    """What a selector factory may use besides its own parameters.
+
+    Attributes:
+        cache_dir: root of skillbench's on-disk caches (embeddings, model responses).
+        seed: the run's seed; random selectors derive their generator from it.
+        base_dir: directory of the config file, for resolving relative paths in params.
+        max_concurrency: concurrent calls allowed per endpoint (model selectors).
+        quiet: suppress progress output.
+    """
+
+    cache_dir: Path
+    seed: int = 0
+    base_dir: Path = field(default_factory=Path.cwd)
+    max_concurrency: int = 8
+    quiet: bool = False
+
+
+SelectorFactory = Callable[[Mapping[str, Any], SelectorEnv], Selector]
+"""Builds a selector from its config params (everything but ``name``/``type``).
+
+Factories validate their params: an unknown key raises ``SkillbenchError`` naming the key and
+the nearest valid one (``skillbench._errors.suggest``)."""
+
+
+@runtime_checkable
+class Calibratable(Protocol):
+    """A selector whose threshold can be fitted on labelled train queries."""
+
+    def calibrate(self, queries: Sequence[Query]) -> Mapping[str, Any]:
+        """Fit on ``queries`` (labels may be read) and return what was chosen, e.g.
+        ``{"threshold": 0.41}``; later ``select`` calls use the fitted values."""
+        ...
