@@ -1,5 +1,9 @@
 """Skills on disk → a deduplicated, profile-aware catalog."""
 
+from skillbench.catalog._catalog import Catalog, SkillStatus, load_catalog
+from skillbench.catalog._fields import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
+from skillbench.catalog._paths import clear_paths_cache, compile_glob, matches
+from skillbench.catalog._precedence import PRECEDENCE, Precedence
 from skillbench.catalog._skill import (
     SOURCE_KINDS,
     ExecutionContext,
@@ -8,12 +12,31 @@ from skillbench.catalog._skill import (
     normalize_context,
     normalize_name,
 )
+from skillbench.catalog._types import Diagnostic, Override, Severity, SourceSpec, parse_source_arg
+from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_DESCRIPTION_CHARS",
+    "MAX_DIRS",
+    "MAX_NAME_CHARS",
+    "PRECEDENCE",
     "SOURCE_KINDS",
+    "Catalog",
+    "Diagnostic",
     "ExecutionContext",
+    "Override",
+    "Precedence",
+    "Severity",
     "Skill",
+    "SkillStatus",
     "SourceKind",
+    "SourceSpec",
+    "clear_paths_cache",
+    "compile_glob",
+    "load_catalog",
+    "matches",
     "normalize_context",
     "normalize_name",
+    "parse_source_arg",
 ]

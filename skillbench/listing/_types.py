@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -38,21 +39,63 @@ class ListedSkill:
         return self.status in SHOWN_STATUSES
 
 
-@dataclass(frozen=True, slots=True)
 class Listing:
-    """A rendered listing.
+    """A rendered listing (immutable).
 
     Attributes:
         profile: renderer name (codebot, claude-code, codex, openharness).
         budget: the budget applied (characters), ``None`` when the profile has none.
         text: exactly what the model sees, wrapper included.
-        entries: every catalog skill, shown ones first in listing order, then the rest.
+        entries: every catalog skill, shown ones first in listing order, then the rest in
+            catalog order.
+        used: characters the profile counts against ``budget`` (see each renderer), never
+            above it; ``None`` when unknown.
+        shown_names: names of the shown skills in listing order (needs no entry records).
+
+    Renderers may pass ``entries`` as a zero-argument callable: the entry records are then
+    built on first access, so a replay that only reads ``text`` and ``shown_names`` pays
+    nothing for them.
     """
 
-    profile: str
-    budget: int | None
-    text: str
-    entries: tuple[ListedSkill, ...]
+    __slots__ = ("_entries", "_index", "_make", "budget", "profile", "shown_names", "text", "used")
+
+    def __init__(
+        self,
+        profile: str,
+        budget: int | None,
+        text: str,
+        entries: Sequence[ListedSkill] | Callable[[], Sequence[ListedSkill]],
+        *,
+        used: int | None = None,
+        shown_names: Sequence[str] | None = None,
+    ) -> None:
+        init = object.__setattr__
+        init(self, "profile", profile)
+        init(self, "budget", budget)
+        init(self, "text", text)
+        init(self, "used", used)
+        init(self, "_index", None)
+        if callable(entries):
+            init(self, "_entries", None)
+            init(self, "_make", entries)
+        else:
+            init(self, "_entries", tuple(entries))
+            init(self, "_make", None)
+        if shown_names is None:
+            shown_names = [e.skill.name for e in self.entries if e.position is not None]
+        init(self, "shown_names", tuple(shown_names))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Listing is immutable")
+
+    @property
+    def entries(self) -> tuple[ListedSkill, ...]:
+        if self._entries is None:
+            assert self._make is not None
+            object.__setattr__(self, "_entries", tuple(self._make()))
+            object.__setattr__(self, "_make", None)
+        assert self._entries is not None
+        return self._entries
 
     @property
     def chars(self) -> int:
@@ -63,9 +106,38 @@ class Listing:
         """Shown entries in listing order."""
         return tuple(e for e in self.entries if e.position is not None)
 
+    def position(self, name: str) -> int | None:
+        """0-based listing position of the skill named ``name``, None when not shown."""
+        try:
+            return self.shown_names.index(name)
+        except ValueError:
+            return None
+
     def entry(self, name: str) -> ListedSkill | None:
-        """The entry for ``name`` (exact skill name), or None when the skill is not in the catalog."""
-        for e in self.entries:
-            if e.skill.name == name:
-                return e
-        return None
+        """The entry for ``name`` (exact skill name); None when it is not in the catalog."""
+        if self._index is None:
+            index: dict[str, ListedSkill] = {}
+            for e in self.entries:
+                index.setdefault(e.skill.name, e)
+            object.__setattr__(self, "_index", index)
+        assert self._index is not None
+        return self._index.get(name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Listing):
+            return NotImplemented
+        return (self.profile, self.budget, self.text, self.used, self.entries) == (
+            other.profile,
+            other.budget,
+            other.text,
+            other.used,
+            other.entries,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Listing(profile={self.profile!r}, budget={self.budget!r}, chars={self.chars}, "
+            f"shown={len(self.shown_names)})"
+        )

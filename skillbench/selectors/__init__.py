@@ -1,5 +1,24 @@
 """Selectors: the models under test (offline baselines, embedding, lexical, hybrid, litellm)."""
 
+from skillbench.selectors._baselines import NeverSelector, OracleSelector, RandomSelector
+from skillbench.selectors._embedder import DEFAULT_MODEL, Embedder, VectorStore
+from skillbench.selectors._embedding import (
+    DEFAULT_EMBEDDING_THRESHOLD,
+    EmbeddingSelector,
+    similarities,
+)
+from skillbench.selectors._hybrid import HybridSelector, keyword_hit
+from skillbench.selectors._lexical import BM25, DEFAULT_LEXICAL_THRESHOLD, LexicalSelector
+from skillbench.selectors._registry import SELECTORS
+from skillbench.selectors._text import STOPWORDS, entry_text, words
+from skillbench.selectors._threshold import (
+    AutoThreshold,
+    Choice,
+    EntryScores,
+    ThresholdSelector,
+    TopOneSelector,
+    best_threshold,
+)
 from skillbench.selectors._types import (
     Calibratable,
     Decision,
@@ -11,11 +30,35 @@ from skillbench.selectors._types import (
 )
 
 __all__ = [
+    "BM25",
+    "DEFAULT_EMBEDDING_THRESHOLD",
+    "DEFAULT_LEXICAL_THRESHOLD",
+    "DEFAULT_MODEL",
+    "SELECTORS",
+    "STOPWORDS",
+    "AutoThreshold",
     "Calibratable",
+    "Choice",
     "Decision",
     "DecisionKind",
+    "Embedder",
+    "EmbeddingSelector",
+    "EntryScores",
+    "HybridSelector",
+    "LexicalSelector",
+    "NeverSelector",
+    "OracleSelector",
     "Query",
+    "RandomSelector",
     "Selector",
     "SelectorEnv",
     "SelectorFactory",
+    "ThresholdSelector",
+    "TopOneSelector",
+    "VectorStore",
+    "best_threshold",
+    "entry_text",
+    "keyword_hit",
+    "similarities",
+    "words",
 ]

@@ -1,0 +1,162 @@
+"""The deduplicated catalog an agent would hold, and the one function that builds it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from skillbench._errors import InputError, Location
+from skillbench.catalog._loaders import Loaded, load_source
+from skillbench.catalog._paths import any_match
+from skillbench.catalog._precedence import PRECEDENCE, Precedence
+from skillbench.catalog._skill import Skill, normalize_name
+from skillbench.catalog._types import Diagnostic, Override, SourceSpec, parse_source_arg
+
+SkillStatus = Literal["active", "inactive", "disabled"]
+"""disabled: ``disable-model-invocation``; inactive: ``paths`` skill with no matching file."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Skills after precedence and dedupe, with everything the loader had to decide or report.
+
+    Attributes:
+        profile: the precedence profile used.
+        skills: the winners, in catalog order (sources in the profile's scan order, skills in
+            path order within a source; a winner takes the slot of the name's first sighting).
+        overrides: every collision and who won it.
+        diagnostics: problems found on disk; none of them stopped loading.
+        cwd: the working directory ``paths`` globs were matched against (None: none given).
+        inactive: names of ``paths`` skills with no matching file under ``cwd``.
+    """
+
+    profile: str
+    skills: tuple[Skill, ...]
+    overrides: tuple[Override, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    cwd: str | None = None
+    inactive: frozenset[str] = frozenset()
+    _index: Mapping[str, Skill] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index = {normalize_name(a): s for s in reversed(self.skills) for a in s.aliases}
+        index.update((s.key, s) for s in self.skills)
+        object.__setattr__(self, "_index", index)
+
+    def get(self, name: str) -> Skill | None:
+        """The skill named ``name`` (normalised) or carrying it as an alias."""
+        return self._index.get(normalize_name(name))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
+
+    def __iter__(self) -> Iterator[Skill]:
+        return iter(self.skills)
+
+    def __len__(self) -> int:
+        return len(self.skills)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.skills)
+
+    def status(self, skill: Skill) -> SkillStatus:
+        if skill.disable_model_invocation:
+            return "disabled"
+        return "inactive" if skill.name in self.inactive else "active"
+
+    @property
+    def model_invocable(self) -> tuple[Skill, ...]:
+        """Skills the model may invoke (``disable-model-invocation`` not set), active or not."""
+        return tuple(s for s in self.skills if s.model_invocable)
+
+    @property
+    def active(self) -> tuple[Skill, ...]:
+        """Skills a listing may show: model-invocable and not held back by ``paths``."""
+        return tuple(s for s in self.skills if self.status(s) == "active")
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "error")
+
+
+def _describe(skill: Skill) -> str:
+    return f"{skill.source} {skill.path}"
+
+
+def _dedupe(loaded: list[Loaded], rule: Precedence) -> tuple[list[Skill], list[Override]]:
+    """Collapse collisions by normalised name, then by real path, recording each override."""
+    slots: list[Loaded] = []
+    by_key: dict[str, int] = {}
+    by_real: dict[str, int] = {}
+    overrides: list[Override] = []
+    for item in loaded:
+        key = item.skill.key
+        slot = by_key.get(key)
+        why = "same name"
+        if slot is None and item.real is not None:
+            slot = by_real.get(item.real)
+            why = "same file (real path)"
+        if slot is None:
+            by_key[key] = len(slots)
+            if item.real is not None:
+                by_real[item.real] = len(slots)
+            slots.append(item)
+            continue
+        old = slots[slot]
+        winner, loser = (item, old) if rule.later_wins else (old, item)
+        overrides.append(
+            Override(
+                winner.skill.name,
+                winner.skill,
+                loser.skill,
+                f"{why}: {_describe(winner.skill)} wins over {_describe(loser.skill)} "
+                f"({rule.summary})",
+            )
+        )
+        slots[slot] = winner
+        by_key.setdefault(winner.skill.key, slot)
+        if winner.real is not None:
+            by_real.setdefault(winner.real, slot)
+    return [item.skill for item in slots], overrides
+
+
+def load_catalog(
+    sources: Sequence[SourceSpec | str],
+    *,
+    profile: str = "codebot",
+    cwd: str | Path | None = None,
+) -> Catalog:
+    """Load every source and apply ``profile``'s precedence, dedupe and ``paths`` activation.
+
+    Args:
+        sources: source specs, or ``"kind=path"`` / ``"path"`` strings.
+        profile: precedence profile (codebot, claude-code, codex, openharness).
+        cwd: working directory for ``paths`` globs; with None every ``paths`` skill is inactive.
+
+    Raises:
+        SkillbenchError: unknown profile or source kind, or a source path that does not exist.
+    """
+    rule = PRECEDENCE.get(profile)
+    cwd_text = None if cwd is None else str(cwd)
+    if cwd_text is not None and not Path(cwd_text).is_dir():
+        raise InputError(Location(cwd_text), "working directory not found")
+    specs = [s if isinstance(s, SourceSpec) else parse_source_arg(s) for s in sources]
+    diagnostics: list[Diagnostic] = []
+    loaded: list[Loaded] = []
+    for index in rule.order([s.kind for s in specs]):
+        loaded.extend(load_source(specs[index], diagnostics))
+    skills, overrides = _dedupe(loaded, rule)
+    inactive = frozenset(
+        s.name for s in skills if s.paths and (cwd_text is None or not any_match(s.paths, cwd_text))
+    )
+    return Catalog(
+        profile,
+        tuple(skills),
+        tuple(overrides),
+        tuple(dict.fromkeys(diagnostics)),
+        cwd_text,
+        inactive,
+    )

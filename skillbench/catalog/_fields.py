@@ -1,0 +1,212 @@
+"""Frontmatter / skill.json keys → Skill fields, one table for every input format.
+
+Keys are matched after folding ``_`` to ``-`` and case, so ``when_to_use``, ``when-to-use``
+and ``allowed_tools`` all work. A value of the wrong shape is dropped with a warning naming
+the key; an unknown key is a warning suggesting the nearest valid one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from skillbench._errors import suggest
+from skillbench.catalog._skill import Skill, SourceKind, normalize_context
+from skillbench.catalog._types import Diagnostic
+
+MAX_NAME_CHARS = 64
+MAX_DESCRIPTION_CHARS = 1024
+FALLBACK_DESCRIPTION_CHARS = 200
+
+_WORD = re.compile(r"(?:[^\s,(]|\([^)]*\))+")
+"""A list item in a string value: split on commas/whitespace, but keep ``Bash(git add:*)`` whole."""
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ValueError(f"expected text, got {type(value).__name__}")
+    return str(value)
+
+
+def _words(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(_WORD.findall(value))
+    if isinstance(value, list | tuple) and all(
+        isinstance(v, str | int | float) and not isinstance(v, bool) for v in value
+    ):
+        return tuple(str(v) for v in value)
+    raise ValueError(f"expected a list or a string, got {type(value).__name__}")
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ValueError(f"expected true or false, got {value!r}")
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    raise ValueError(f"expected an integer, got {value!r}")
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise ValueError(f"expected a mapping (JSON Schema), got {type(value).__name__}")
+
+
+def _side_effects(value: Any) -> tuple[str, ...]:
+    """Seed 002 writes ``side_effects: true``; a list names the effects instead."""
+    if isinstance(value, bool):
+        return ("unspecified",) if value else ()
+    return _words(value)
+
+
+FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "name": ("name", _text),
+    "description": ("description", _text),
+    "when-to-use": ("when_to_use", _text),
+    "argument-hint": ("argument_hint", _text),
+    "arguments": ("arguments", _words),
+    "context": ("context", normalize_context),
+    "agent": ("agent", _text),
+    "model": ("model", _text),
+    "effort": ("effort", _text),
+    "allowed-tools": ("allowed_tools", _words),
+    "paths": ("paths", _words),
+    "user-invocable": ("user_invocable", _bool),
+    "disable-model-invocation": ("disable_model_invocation", _bool),
+    "aliases": ("aliases", _words),
+    "version": ("version", _text),
+    "tags": ("tags", _words),
+    "trigger-keywords": ("trigger_keywords", _words),
+    "priority": ("priority", _int),
+    "side-effects": ("side_effects", _side_effects),
+    "permission": ("permission", _text),
+    "parameters": ("parameters", _mapping),
+    "dependencies": ("dependencies", _words),
+}
+"""Folded key → (Skill attribute, coercion)."""
+
+IGNORED_KEYS = frozenset(
+    {"license", "compatibility", "metadata", "timeout-seconds", "output-schema"}
+)
+"""Valid keys (Agent Skills spec, seed 002) that no part of skillbench acts on: no warning."""
+
+
+def fold_key(key: str) -> str:
+    return key.strip().lower().replace("_", "-")
+
+
+def read_fields(
+    raw: Mapping[Any, Any], path: str, line_of: Callable[[str], int | None]
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Skill keyword arguments from one parsed mapping, plus warnings for what was dropped.
+
+    ``line_of(key)`` gives the file line of a key as written, for diagnostics.
+    """
+    fields: dict[str, Any] = {}
+    diagnostics: list[Diagnostic] = []
+    for key, value in raw.items():
+        folded = fold_key(str(key))
+        spec = FIELDS.get(folded)
+        if spec is None:
+            if folded not in IGNORED_KEYS:
+                hint = suggest(folded, FIELDS)
+                diagnostics.append(
+                    Diagnostic(
+                        path, line_of(str(key)), f"unknown key ignored{hint}", "warning", str(key)
+                    )
+                )
+            continue
+        if value is None:
+            continue
+        attr, coerce = spec
+        try:
+            fields[attr] = coerce(value)
+        except ValueError as exc:
+            diagnostics.append(
+                Diagnostic(path, line_of(str(key)), f"{exc}; value ignored", "warning", str(key))
+            )
+    return fields, diagnostics
+
+
+def fallback_description(body: str, name: str) -> str:
+    """OpenHarness fallback: the first paragraph after the first ``#`` heading, else the first
+    paragraph, cut at 200 characters; ``Skill: {name}`` when there is no text at all."""
+    lines = body.splitlines()
+    start = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
+    paragraph: list[str] = []
+    for line in lines[start:]:
+        text = line.strip()
+        if text.startswith("#") or (not text and paragraph):
+            if paragraph:
+                break
+            continue
+        if text:
+            paragraph.append(text)
+    return " ".join(paragraph)[:FALLBACK_DESCRIPTION_CHARS] or f"Skill: {name}"
+
+
+def first_heading(body: str) -> str | None:
+    return next((line[2:].strip() for line in body.splitlines() if line.startswith("# ")), None)
+
+
+def make_skill(
+    fields: dict[str, Any],
+    *,
+    path: str,
+    source: SourceKind,
+    default_name: str,
+    body: str = "",
+    line_of: Callable[[str], int | None] = lambda _: None,
+    warn_missing_description: bool = True,
+) -> tuple[Skill, list[Diagnostic]]:
+    """Build the Skill: default name, description fallback and Codex's length limits as warnings."""
+    diagnostics: list[Diagnostic] = []
+    name = (fields.pop("name", "") or "").strip() or default_name
+    description = (fields.pop("description", "") or "").strip()
+    if not description:
+        description = fallback_description(body, name)
+        if warn_missing_description:
+            diagnostics.append(
+                Diagnostic(
+                    path,
+                    line_of("description"),
+                    f"missing description; using {description!r}",
+                    "warning",
+                    "description",
+                )
+            )
+    if len(name) > MAX_NAME_CHARS:
+        diagnostics.append(
+            Diagnostic(
+                path,
+                line_of("name"),
+                f"name is {len(name)} characters, over the {MAX_NAME_CHARS} Codex allows",
+                "warning",
+                "name",
+            )
+        )
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        diagnostics.append(
+            Diagnostic(
+                path,
+                line_of("description"),
+                f"description is {len(description)} characters, "
+                f"over the {MAX_DESCRIPTION_CHARS} Codex allows",
+                "warning",
+                "description",
+            )
+        )
+    skill = Skill(name=name, description=description, source=source, path=path, body=body, **fields)
+    return skill, diagnostics

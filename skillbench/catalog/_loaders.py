@@ -1,0 +1,193 @@
+"""Loaders for each on-disk format; one source path → skills plus diagnostics, never a crash.
+
+Formats: ``<dir>/**/<name>/SKILL.md`` folders (Claude Code, Codex), ``skill.json``
+declarations (seed 002, alone or beside a SKILL.md), flat ``*.md`` files at a directory's top
+level (bundled style) and JSONL tool lists (``{"name", "description"}`` per line, MetaTool).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skillbench._errors import InputError, Location
+from skillbench.catalog._fields import first_heading, make_skill, read_fields
+from skillbench.catalog._frontmatter import line_finder, markdown_fields, read_text
+from skillbench.catalog._skill import Skill, SourceKind
+from skillbench.catalog._types import Diagnostic, SourceSpec
+from skillbench.catalog._walk import walk
+
+SKILL_MD = "SKILL.md"
+SKILL_JSON = "skill.json"
+NOT_SKILLS = frozenset({"readme", "changelog", "contributing", "license"})
+"""Stems of top-level Markdown files that document a folder rather than declare a skill."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A loaded skill and the real path used for symlink dedupe (None: file shared by many)."""
+
+    skill: Skill
+    real: str | None
+
+
+def _json_line_finder(text: str) -> Callable[[str], int | None]:
+    def line_of(key: str) -> int | None:
+        at = text.find(f'"{key}"')
+        return None if at < 0 else text.count("\n", 0, at) + 1
+
+    return line_of
+
+
+def _json_fields(
+    path: Path, diagnostics: list[Diagnostic]
+) -> tuple[dict[str, Any], Callable[[str], int | None]] | None:
+    text = read_text(path, diagnostics)
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        diagnostics.append(Diagnostic(str(path), exc.lineno, f"invalid JSON: {exc.msg}", "error"))
+        return None
+    if not isinstance(data, dict):
+        diagnostics.append(
+            Diagnostic(str(path), 1, f"expected a JSON object, got {type(data).__name__}", "error")
+        )
+        return None
+    line_of = _json_line_finder(text)
+    fields, problems = read_fields(data, str(path), line_of)
+    diagnostics.extend(problems)
+    return fields, line_of
+
+
+def _markdown_skill(
+    path: Path, kind: SourceKind, folder_name: str | None, diagnostics: list[Diagnostic]
+) -> Loaded | None:
+    """A SKILL.md (``folder_name`` given; merged over a sibling skill.json) or a flat file."""
+    fields: dict[str, Any] = {}
+    json_path = path.parent / SKILL_JSON
+    if folder_name is not None and json_path.is_file():
+        declared = _json_fields(json_path, diagnostics)
+        fields = declared[0] if declared else {}
+    text = read_text(path, diagnostics)
+    parsed = None if text is None else markdown_fields(str(path), text, diagnostics)
+    if parsed is None:
+        return None
+    own, doc = parsed
+    fields.update(own)
+    if folder_name is not None:
+        default = folder_name
+    else:
+        default = (first_heading(doc.body) if doc.meta is None else None) or path.stem
+    skill, problems = make_skill(
+        fields,
+        path=str(path),
+        source=kind,
+        default_name=default,
+        body=doc.body,
+        line_of=line_finder(doc.key_lines),
+        warn_missing_description=doc.meta is not None and "description" not in fields,
+    )
+    diagnostics.extend(problems)
+    return Loaded(skill, os.path.realpath(path))
+
+
+def _json_skill(path: Path, kind: SourceKind, diagnostics: list[Diagnostic]) -> Loaded | None:
+    declared = _json_fields(path, diagnostics)
+    if declared is None:
+        return None
+    fields, line_of = declared
+    default = path.parent.name if path.name == SKILL_JSON else path.stem
+    skill, problems = make_skill(
+        fields, path=str(path), source=kind, default_name=default, line_of=line_of
+    )
+    diagnostics.extend(problems)
+    return Loaded(skill, os.path.realpath(path))
+
+
+def _at_line(number: int) -> Callable[[str], int | None]:
+    """Every key of a JSONL record sits on the record's line."""
+    return lambda _key: number
+
+
+def _jsonl_skills(path: Path, kind: SourceKind, diagnostics: list[Diagnostic]) -> list[Loaded]:
+    text = read_text(path, diagnostics)
+    loaded: list[Loaded] = []
+    for number, line in enumerate((text or "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            diagnostics.append(Diagnostic(str(path), number, f"invalid JSON: {exc.msg}", "error"))
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            diagnostics.append(
+                Diagnostic(str(path), number, "expected an object with a 'name' string", "error")
+            )
+            continue
+        line_of = _at_line(number)
+        fields, problems = read_fields(data, str(path), line_of)
+        skill, more = make_skill(
+            fields, path=str(path), source=kind, default_name="", line_of=line_of
+        )
+        diagnostics.extend(problems + more)
+        loaded.append(Loaded(skill, None))
+    return loaded
+
+
+def _keep(name: str, depth: int) -> bool:
+    if name in (SKILL_MD, SKILL_JSON):
+        return True
+    stem, ext = os.path.splitext(name)
+    return depth == 0 and ext.lower() == ".md" and stem.lower() not in NOT_SKILLS
+
+
+def _directory_skills(root: Path, kind: SourceKind, diagnostics: list[Diagnostic]) -> list[Loaded]:
+    loaded: list[Loaded | None] = []
+    for folder in sorted(walk(str(root), _keep, diagnostics), key=lambda f: f.rel):
+        here = Path(folder.path)
+        name = folder.rel[-1] if folder.rel else root.resolve().name
+        if SKILL_MD in folder.files:
+            loaded.append(_markdown_skill(here / SKILL_MD, kind, name, diagnostics))
+        elif SKILL_JSON in folder.files:
+            loaded.append(_json_skill(here / SKILL_JSON, kind, diagnostics))
+        if not folder.rel and SKILL_MD not in folder.files:
+            loaded.extend(
+                _markdown_skill(here / file, kind, None, diagnostics)
+                for file in folder.files
+                if file != SKILL_JSON
+            )
+    return [item for item in loaded if item is not None]
+
+
+def load_source(spec: SourceSpec, diagnostics: list[Diagnostic]) -> list[Loaded]:
+    """Every skill under ``spec.path`` in path order; problems go to ``diagnostics``.
+
+    Raises:
+        InputError: the path does not exist or is a file of an unsupported type.
+    """
+    path = Path(os.path.expanduser(spec.path))
+    if path.is_dir():
+        return _directory_skills(path, spec.kind, diagnostics)
+    if not path.exists():
+        raise InputError(Location(spec.path), "skill source not found")
+    suffix = path.suffix.lower()
+    if suffix == ".md":
+        folder = path.parent.resolve().name if path.name == SKILL_MD else None
+        one = _markdown_skill(path, spec.kind, folder, diagnostics)
+    elif suffix == ".json":
+        one = _json_skill(path, spec.kind, diagnostics)
+    elif suffix == ".jsonl":
+        return _jsonl_skills(path, spec.kind, diagnostics)
+    else:
+        raise InputError(
+            Location(spec.path),
+            "unsupported skill source: expected a directory, .md, .json or .jsonl",
+        )
+    return [one] if one is not None else []

@@ -1,0 +1,77 @@
+"""Small records the loader returns besides skills: sources, diagnostics and overrides."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from skillbench._errors import SkillbenchError, suggest
+from skillbench.catalog._skill import SOURCE_KINDS, Skill, SourceKind
+
+Severity = Literal["error", "warning"]
+"""``error``: the file was skipped; ``warning``: it loaded, but something in it was ignored."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpec:
+    """Where to look for skills and what kind of source that place is.
+
+    ``path`` is a directory (SKILL.md folders, skill.json folders, flat ``*.md``) or one
+    ``.md``, ``.json`` or ``.jsonl`` file.
+    """
+
+    path: str
+    kind: SourceKind = "project"
+
+
+def parse_source_arg(arg: str) -> SourceSpec:
+    """``"user=~/skills"`` → SourceSpec(kind="user"); a bare path is a ``project`` source.
+
+    A prefix before ``=`` counts as a kind only when it holds no path separator, so a path
+    with ``=`` in a later component still reads as a path.
+    """
+    kind, sep, path = arg.partition("=")
+    if not sep or "/" in kind or "\\" in kind:
+        return SourceSpec(arg)
+    if kind not in SOURCE_KINDS:
+        raise SkillbenchError(
+            f"unknown source kind {kind!r} in {arg!r}{suggest(kind, SOURCE_KINDS)}; "
+            f"choose one of: {', '.join(SOURCE_KINDS)}"
+        )
+    if not path:
+        raise SkillbenchError(f"source {arg!r} has no path after '='")
+    return SourceSpec(path, kind)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A problem found while loading; loading goes on with the other files.
+
+    Attributes:
+        path: the file or directory concerned.
+        line: 1-based line in ``path`` when known.
+        reason: what is wrong and what the loader did about it.
+        severity: ``error`` when the file was skipped, ``warning`` when it still loaded.
+        field: the frontmatter/JSON key concerned, when there is one.
+    """
+
+    path: str
+    line: int | None
+    reason: str
+    severity: Severity
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        what = self.reason if self.field is None else f"field {self.field!r}: {self.reason}"
+        return f"{where}: {self.severity}: {what}"
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """Two skills collided (same normalised name or same real file); ``winner`` was kept."""
+
+    name: str
+    winner: Skill
+    loser: Skill
+    reason: str

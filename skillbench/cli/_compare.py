@@ -1,0 +1,88 @@
+"""``skillbench compare A B``: paired comparison on the same requests."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from skillbench.cli._common import EXIT_GATE_FAILED, EXIT_OK, add_format, add_output
+
+HELP = "paired comparison of two runs or two sets of cells (McNemar, paired bootstrap)"
+DESCRIPTION = """\
+Compare B against A on the same requests: exact McNemar test on the requests that flipped,
+a paired bootstrap 95% interval for the difference (requests resampled, repeats kept
+together), per-skill differences and the flipped requests.
+
+{selection}
+
+Examples:
+  skillbench compare runs/main runs/pr                           two runs, cell by cell
+  skillbench compare runs/x::catalog=base runs/x::catalog=rewrite  two catalogs, one run
+  skillbench compare runs/x runs/x --cell-a budget=2000 --cell-b budget=4000
+  skillbench compare runs/main runs/pr --format json --fail-on-regression
+
+Exit codes: 0 ok, 1 error (missing files, unpaired requests), 100 B significantly worse
+with --fail-on-regression.
+"""
+
+
+def _description() -> str:
+    from skillbench.report._select import SELECTION_HELP
+
+    return DESCRIPTION.format(selection=SELECTION_HELP)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = _description()
+    parser.add_argument("a", metavar="A", help="baseline side: DIR or DIR::key=value,...")
+    parser.add_argument("b", metavar="B", help="candidate side: DIR or DIR::key=value,...")
+    parser.add_argument("--cell-a", metavar="K=V,...", help="extra cell filters for A")
+    parser.add_argument("--cell-b", metavar="K=V,...", help="extra cell filters for B")
+    parser.add_argument(
+        "--metric", default="accuracy", help="per-decision metric to compare (default: accuracy)"
+    )
+    parser.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="significance level, shared by all cell pairs (default: 0.05)",
+    )
+    parser.add_argument(
+        "--resamples", type=int, default=10_000, help="bootstrap resamples (default: 10000)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    parser.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 100 when B is significantly worse than A",
+    )
+    add_format(parser, ["md", "html", "json"], "md")
+    add_output(parser, "file to write (default: stdout)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from skillbench.report import (
+        build_comparison,
+        compare_runs,
+        parse_selection,
+        to_html,
+        to_markdown,
+    )
+
+    a = parse_selection(args.a, args.cell_a, "A")
+    b = parse_selection(args.b, args.cell_b, "B")
+    cmp = compare_runs(
+        a, b, metric=args.metric, alpha=args.alpha, resamples=args.resamples, seed=args.seed
+    )
+    if args.format == "json":
+        text = json.dumps(cmp.to_json(), indent=1) + "\n"
+    elif args.format == "html":
+        text = to_html(build_comparison(cmp))
+    else:
+        text = to_markdown(build_comparison(cmp), image_dir=None)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return EXIT_GATE_FAILED if args.fail_on_regression and cmp.regression else EXIT_OK

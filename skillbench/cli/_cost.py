@@ -1,0 +1,190 @@
+"""``skillbench cost``: token and dollar cost of each skill and of the listing; runs no model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+from typing import Any
+
+from skillbench.cli._common import EXIT_OK, add_format, env_default
+
+HELP = "per-skill inline vs fork token cost, break-even turns and the listing's per-turn cost"
+DESCRIPTION = """\
+Cost every skill of a catalog in both execution modes without running any model:
+body tokens (wrapped and expanded as the model path would inject it), inline tokens
+(the body carried by every remaining turn), fork tokens (a sub-agent's prompt and work,
+then only its summary carried), the break-even number of remaining turns at which fork
+gets cheaper, a recommendation at --horizon, and what the rendered listing costs per turn.
+Shell injections (!`cmd`) are shown and counted, never executed. Formulas: docs/cost.md.
+
+SOURCE is [KIND=]PATH as for `skillbench catalog`.
+
+examples:
+  skillbench cost datasets/devtools/skills/project
+  skillbench cost bundled=./builtin project=./.claude/skills --model claude-sonnet-4-5
+  skillbench cost ./skills --horizon 20 --format json
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("sources", nargs="+", metavar="SOURCE", help="[KIND=]PATH of skills")
+    parser.add_argument(
+        "--model",
+        default=env_default("model", "gpt-4o"),
+        help="tokenizer and prices from litellm's cost map (default: gpt-4o) "
+        "[env: SKILLBENCH_MODEL]",
+    )
+    parser.add_argument(
+        "--profile",
+        default=env_default("profile", "codebot"),
+        help="agent profile for precedence and the listing (default: codebot) "
+        "[env: SKILLBENCH_PROFILE]",
+    )
+    parser.add_argument(
+        "--budget", type=int, default=None, help="listing budget (default: the profile's)"
+    )
+    parser.add_argument(
+        "--cwd", default=env_default("cwd"), help="working directory for `paths` activation"
+    )
+    parser.add_argument(
+        "--horizon",
+        type=_positive,
+        default=None,
+        help="remaining turns to cost each mode at (default: 10)",
+    )
+    parser.add_argument(
+        "--fork-system-tokens",
+        type=_non_negative,
+        default=None,
+        help="sub-agent system prompt tokens (default: 1000)",
+    )
+    parser.add_argument(
+        "--fork-work-tokens",
+        type=_non_negative,
+        default=None,
+        help="extra tokens a sub-agent spends re-reading context (default: 1000)",
+    )
+    parser.add_argument(
+        "--summary-tokens",
+        type=_non_negative,
+        default=None,
+        help="sub-agent summary returned to the main context (default: 200)",
+    )
+    add_format(parser, ["text", "json"], "text")
+
+
+def run(args: argparse.Namespace) -> int:
+    from skillbench.catalog import load_catalog
+    from skillbench.cost import (
+        DEFAULT_HORIZON,
+        CostModel,
+        listing_cost,
+        pricing_for,
+        skill_costs,
+    )
+    from skillbench.listing import render_listing
+
+    overrides = {
+        "fork_system_prompt_tokens": args.fork_system_tokens,
+        "fork_work_tokens": args.fork_work_tokens,
+        "summary_tokens": args.summary_tokens,
+    }
+    horizon = args.horizon or DEFAULT_HORIZON
+    cost_model = CostModel(
+        model=args.model, horizon=horizon, **{k: v for k, v in overrides.items() if v is not None}
+    )
+    pricing = pricing_for(args.model)
+    catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
+    listing = render_listing(
+        catalog.skills, profile=args.profile, budget=args.budget, inactive=catalog.inactive
+    )
+    report = {
+        "model": pricing.model,
+        "pricing": asdict(pricing),
+        "cost_model": asdict(cost_model),
+        "profile": args.profile,
+        "budget": listing.budget,
+        "skills": [
+            {**asdict(s), "verdict": s.verdict}
+            for s in skill_costs(catalog.skills, cost_model, pricing, horizon=horizon)
+        ],
+        "listing": asdict(listing_cost(listing.text, args.model, pricing, horizon=horizon)),
+    }
+    if args.format == "json":
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print(to_text(report))
+    return EXIT_OK
+
+
+def to_text(report: dict[str, Any]) -> str:
+    """The recommendation table, then the listing line and any shell injections."""
+    model, horizon = report["cost_model"], report["cost_model"]["horizon"]
+    p = report["pricing"]
+    cache = "" if p["cache_read"] is None else f", cache read ${p['cache_read'] * 1e6:.2f}"
+    lines = [
+        f"model {report['model']}: ${p['input'] * 1e6:.2f} input, "
+        f"${p['output'] * 1e6:.2f} output per 1M tokens{cache}",
+        f"fork = system {model['fork_system_prompt_tokens']} + body + request + work "
+        f"{model['fork_work_tokens']} + summary {model['summary_tokens']} "
+        f"(summary carried by each remaining turn); inline = body × remaining turns",
+        "",
+    ]
+    header = (
+        "SKILL",
+        "SOURCE",
+        "VIA",
+        "MODE",
+        "BODY",
+        "!CMD",
+        f"INLINE@{horizon}",
+        f"FORK@{horizon}",
+        "BREAK-EVEN",
+        "RECOMMENDATION",
+    )
+    rows = [header] + [
+        (
+            s["name"],
+            s["source"],
+            s["via"],
+            s["declared"],
+            str(s["body_tokens"]),
+            str(len(s["shell_injections"])),
+            f"{s['inline_tokens']} (${s['inline_dollars']:.4f})",
+            f"{s['fork_tokens']} (${s['fork_dollars']:.4f})",
+            "never" if s["break_even"] is None else f"{s['break_even']} turns",
+            s["verdict"],
+        )
+        for s in report["skills"]
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    listing = report["listing"]
+    budget = "no budget" if report["budget"] is None else f"budget {report['budget']}"
+    lines += [
+        "",
+        f"listing ({report['profile']}, {budget}): {listing['chars']} chars, "
+        f"{listing['tokens_per_turn']} tokens = ${listing['dollars_per_turn']:.5f} per turn; "
+        f"{listing['tokens_at_horizon']} tokens = ${listing['dollars_at_horizon']:.4f} "
+        f"over {horizon} turns",
+    ]
+    injected = [(s["name"], c) for s in report["skills"] for c in s["shell_injections"]]
+    if injected:
+        lines += ["", "shell injections (left as text, never executed):"]
+        lines += [f"  {name}: !`{command}`" for name, command in injected]
+    return "\n".join(lines)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be >= 1")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be >= 0")
+    return value

@@ -1,0 +1,206 @@
+"""Cost columns for results rows and the ``cost`` object of a summary cell.
+
+The replay engine calls :func:`annotate_rows` once per cell (the catalog variant of that cell)
+and :func:`cell_cost` when it writes the summary. Both derive every figure from the rows, the
+catalog and the requests, so they always agree.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from skillbench.catalog import Skill
+from skillbench.cost._model import CostModel, DecisionCost
+from skillbench.cost._pricing import Pricing, pricing_for
+from skillbench.dataset import LabelledRequest
+from skillbench.metrics import FALSE_INVOCATIONS
+
+FORK_SUMMARY_KEY = "fork_summary_tokens"
+"""``row["detail"][FORK_SUMMARY_KEY]``: a measured sub-agent summary size (tokens).
+
+This is the extension point for actually running forks: whoever runs the sub-agent (a litellm
+selector with ``execute_fork``) stores the size of its real answer here, and every cost figure of
+that row uses it instead of :attr:`CostModel.summary_tokens`.
+"""
+
+
+class SkillLookup(Protocol):
+    """Anything that finds a skill by the name a selector invoked (a ``Catalog``, a dict)."""
+
+    def get(self, name: str, /) -> Skill | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CostTotals:
+    """Summed cost of a group of decisions (a session or a cell).
+
+    ``inline_*`` and ``fork_*`` are what-ifs over the invoked skills (every skill run one way);
+    ``declared`` follows each skill's own ``context``. Main-context and all-token totals, and
+    ``dollars``, include the listing. ``waste_tokens``: declared tokens of false invocations.
+    ``dollars_cached`` is ``None`` when the model has no cache price.
+    """
+
+    decisions: int
+    invocations: int
+    listing_tokens: int
+    inline_tokens: int
+    fork_tokens: int
+    declared_tokens: int
+    main_context_tokens: int
+    all_tokens: int
+    waste_tokens: int
+    listing_dollars: float
+    inline_dollars: float
+    fork_dollars: float
+    dollars: float
+    dollars_cached: float | None
+
+
+def remaining_turns(requests: Iterable[LabelledRequest]) -> dict[str, int]:
+    """Request id → turns left in its session, the current one included (1 without a session).
+
+    Turns are the requests' ``turn`` fields, or their order in the file when unset.
+    """
+    sessions: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    result: dict[str, int] = {}
+    for request in requests:
+        if request.session is None:
+            result[request.id] = 1
+        else:
+            turns = sessions[request.session]
+            turns.append((len(turns) if request.turn is None else request.turn, request.id))
+    for turns in sessions.values():
+        for turn, request_id in turns:
+            result[request_id] = sum(1 for other, _ in turns if other >= turn)
+    return result
+
+
+def annotate_rows(
+    rows: Iterable[MutableMapping[str, Any]],
+    catalog: SkillLookup,
+    requests: Sequence[LabelledRequest],
+    cost_model: CostModel,
+) -> None:
+    """Add ``inline_tokens``, ``fork_tokens`` and ``declared_tokens`` to every row, in place.
+
+    Each is ``None`` when the row invoked nothing or a name the catalog does not hold.
+    """
+    rows = list(rows)
+    for row, cost in zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True):
+        row["inline_tokens"] = None if cost is None else cost.inline_tokens
+        row["fork_tokens"] = None if cost is None else cost.fork_tokens
+        row["declared_tokens"] = None if cost is None else cost.declared_tokens
+
+
+def decision_costs(
+    rows: Sequence[Mapping[str, Any]],
+    catalog: SkillLookup,
+    requests: Sequence[LabelledRequest],
+    cost_model: CostModel,
+) -> list[DecisionCost | None]:
+    """The cost of each row's invoked skill (``None``: nothing invoked or unknown skill)."""
+    by_id = {r.id: r for r in requests}
+    remaining = remaining_turns(requests)
+    costs: list[DecisionCost | None] = []
+    for row in rows:
+        chosen = row.get("chosen")
+        skill = catalog.get(chosen) if chosen else None
+        if skill is None:
+            costs.append(None)
+            continue
+        request = by_id.get(row.get("request_id", ""))
+        measured = (row.get("detail") or {}).get(FORK_SUMMARY_KEY)
+        costs.append(
+            cost_model.decision(
+                skill,
+                remaining_turns=cost_model.horizon or remaining.get(row.get("request_id", ""), 1),
+                args=request.args if request else None,
+                request=request.text if request else "",
+                session_id=row.get("session"),
+                summary_tokens=None if measured is None else int(measured),
+            )
+        )
+    return costs
+
+
+def session_costs(
+    rows: Sequence[Mapping[str, Any]],
+    catalog: SkillLookup,
+    requests: Sequence[LabelledRequest],
+    cost_model: CostModel,
+) -> dict[str, CostTotals]:
+    """Totals per session (``"<repeat>/<session>"``; a request without session is its own)."""
+    pairs = list(zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True))
+    return _by_session(pairs, pricing_for(cost_model.model))
+
+
+def cell_cost(
+    rows: Sequence[Mapping[str, Any]],
+    catalog: SkillLookup,
+    requests: Sequence[LabelledRequest],
+    cost_model: CostModel,
+) -> dict[str, Any]:
+    """The ``cost`` object of one summary cell: totals, model assumptions and a session digest."""
+    pricing = pricing_for(cost_model.model)
+    pairs = list(zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True))
+    sessions = list(_by_session(pairs, pricing).values())
+    main = [s.main_context_tokens for s in sessions]
+    return {
+        "model": pricing.model,
+        "horizon": cost_model.horizon,
+        "fork_system_prompt_tokens": cost_model.fork_system_prompt_tokens,
+        "fork_work_tokens": cost_model.fork_work_tokens,
+        "summary_tokens": cost_model.summary_tokens,
+        **asdict(_totals(pairs, pricing)),
+        "sessions": {
+            "n": len(sessions),
+            "mean_main_context_tokens": sum(main) / len(main) if main else 0.0,
+            "max_main_context_tokens": max(main, default=0),
+            "mean_dollars": sum(s.dollars for s in sessions) / len(main) if main else 0.0,
+        },
+    }
+
+
+_Pair = tuple[Mapping[str, Any], DecisionCost | None]
+
+
+def _by_session(pairs: Sequence[_Pair], pricing: Pricing) -> dict[str, CostTotals]:
+    groups: dict[str, list[_Pair]] = defaultdict(list)
+    for row, cost in pairs:
+        session = row.get("session") or f"request:{row.get('request_id')}"
+        groups[f"{row.get('repeat', 0)}/{session}"].append((row, cost))
+    return {key: _totals(group, pricing) for key, group in groups.items()}
+
+
+def _totals(pairs: Sequence[_Pair], pricing: Pricing) -> CostTotals:
+    listing = [int(row.get("listing_tokens") or 0) for row, _ in pairs]
+    invoked = [(row, cost) for row, cost in pairs if cost is not None]
+    costs = [cost for _, cost in invoked]
+    listing_dollars = sum(pricing.carried(n, 1, cache=False) for n in listing)
+    declared_dollars = sum(c.dollars(pricing, c.declared) for c in costs)
+    cached = None
+    if pricing.cached:
+        cached = sum(pricing.carried(n, 1, cache=True) for n in listing) + sum(
+            c.dollars(pricing, c.declared, cache=True) for c in costs
+        )
+    return CostTotals(
+        decisions=len(pairs),
+        invocations=len(costs),
+        listing_tokens=sum(listing),
+        inline_tokens=sum(c.inline_tokens for c in costs),
+        fork_tokens=sum(c.fork_tokens for c in costs),
+        declared_tokens=sum(c.declared_tokens for c in costs),
+        main_context_tokens=sum(listing) + sum(c.main_tokens(c.declared) for c in costs),
+        all_tokens=sum(listing) + sum(c.declared_tokens for c in costs),
+        waste_tokens=sum(
+            c.declared_tokens for row, c in invoked if row.get("outcome") in FALSE_INVOCATIONS
+        ),
+        listing_dollars=listing_dollars,
+        inline_dollars=sum(c.dollars(pricing, "inline") for c in costs),
+        fork_dollars=sum(c.dollars(pricing, "fork") for c in costs),
+        dollars=listing_dollars + declared_dollars,
+        dollars_cached=cached,
+    )

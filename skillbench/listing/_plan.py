@@ -1,0 +1,214 @@
+"""Rendering entry points: ``render_listing`` (one-off) and ``ListingPlan`` (many renders).
+
+Both classify skills (disabled, inactive, listable), order the listable ones and hand the
+renderer's entries to its layout, so they produce identical listings. ``ListingPlan`` formats
+every entry and sorts the static keys once; each render then only sorts the skills that have
+a usage score and, for profiles that stop at the budget (codebot), only walks the listing
+until the first entry that does not fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from operator import itemgetter
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.catalog import Skill
+from skillbench.listing._orderings import Ordering, UsageOrdering, get_ordering
+from skillbench.listing._renderer import Entry, Layout, Renderer, make_renderer
+from skillbench.listing._types import EntryStatus, ListedSkill, Listing
+
+
+def _classify(
+    skills: Sequence[Skill], inactive: Collection[str]
+) -> tuple[list[int], dict[int, EntryStatus]]:
+    """Indices of listable skills, and the status of the others (disabled wins over inactive)."""
+    listable: list[int] = []
+    excluded: dict[int, EntryStatus] = {}
+    for i, s in enumerate(skills):
+        if s.disable_model_invocation:
+            excluded[i] = "disabled"
+        elif s.name in inactive:
+            excluded[i] = "inactive"
+        else:
+            listable.append(i)
+    return listable, excluded
+
+
+def _budget(renderer: Renderer, budget: int | None) -> int | None:
+    if not renderer.budgeted:
+        return None
+    if budget is None:
+        return renderer.default_budget
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
+        raise SkillbenchError(f"budget must be a non-negative integer, got {budget!r}")
+    return budget
+
+
+def _listing(
+    renderer: Renderer,
+    budget: int | None,
+    skills: Sequence[Skill],
+    layout: Layout,
+    excluded: Mapping[int, EntryStatus],
+) -> Listing:
+    """Wrap ``layout`` as a Listing whose entry records are built only when read."""
+    placed = layout.placed
+
+    def entries() -> list[ListedSkill]:
+        out = [
+            ListedSkill(skills[p.index], p.status, pos, p.chars, p.description, p.when)
+            for pos, p in enumerate(placed)
+        ]
+        seen = {p.index for p in placed}
+        out.extend(
+            ListedSkill(s, excluded.get(i, "dropped"), None, 0)
+            for i, s in enumerate(skills)
+            if i not in seen
+        )
+        return out
+
+    names = [skills[p.index].name for p in placed]
+    return Listing(renderer.name, budget, layout.text, entries, used=layout.used, shown_names=names)
+
+
+def render_listing(
+    skills: Sequence[Skill],
+    *,
+    profile: str = "codebot",
+    budget: int | None = None,
+    ordering: str | Ordering = "usage",
+    scores: Mapping[str, float] | None = None,
+    inactive: Collection[str] = frozenset(),
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+) -> Listing:
+    """Render ``skills`` once: sort every listable skill, format every entry, lay them out.
+
+    Args:
+        skills: the catalog, in catalog order.
+        profile: renderer name (``RENDERERS``); ``options`` are its keyword options.
+        budget: characters; ``None`` uses the profile default.
+        ordering: ordering spec (``usage``, ``alpha``, ``rotate:3`` …) or an ``Ordering``.
+        scores: usage scores by skill name (absent: 0).
+        inactive: names of ``paths`` skills with no matching file.
+        seed: seed of the ``random`` ordering.
+    """
+    renderer = make_renderer(profile, options)
+    order = get_ordering(ordering) if isinstance(ordering, str) else ordering
+    effective = _budget(renderer, budget)
+    listable, excluded = _classify(skills, inactive)
+    used = dict(scores or {}) if renderer.uses_scores else {}
+    perm = order.order([skills[i] for i in listable], used, seed)
+    entries = [renderer.entry(skills[listable[j]], listable[j]) for j in perm]
+    layout = renderer.layout(entries, effective, used)
+    return _listing(renderer, effective, skills, layout, excluded)
+
+
+class ListingPlan:
+    """A catalog prepared for many renders that differ only in usage scores.
+
+    Same arguments as ``render_listing`` minus ``scores``; ``render(scores)`` returns exactly
+    what ``render_listing(..., scores=scores)`` would. Profiles that ignore usage scores
+    (codex, openharness) render once and return the same Listing every time.
+    """
+
+    def __init__(
+        self,
+        skills: Sequence[Skill],
+        *,
+        profile: str = "codebot",
+        budget: int | None = None,
+        ordering: str | Ordering = "usage",
+        inactive: Collection[str] = frozenset(),
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.skills = tuple(skills)
+        self.renderer = make_renderer(profile, options)
+        self.ordering = get_ordering(ordering) if isinstance(ordering, str) else ordering
+        self.budget = _budget(self.renderer, budget)
+        self.seed = seed
+        listable, self._excluded = _classify(self.skills, inactive)
+        self._pool = [self.skills[i] for i in listable]
+        self._entries = [self.renderer.entry(self.skills[i], i) for i in listable]
+        self._fixed: list[Entry] | None = None
+        self._cached: Listing | None = None
+        self._fast = self.renderer.uses_scores and isinstance(self.ordering, UsageOrdering)
+        if self._fast:
+            self._prepare_usage()
+        elif not (self.renderer.uses_scores and self.ordering.uses_scores):
+            self._fixed = [self._entries[j] for j in self.ordering.order(self._pool, {}, seed)]
+
+    def render(self, scores: Mapping[str, float] | None = None) -> Listing:
+        """The listing under ``scores`` (usage score by skill name; absent means 0)."""
+        if self._cached is not None:
+            return self._cached
+        renderer = self.renderer
+        used: Mapping[str, float] = (scores or {}) if renderer.uses_scores else {}
+        if self._fast:
+            ordered = self._usage_order(used)
+            layout = renderer.layout(
+                ordered if renderer.stops_early else list(ordered), self.budget, used
+            )
+        elif self._fixed is not None:
+            layout = renderer.layout(self._fixed, self.budget, used)
+        else:
+            perm = self.ordering.order(self._pool, used, self.seed)
+            layout = renderer.layout([self._entries[j] for j in perm], self.budget, used)
+        listing = _listing(renderer, self.budget, self.skills, layout, self._excluded)
+        if not renderer.uses_scores:
+            self._cached = listing
+        return listing
+
+    def _prepare_usage(self) -> None:
+        """Static part of the usage key, sorted once: group, source priority, name."""
+        pool, entries = self._pool, self._entries
+        static = sorted(range(len(pool)), key=lambda j: UsageOrdering.static_key(pool[j]))
+        self._rank = {entries[j].index: r for r, j in enumerate(static)}
+        self._group = {e.index: UsageOrdering.group(s) for e, s in zip(entries, pool, strict=True)}
+        groups = [
+            [entries[j] for j in static if self._group[entries[j].index] == g] for g in (0, 1)
+        ]
+        # Without paths skills there is one group and the scored walk needs no filter.
+        self._groups: list[tuple[int | None, list[Entry]]] = (
+            [(0, groups[0]), (1, groups[1])] if groups[0] else [(None, groups[1])]
+        )
+        self._by_name: dict[str, list[Entry]] = {}
+        for j in static:
+            self._by_name.setdefault(pool[j].name, []).append(entries[j])
+
+    def _usage_order(self, scores: Mapping[str, float]) -> Iterator[Entry]:
+        """Entries in ``UsageOrdering`` order, lazily: per group, positive scores high first,
+        then the unscored skills in static order, then negative scores."""
+        items = sorted(scores.items(), key=itemgetter(1), reverse=True)
+        scored: set[str] | None = None
+        for g, static in self._groups:
+            yield from self._walk(items, g)
+            if scored is None:
+                scored = {name for name, s in items if s}
+            yield from (e for e in static if e.skill.name not in scored)
+            yield from self._walk([it for it in items if it[1] < 0], g, positive=False)
+
+    def _walk(
+        self, items: list[tuple[str, float]], g: int | None, positive: bool = True
+    ) -> Iterator[Entry]:
+        """Entries of scored skills in ``items`` order (ties by static rank), group ``g``."""
+        by_name, group, n, i = self._by_name, self._group, len(items), 0
+        while i < n:
+            s = items[i][1]
+            if positive and not s > 0:
+                return
+            j = i + 1
+            while j < n and items[j][1] == s:
+                j += 1
+            if j == i + 1:
+                run = by_name.get(items[i][0], ())
+            else:
+                run = [e for name, _ in items[i:j] for e in by_name.get(name, ())]
+                run.sort(key=lambda e: self._rank[e.index])
+            for e in run:
+                if g is None or group[e.index] == g:
+                    yield e
+            i = j

@@ -1,0 +1,128 @@
+"""The renderer contract: per-skill entries formatted once, then laid out under a budget.
+
+Rendering is split in two so that ``ListingPlan`` can format every entry once and re-run
+only the cheap part (ordering and budget) per request:
+
+- ``entry(skill)`` formats one skill's entry with the per-entry caps applied;
+- ``layout(ordered, budget, scores)`` lays out entries already in listing order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+from skillbench._registry import Registry
+from skillbench.catalog import Skill
+from skillbench.listing._types import EntryStatus
+
+ELLIPSIS = "…"
+
+
+def one_line(text: str | None) -> str:
+    """``text`` with every run of whitespace (newlines included) collapsed to one space.
+
+    Every profile's format is line-based, so a multi-line YAML description would otherwise
+    break the listing and make per-line caps meaningless.
+    """
+    return " ".join(text.split()) if text else ""
+
+
+def cap(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, the ellipsis counted within the limit."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 1, 0)] + ELLIPSIS if limit > 0 else ""
+
+
+class Placed(NamedTuple):
+    """A shown entry as laid out: catalog index, status, characters and shown text."""
+
+    index: int
+    status: EntryStatus
+    chars: int
+    description: str
+    when: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One skill's entry for one profile, formatted once.
+
+    Attributes:
+        skill: the skill.
+        index: its position in the catalog passed to the renderer.
+        text: the entry as shown in full (per-entry caps applied).
+        status: ``full``, or ``truncated`` when a per-entry cap cut it.
+        description / when: the text as shown in ``text``.
+        short: the name-only form (profiles that degrade to names), else "".
+        body: the description part alone, uncut (profiles that share description room).
+    """
+
+    skill: Skill
+    index: int
+    text: str
+    status: EntryStatus
+    description: str
+    when: str | None = None
+    short: str = ""
+    body: str = ""
+    placed: Placed = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        shown = Placed(self.index, self.status, len(self.text), self.description, self.when)
+        object.__setattr__(self, "placed", shown)
+
+
+class Layout(NamedTuple):
+    """What ``layout`` produced: listing text, characters counted, shown entries in order."""
+
+    text: str
+    used: int | None
+    placed: list[Placed]
+
+
+@runtime_checkable
+class Renderer(Protocol):
+    """A profile: how one agent renders its listing.
+
+    Attributes:
+        name: profile name.
+        default_budget: budget in characters when none is given (``None``: unlimited).
+        budgeted: False for profiles without any budget; a given budget is then ignored.
+        uses_scores: whether usage scores reach this profile (ordering, drop rules); profiles
+            that have no usage tracking see none, whatever the ordering.
+        stops_early: ``layout`` may stop consuming ``ordered`` before its end, so callers may
+            pass a lazy iterator.
+    """
+
+    name: str
+    default_budget: int | None
+    budgeted: bool
+    uses_scores: bool
+    stops_early: bool
+
+    def entry(self, skill: Skill, index: int) -> Entry: ...
+
+    def layout(
+        self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
+    ) -> Layout: ...
+
+
+RendererFactory = Callable[..., Renderer]
+RENDERERS: Registry[RendererFactory] = Registry("renderer")
+"""Profile name → factory taking the profile's options as keyword arguments."""
+
+
+def make_renderer(profile: str, options: Mapping[str, Any] | None = None) -> Renderer:
+    """The renderer for ``profile`` built with ``options`` (unknown options raise)."""
+    from skillbench._errors import SkillbenchError
+
+    factory = RENDERERS.get(profile)
+    try:
+        return factory(**dict(options or {}))
+    except TypeError as exc:
+        raise SkillbenchError(
+            f"renderer {profile!r}: bad options {dict(options or {})}: {exc}"
+        ) from None

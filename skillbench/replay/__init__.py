@@ -1,0 +1,52 @@
+"""Replay experiments: the run config, the grid, the lockstep engine and the run directory."""
+
+from skillbench.replay._config import (
+    CalibrationConfig,
+    RunConfig,
+    SelectorConfig,
+    SourceConfig,
+    TimelineConfig,
+    UsageConfig,
+    load_config,
+)
+from skillbench.replay._engine import RunResult, run_experiment
+from skillbench.replay._grid import Grid, build_grid, default_cache_dir, replay_order, train_split
+from skillbench.replay._plan import dry_run
+from skillbench.replay._results import read_rows
+from skillbench.replay._types import (
+    ANNOTATORS,
+    CELL_FIELDS,
+    Annotator,
+    AnnotatorFactory,
+    Cell,
+    Plannable,
+    RunStatus,
+    RunStopped,
+)
+
+__all__ = [
+    "ANNOTATORS",
+    "CELL_FIELDS",
+    "Annotator",
+    "AnnotatorFactory",
+    "CalibrationConfig",
+    "Cell",
+    "Grid",
+    "Plannable",
+    "RunConfig",
+    "RunResult",
+    "RunStatus",
+    "RunStopped",
+    "SelectorConfig",
+    "SourceConfig",
+    "TimelineConfig",
+    "UsageConfig",
+    "build_grid",
+    "default_cache_dir",
+    "dry_run",
+    "load_config",
+    "read_rows",
+    "replay_order",
+    "run_experiment",
+    "train_split",
+]

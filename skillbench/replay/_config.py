@@ -1,0 +1,291 @@
+"""The run config: a YAML file validated into frozen pydantic models.
+
+Relative paths (catalog sources, ``requests``, ``cwd``, ``usage.warm_start``) are looked up
+from the config file's directory and then from each parent directory in turn; the first
+that exists wins. A config in ``configs/`` can therefore say ``datasets/devtools/skills``
+and mean the project's folder, whatever the current directory. ``output_dir`` (default
+``reports/<name>``) is relative to the current directory, like every CLI output.
+
+An unknown key is an error naming the key, the nearest valid one and the YAML line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import types
+import typing
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+
+from skillbench._errors import InputError, Location, suggest
+from skillbench.catalog import SourceKind
+from skillbench.dataset import InputErrors
+from skillbench.dataset._yaml import LineDict, load_yaml
+from skillbench.tokens import DEFAULT_TOKEN_MODEL
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SourceConfig(_Strict):
+    """One catalog source: a path and the kind that decides precedence and privileges."""
+
+    path: str
+    source: SourceKind = "project"
+
+
+class UsageConfig(_Strict):
+    """How usage history is kept.
+
+    ``record``: ``chosen`` records what the selector invoked (the agent's real history);
+    ``label`` records the expected skill (a history independent of the model under test).
+    """
+
+    model: Literal["last_use", "per_event"] = "last_use"
+    floor: float = Field(0.10, ge=0.0, le=1.0)
+    warm_start: str | None = None
+    record: Literal["chosen", "label"] = "chosen"
+
+
+class CalibrationConfig(_Strict):
+    """Seeded train split for selectors whose ``threshold`` is ``auto``."""
+
+    train_fraction: float = Field(0.4, gt=0.0, lt=1.0)
+    seed: int | None = None
+
+
+class TimelineConfig(_Strict):
+    """The synthetic timeline for requests without ``at`` (docs/timeline.md)."""
+
+    days: int = Field(60, ge=1)
+    seed: int | None = None
+
+
+class SelectorConfig(BaseModel):
+    """A selector: ``type`` (registry name), ``name`` (default: the type); other keys are params."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    type: str
+    name: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name or self.type
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class RunConfig(_Strict):
+    """A replay experiment: the grid, the data and how usage evolves."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    catalogs: dict[str, list[SourceConfig]] = Field(min_length=1)
+    requests: str
+    profiles: list[str] = Field(default_factory=lambda: ["codebot"], min_length=1)
+    budgets: list[int | None] = Field(default_factory=lambda: [None], min_length=1)
+    orderings: list[str] = Field(default_factory=lambda: ["usage"], min_length=1)
+    half_lives: list[str] = Field(default_factory=lambda: ["7d"], min_length=1)
+    selectors: list[SelectorConfig] = Field(min_length=1)
+    repeats: int = Field(1, ge=1)
+    seed: int = 0
+    cwd: str | None = None
+    usage: UsageConfig = UsageConfig()
+    calibration: CalibrationConfig = CalibrationConfig()
+    timeline: TimelineConfig = TimelineConfig()
+    token_model: str = DEFAULT_TOKEN_MODEL
+    output_dir: str | None = None
+    limit: int | None = Field(None, ge=1)
+
+    _path: Path | None = PrivateAttr(default=None)
+
+    @field_validator("catalogs", mode="before")
+    @classmethod
+    def _plain_paths(cls, value: Any) -> Any:
+        """A source may be a bare path string, meaning a ``project`` source."""
+        if not isinstance(value, dict):
+            return value
+        return {
+            k: [{"path": s} if isinstance(s, str) else s for s in v] if isinstance(v, list) else v
+            for k, v in value.items()
+        }
+
+    @field_validator("half_lives", mode="before")
+    @classmethod
+    def _labels(cls, value: Any) -> Any:
+        return [str(v) for v in value] if isinstance(value, list) else value
+
+    @property
+    def path(self) -> Path | None:
+        """The config file, when loaded from one."""
+        return self._path
+
+    def resolve(self, value: str) -> Path:
+        """A configured path: absolute as is, else from the config's directory upward."""
+        path = Path(value).expanduser()
+        if path.is_absolute() or self._path is None:
+            return path.resolve()
+        for base in (self._path.parent, *self._path.parent.parents):
+            if (base / path).exists():
+                return (base / path).resolve()
+        return (self._path.parent / path).resolve()
+
+    def output_path(self) -> Path:
+        return Path(self.output_dir or f"reports/{self.name}")
+
+    def config_hash(self) -> str:
+        """Hash of what decides the results: the config (minus output_dir) and the requests file."""
+        data = self.model_dump(mode="json", exclude={"output_dir"})
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode())
+        requests = self.resolve(self.requests)
+        if requests.is_file():
+            digest.update(hashlib.sha256(requests.read_bytes()).digest())
+        return digest.hexdigest()[:16]
+
+    def resolved(self) -> dict[str, Any]:
+        """The config with every input path absolute, as written to the run's ``config.yaml``."""
+        data = self.model_dump(mode="json", exclude_none=True)
+        data["catalogs"] = {
+            v: [{"path": str(self.resolve(s.path)), "source": s.source} for s in sources]
+            for v, sources in self.catalogs.items()
+        }
+        data["requests"] = str(self.resolve(self.requests))
+        if self.cwd:
+            data["cwd"] = str(self.resolve(self.cwd))
+        if self.usage.warm_start:
+            data["usage"]["warm_start"] = str(self.resolve(self.usage.warm_start))
+        return data
+
+
+def load_config(path: str | Path) -> RunConfig:
+    """Read and validate a run config.
+
+    Raises:
+        InputErrors: every problem, each with file, line and field (unknown keys with the
+            nearest valid key).
+    """
+    path = Path(path)
+    raw = load_yaml(path)
+    if not isinstance(raw, dict):
+        raise InputError(Location(str(path), 1), "a run config must be a YAML mapping")
+    try:
+        config = RunConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise InputErrors([_to_input_error(path, raw, err) for err in exc.errors()]) from None
+    _check_semantics(path, raw, config)
+    config._path = path.resolve()
+    return config
+
+
+def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
+    """Checks pydantic cannot do: unique selector names, known types, parseable half-lives."""
+    from skillbench.usage import parse_duration
+
+    problems: list[InputError] = []
+    seen: set[str] = set()
+    for i, sel in enumerate(config.selectors):
+        where = Location(str(path), _line(raw, ("selectors", i)), f"selectors[{i}]")
+        if sel.label in seen:
+            problems.append(InputError(where, f"duplicate selector name {sel.label!r}"))
+        seen.add(sel.label)
+        known = _selector_types()
+        if known is not None and sel.type not in known:
+            problems.append(
+                InputError(where, f"unknown selector type {sel.type!r}{suggest(sel.type, known)}")
+            )
+    for i, label in enumerate(config.half_lives):
+        try:
+            parse_duration(label)
+        except Exception as exc:
+            where = Location(str(path), _line(raw, ("half_lives", i)), f"half_lives[{i}]")
+            problems.append(InputError(where, f"bad duration {label!r}: {exc}"))
+    if len(set(config.half_lives)) != len(config.half_lives):
+        where = Location(str(path), _line(raw, ("half_lives",)), "half_lives")
+        problems.append(InputError(where, "duplicate half-life"))
+    if problems:
+        raise InputErrors(problems)
+
+
+def _selector_types() -> list[str] | None:
+    try:
+        from skillbench.selectors import SELECTORS  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return SELECTORS.names()
+
+
+def _to_input_error(path: Path, raw: Any, err: Any) -> InputError:
+    loc = tuple(err["loc"])
+    field = _dotted(loc)
+    line = _line(raw, loc)
+    if err["type"] == "extra_forbidden":
+        valid = _fields_at(RunConfig, loc[:-1])
+        reason = f"unknown key {loc[-1]!r}{suggest(str(loc[-1]), valid)}"
+        if valid:
+            reason += f"; valid keys: {', '.join(valid)}"
+    else:
+        reason = err["msg"]
+    return InputError(Location(str(path), line, field), reason)
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif not re.fullmatch(r"[a-z-]+\[.*\]|function-.*", str(part)):
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _line(raw: Any, loc: tuple[Any, ...]) -> int | None:
+    """The YAML line of ``loc`` (or of its deepest known ancestor)."""
+    line = raw.line if isinstance(raw, LineDict) else None
+    node = raw
+    for part in loc:
+        if isinstance(node, LineDict) and part in node:
+            line = node.lines.get(part, line)
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+            line = node.line if isinstance(node, LineDict) else line
+        else:
+            continue
+    return line
+
+
+def _fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """Valid keys of the model reached by following ``loc`` through field annotations."""
+    current: Any = model
+    for part in loc:
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            info = current.model_fields.get(str(part))
+            if info is None:
+                continue
+            current = info.annotation
+            continue
+        current = _unwrap(current)
+    current = _unwrap(current)
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def _unwrap(tp: Any) -> Any:
+    """The model type inside ``list[X]``, ``dict[str, X]`` or ``X | str | None``."""
+    while True:
+        args = typing.get_args(tp)
+        origin = typing.get_origin(tp)
+        if origin in (list, dict):
+            tp = args[-1]
+        elif origin in (typing.Union, types.UnionType):
+            models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+            tp = models[0] if models else args[0]
+        else:
+            return tp

@@ -1,0 +1,173 @@
+"""Everything a run prepares before replaying: requests, catalogs, plans, cells, selectors.
+
+Work shared between cells is done here once: one catalog load per (variant, profile), one
+``ListingPlan`` per (variant, profile, budget, ordering), one selector per config entry
+(selectors fitted per cell, ``threshold: auto``, get one instance per cell instead).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.catalog import Catalog, SourceSpec, load_catalog
+from skillbench.dataset import LabelledRequest, assign_timeline, check_expected, load_requests
+from skillbench.listing import ListingPlan
+from skillbench.replay._config import RunConfig, SelectorConfig
+from skillbench.replay._types import Cell
+from skillbench.selectors import SELECTORS, Calibratable, Selector, SelectorEnv
+
+
+def default_cache_dir() -> Path:
+    """``$SKILLBENCH_CACHE_DIR``, else ``$XDG_CACHE_HOME/skillbench`` (``~/.cache/skillbench``)."""
+    explicit = os.environ.get("SKILLBENCH_CACHE_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "skillbench"
+
+
+def replay_order(request: LabelledRequest) -> tuple[Any, ...]:
+    """Requests replay by time, then session, turn and id (a total, stable order)."""
+    return (request.at, request.session or "", request.turn or 0, request.id)
+
+
+def prepare_requests(config: RunConfig, limit: int | None) -> list[LabelledRequest]:
+    """The requests in replay order: the first ``limit`` of the file, timeline filled in."""
+    requests = load_requests(config.resolve(config.requests))
+    if limit is not None:
+        requests = requests[:limit]
+    if any(r.at is None for r in requests):
+        seed = config.seed if config.timeline.seed is None else config.timeline.seed
+        requests = assign_timeline(requests, seed=seed, days=config.timeline.days)
+    return sorted(requests, key=replay_order)
+
+
+def train_split(requests: Sequence[LabelledRequest], config: RunConfig) -> frozenset[str]:
+    """Ids of the calibration train split: a seeded share of positives and of negatives."""
+    seed = config.seed if config.calibration.seed is None else config.calibration.seed
+    rng = random.Random(f"skillbench-split-{seed}")
+    train: set[str] = set()
+    for positive in (True, False):
+        ids = sorted(r.id for r in requests if r.positive is positive)
+        rng.shuffle(ids)
+        train.update(ids[: round(len(ids) * config.calibration.train_fraction)])
+    return frozenset(train)
+
+
+def scores_matter(plan: ListingPlan) -> bool:
+    """Whether usage scores can change this plan's listing (ordering or drop rules)."""
+    explicit = getattr(plan, "uses_scores", None)
+    if explicit is not None:
+        return bool(explicit)
+    renderer = plan.renderer
+    if not renderer.uses_scores:
+        return False
+    return bool(plan.ordering.uses_scores or getattr(renderer, "layout_uses_scores", True))
+
+
+@dataclass
+class Grid:
+    """The prepared run: cells in canonical order and what they share."""
+
+    requests: list[LabelledRequest]
+    catalogs: dict[tuple[str, str], Catalog]
+    plans: dict[Cell, ListingPlan]
+    cells: list[Cell]
+    selector_configs: dict[str, SelectorConfig]
+    train: frozenset[str] = frozenset()
+    duplicates: list[str] = field(default_factory=list)
+
+    @property
+    def decisions(self) -> int:
+        return len(self.cells) * len(self.requests)
+
+
+def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
+    """Load requests and catalogs, build the plans and enumerate the cells."""
+    requests = prepare_requests(config, limit if limit is not None else config.limit)
+    cwd = config.resolve(config.cwd) if config.cwd else None
+    catalogs: dict[tuple[str, str], Catalog] = {}
+    for variant, sources in config.catalogs.items():
+        specs = [SourceSpec(str(config.resolve(s.path)), s.source) for s in sources]
+        for profile in config.profiles:
+            catalog = load_catalog(specs, profile=profile, cwd=cwd)
+            if not catalog.skills:
+                raise SkillbenchError(f"catalog {variant!r} ({profile}) holds no skills")
+            check_expected(requests, catalog, label=variant)
+            catalogs[variant, profile] = catalog
+    plans: dict[Cell, ListingPlan] = {}
+    cells: list[Cell] = []
+    seen: set[tuple[Any, ...]] = set()
+    duplicates: list[str] = []
+    for (variant, profile), catalog in catalogs.items():
+        for budget in config.budgets:
+            for ordering in config.orderings:
+                plan = ListingPlan(
+                    catalog.skills,
+                    profile=profile,
+                    budget=budget,
+                    ordering=ordering,
+                    inactive=catalog.inactive,
+                    seed=config.seed,
+                )
+                effective = plan.budget
+                if (variant, profile, effective, ordering) in seen:
+                    duplicates.append(f"{variant}/{profile}/budget {budget}/{ordering}")
+                    continue
+                seen.add((variant, profile, effective, ordering))
+                for half_life in config.half_lives:
+                    for sel in config.selectors:
+                        for repeat in range(config.repeats):
+                            cell = Cell(
+                                len(cells),
+                                variant,
+                                profile,
+                                effective,
+                                ordering,
+                                half_life,
+                                sel.label,
+                                repeat,
+                            )
+                            cells.append(cell)
+                            plans[cell] = plan
+    grid = Grid(requests, catalogs, plans, cells, {s.label: s for s in config.selectors})
+    grid.duplicates = duplicates
+    return grid
+
+
+class SelectorPool:
+    """Selectors built once per run; calibratable ones once per cell (each fits its own)."""
+
+    def __init__(self, configs: dict[str, SelectorConfig], env: SelectorEnv) -> None:
+        self.env = env
+        self.configs = configs
+        self._shared: dict[str, Selector] = {}
+        self._per_cell: dict[Cell, Selector] = {}
+
+    def _build(self, name: str) -> Selector:
+        sel = self.configs[name]
+        return SELECTORS.get(sel.type)(sel.params, self.env)
+
+    def for_cell(self, cell: Cell) -> Selector:
+        if cell in self._per_cell:
+            return self._per_cell[cell]
+        shared = self._shared.get(cell.selector)
+        if shared is None:
+            shared = self._shared[cell.selector] = self._build(cell.selector)
+        if not isinstance(shared, Calibratable):
+            return shared
+        own = self._per_cell[cell] = self._build(cell.selector)
+        return own
+
+    def shared(self) -> dict[str, Selector]:
+        """One instance per configured selector (for ``--dry-run`` plans)."""
+        for name in self.configs:
+            if name not in self._shared:
+                self._shared[name] = self._build(name)
+        return self._shared

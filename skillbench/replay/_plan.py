@@ -1,0 +1,63 @@
+"""``--dry-run``: the grid's size and what plannable selectors say the run would cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skillbench.replay._config import RunConfig
+from skillbench.replay._engine import _trackers, selector_env
+from skillbench.replay._grid import SelectorPool, build_grid, scores_matter
+from skillbench.replay._types import Plannable
+from skillbench.selectors import Query
+
+
+def dry_run(
+    config: RunConfig, *, limit: int | None = None, max_concurrency: int = 8
+) -> dict[str, Any]:
+    """What ``run_experiment`` would do, without asking any selector to decide.
+
+    Plannable selectors get every query of their cells with listings as the warm-start usage
+    shows them (the replay's own history cannot be known in advance): an estimate.
+    """
+    if limit is not None:
+        config = config.model_copy(update={"limit": limit})
+    grid = build_grid(config)
+    pool = SelectorPool(
+        grid.selector_configs, selector_env(config, max_concurrency=max_concurrency, quiet=True)
+    )
+    tracker = _trackers(config)
+    selectors: dict[str, Any] = {}
+    for name, selector in pool.shared().items():
+        cells = [c for c in grid.cells if c.selector == name]
+        entry: dict[str, Any] = {
+            "type": grid.selector_configs[name].type,
+            "cells": len(cells),
+            "decisions": len(cells) * len(grid.requests),
+        }
+        if isinstance(selector, Plannable):
+            queries = []
+            for cell in cells:
+                plan, usage = grid.plans[cell], tracker(cell.half_life)
+                fixed = None if scores_matter(plan) else plan.render({})
+                for r in grid.requests:
+                    assert r.at is not None
+                    listing = fixed or plan.render(usage.scores(r.at))
+                    queries.append(Query(r, listing, cell.repeat, cell.label))
+            entry["plan"] = dict(selector.plan(queries))
+        selectors[name] = entry
+    return {
+        "name": config.name,
+        "requests": len(grid.requests),
+        "cells": len(grid.cells),
+        "decisions": grid.decisions,
+        "grid": {
+            "catalogs": list(config.catalogs),
+            "profiles": config.profiles,
+            "budgets": sorted({c.budget for c in grid.cells}, key=lambda b: (b is None, b or 0)),
+            "orderings": config.orderings,
+            "half_lives": config.half_lives,
+            "selectors": [s.label for s in config.selectors],
+            "repeats": config.repeats,
+        },
+        "selectors": selectors,
+    }

@@ -1,0 +1,44 @@
+"""Reports people read, paired comparisons and the CI regression gate."""
+
+from skillbench.report._compare import Comparison, Flip, PairedResult, SkillDiff, compare_runs
+from skillbench.report._compare_doc import build_comparison
+from skillbench.report._doc import Document, to_html, to_markdown
+from skillbench.report._gate import (
+    GateResult,
+    Thresholds,
+    baseline_from_run,
+    bless_run,
+    check_run,
+    write_junit,
+)
+from skillbench.report._measures import MEASURES, Measure
+from skillbench.report._report import build_report, write_report
+from skillbench.report._run import Run, load_run
+from skillbench.report._select import SELECTION_HELP, Selection, parse_selection
+
+__all__ = [
+    "MEASURES",
+    "SELECTION_HELP",
+    "Comparison",
+    "Document",
+    "Flip",
+    "GateResult",
+    "Measure",
+    "PairedResult",
+    "Run",
+    "Selection",
+    "SkillDiff",
+    "Thresholds",
+    "baseline_from_run",
+    "bless_run",
+    "build_comparison",
+    "build_report",
+    "check_run",
+    "compare_runs",
+    "load_run",
+    "parse_selection",
+    "to_html",
+    "to_markdown",
+    "write_junit",
+    "write_report",
+]

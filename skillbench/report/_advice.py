@@ -1,0 +1,98 @@
+"""The "What to do" section: concrete next steps read off the data."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skillbench.report._plots import confusion_counts
+from skillbench.report._run import Run, cell_label, fmt_value, skill_descriptions
+
+TOLERANCE = 0.01
+""""Within one point" of the best accuracy."""
+
+
+def _names(names: Sequence[str], limit: int = 8) -> str:
+    shown = ", ".join(f"`{n}`" for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def budget_advice(run: Run) -> list[str]:
+    """Per line of the budget sweep: the smallest budget within one point of its best accuracy."""
+    keys = [k for k in run.varying() if k != "budget"]
+    series: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for cell in run.cells:
+        if isinstance(cell.get("budget"), int | float) and cell.get("accuracy") is not None:
+            series[cell_label(cell, keys)].append(cell)
+    budgets = {c["budget"] for cells in series.values() for c in cells}
+    if len(budgets) < 2:
+        only = ", ".join(f"{b:,}" for b in sorted(budgets)) or "none"
+        return [
+            f"Only one budget was run ({only}): sweep several budgets to find the smallest "
+            "that keeps accuracy."
+        ]
+    out = []
+    ranked = sorted(series.items(), key=lambda kv: -max(c["accuracy"] for c in kv[1]))
+    for label, cells in ranked:
+        best = max(cells, key=lambda c: (c["accuracy"], -c["budget"]))
+        enough = min(
+            (c for c in cells if c["accuracy"] >= best["accuracy"] - TOLERANCE),
+            key=lambda c: c["budget"],
+        )
+        text = (
+            f"**{label}**: best accuracy {best['accuracy']:.3f} at budget {best['budget']:,}; "
+            f"the smallest budget within 1 point is **{enough['budget']:,}** "
+            f"({enough['accuracy']:.3f})"
+        )
+        saved = best["budget"] - enough["budget"]
+        out.append(text + (f", saving {saved:,} characters." if saved > 0 else "."))
+    return out
+
+
+def hidden_skills(run: Run) -> list[str]:
+    """Expected skills that no cell at a budget ever showed (hidden whatever the ordering)."""
+    if not run.rows:
+        return ["Skills never shown: unknown (results.jsonl is missing)."]
+    seen: dict[str, set[str]] = defaultdict(set)
+    expected: dict[str, set[str]] = defaultdict(set)
+    for row in run.rows:
+        budget = fmt_value(row.get("budget"))
+        for name in row.get("expected") or ():
+            expected[budget].add(name)
+        if row.get("visible") is True:
+            seen[budget].update(row.get("expected") or ())
+    out = []
+    for budget in sorted(expected, key=lambda b: (not b.isdigit(), int(b) if b.isdigit() else 0)):
+        hidden = sorted(expected[budget] - seen[budget])
+        if hidden:
+            out.append(
+                f"At budget {budget}: {len(hidden)} of {len(expected[budget])} expected skills "
+                f"were never shown: {_names(hidden)}. Shorten descriptions or raise the budget."
+            )
+    return out or ["Every expected skill was shown at every budget."]
+
+
+def confused_pairs(run: Run, top: int = 5) -> list[str]:
+    """The skill pairs selectors mix up most, with descriptions when the run recorded them."""
+    counts = confusion_counts(run)
+    desc = skill_descriptions(run)
+    pairs = sorted(
+        ((pair, n) for pair, n in counts.items() if "none" not in pair), key=lambda kv: -kv[1]
+    )[:top]
+    out = []
+    for (exp, chosen), n in pairs:
+        text = f"`{exp}` taken for `{chosen}` {n} times"
+        if exp in desc and chosen in desc:
+            text += f": “{desc[exp]}” vs “{desc[chosen]}”"
+        out.append(text + ".")
+    if out:
+        out.append("Make these descriptions say when *not* to use the skill.")
+    triggers = sorted(
+        ((c, n) for (e, c), n in counts.items() if e == "none" and c != "none"),
+        key=lambda kv: -kv[1],
+    )[:3]
+    if triggers:
+        listed = ", ".join(f"`{c}` ({n})" for c, n in triggers)
+        out.append(f"Most frequent false triggers on requests needing no skill: {listed}.")
+    return out or ["No confusions between skills were recorded."]

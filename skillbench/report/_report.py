@@ -1,0 +1,243 @@
+"""``write_report``: report.md, a self-contained report.html and CSVs for one run directory."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.metrics import OUTCOMES
+from skillbench.report._advice import budget_advice, confused_pairs, hidden_skills
+from skillbench.report._doc import (
+    Bullets,
+    Document,
+    Figure,
+    Heading,
+    Para,
+    Table,
+    to_html,
+    to_markdown,
+)
+from skillbench.report._measures import MEASURES
+from skillbench.report._plots import render_plots
+from skillbench.report._run import CELL_KEYS, Run, cell_key, cell_label, load_run
+
+FORMATS = ("md", "html", "csv")
+OVERVIEW = (
+    "accuracy",
+    "false_invocation_rate",
+    "false_invocations_rate",
+    "coverage",
+    "recall_when_shown",
+)
+
+
+def fmt_rate(value: Any) -> str:
+    return (
+        "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+    )
+
+
+def fmt_ci(ci: Any) -> str:
+    if not ci or any(v is None or math.isnan(v) for v in ci):
+        return "–"
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def _half_width(value: Any, ci: Any) -> str:
+    if value is None or not ci or any(v is None or math.isnan(v) for v in ci):
+        return "–"
+    return f"{max(value - ci[0], ci[1] - value):.3f}"
+
+
+def _denominators(run: Run) -> dict[tuple[Any, ...], dict[str, int]]:
+    """Per cell and metric, how many decisions the rate is over (from results rows)."""
+    out: dict[tuple[Any, ...], dict[str, int]] = {}
+    for key, rows in run.rows_by_cell().items():
+        out[key] = {m.name: m.counts(rows)[1] for m in MEASURES.values() if m.per_row}
+    return out
+
+
+def summary_rows(run: Run) -> list[list[str]]:
+    """lm-evaluation-harness style: one row per cell and metric (value, ±, interval, n)."""
+    keys = run.varying()
+    dens = _denominators(run)
+    out = []
+    for cell in run.cells:
+        label = cell_label(cell, keys)
+        for m in MEASURES.values():
+            if m.name not in cell:
+                continue
+            value, ci = cell.get(m.name), cell.get(m.name + "_ci")
+            n = dens.get(cell_key(cell), {}).get(m.name, cell.get("n"))
+            arrow = "↑" if m.higher_is_better else "↓"
+            out.append(
+                [
+                    label,
+                    m.name,
+                    arrow,
+                    fmt_rate(value),
+                    _half_width(value, ci),
+                    fmt_ci(ci),
+                    "" if n is None else str(n),
+                ]
+            )
+            label = ""
+    return out
+
+
+def overview_rows(run: Run) -> list[list[str]]:
+    keys = run.varying()
+    out = []
+    for cell in run.cells:
+        row = [cell_label(cell, keys), str(cell.get("n", ""))]
+        for name in OVERVIEW:
+            row.append(f"{fmt_rate(cell.get(name))} {fmt_ci(cell.get(name + '_ci'))}")
+        chars = cell.get("mean_listing_chars")
+        row.append("–" if chars is None else f"{chars:,.0f}")
+        out.append(row)
+    return out
+
+
+def build_report(run: Run) -> Document:
+    """The report as blocks (shared by the Markdown and HTML outputs)."""
+    doc = Document(f"skillbench report: {run.name}")
+    meta = [f"{len(run.cells)} cells", f"{len(run.rows):,} decisions"]
+    if run.summary.get("config_hash"):
+        meta.append(f"config `{run.summary['config_hash']}`")
+    for key in ("started", "start", "start_time"):
+        if run.manifest.get(key):
+            meta.append(f"started {run.manifest[key]}")
+            break
+    if run.manifest.get("stop_reason"):
+        meta.append(f"stop: {run.manifest['stop_reason']}")
+    doc.add(Para(" · ".join(meta), muted=True))
+    fixed = [k for k in CELL_KEYS if k not in run.varying() and run.cells]
+    if fixed:
+        first = run.cells[0]
+        doc.add(Para("Same in every cell: " + ", ".join(f"{k} `{first.get(k)}`" for k in fixed)))
+
+    doc.add(Heading("What to do"))
+    doc.add(Heading("Budget", 3), Bullets(budget_advice(run)))
+    doc.add(Heading("Skills never shown", 3), Bullets(hidden_skills(run)))
+    doc.add(Heading("Confused skills", 3), Bullets(confused_pairs(run)))
+
+    doc.add(Heading("Cells"))
+    doc.add(
+        Para(
+            "Rates with Wilson 95% intervals. False invocation rate: on requests that "
+            "need no skill; false invocations: per decision (wrong, false or hallucinated "
+            "skill).",
+            muted=True,
+        )
+    )
+    header = [
+        "cell",
+        "n",
+        "accuracy",
+        "false inv. rate",
+        "false inv./decision",
+        "coverage",
+        "recall when shown",
+        "listing chars",
+    ]
+    doc.add(Table(header, overview_rows(run), numeric=frozenset({1, 7})))
+
+    doc.add(Heading("Plots"))
+    doc.add(*render_plots(run))
+
+    doc.add(Heading("Summary table"))
+    doc.add(
+        Para(
+            "One row per cell and metric; ↑ higher is better, ↓ lower is better; ± is the "
+            "larger distance from the value to its 95% interval; n is the denominator.",
+            muted=True,
+        )
+    )
+    header = ["cell", "metric", "", "value", "±", "95% interval", "n"]
+    doc.add(Table(header, summary_rows(run), numeric=frozenset({3, 4, 5, 6})))
+    return doc
+
+
+def _flat(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return "|".join(str(v) for v in value)
+    if isinstance(value, Mapping):
+        return json.dumps(value, sort_keys=True)
+    return "" if value is None else value
+
+
+def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(header), extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: _flat(row.get(k)) for k in header})
+    return path
+
+
+def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
+    header = [*CELL_KEYS, "n"]
+    for m in MEASURES:
+        header += [m, f"{m}_low", f"{m}_high"]
+    header += [f"outcome_{o}" for o in OUTCOMES]
+    header += ["false_invocations", "mean_listing_chars", "mean_listing_tokens"]
+    records = []
+    for cell in run.cells:
+        rec = dict(cell)
+        for m in MEASURES:
+            ci = cell.get(m + "_ci") or (None, None)
+            rec[f"{m}_low"], rec[f"{m}_high"] = ci
+        for o in OUTCOMES:
+            rec[f"outcome_{o}"] = (cell.get("outcomes") or {}).get(o, 0)
+        records.append(rec)
+    return header, records
+
+
+def write_report(
+    run_dir: str | Path,
+    formats: Sequence[str] = FORMATS,
+    output: str | Path | None = None,
+) -> list[Path]:
+    """Write the report of a run directory; returns the files written.
+
+    Args:
+        run_dir: a run directory (summary.json required, results.jsonl used when present).
+        formats: any of ``md`` (report.md + plots/*.png), ``html`` (one self-contained file)
+            and ``csv`` (summary.csv, one row per cell; decisions.csv, one row per decision).
+        output: where to write (default: the run directory itself).
+    """
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        raise SkillbenchError(
+            f"unknown report format(s) {', '.join(unknown)}; choose from md, html, csv"
+        )
+    run = load_run(run_dir)
+    out = Path(output) if output is not None else run.path
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    if "md" in formats or "html" in formats:
+        doc = build_report(run)
+        if "md" in formats:
+            plots = out / "plots"
+            plots.mkdir(exist_ok=True)
+            for fig in doc.blocks:
+                if isinstance(fig, Figure) and fig.png is not None:
+                    path = plots / f"{fig.name}.png"
+                    path.write_bytes(fig.png)
+                    written.append(path)
+            (out / "report.md").write_text(to_markdown(doc), encoding="utf-8")
+            written.append(out / "report.md")
+        if "html" in formats:
+            (out / "report.html").write_text(to_html(doc), encoding="utf-8")
+            written.append(out / "report.html")
+    if "csv" in formats:
+        header, records = _summary_records(run)
+        written.append(_write_csv(out / "summary.csv", header, records))
+        keys = list(dict.fromkeys(k for row in run.rows for k in row))
+        written.append(_write_csv(out / "decisions.csv", keys, run.rows))
+    return written

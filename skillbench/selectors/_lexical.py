@@ -1,0 +1,82 @@
+"""The ``lexical`` selector: Okapi BM25 of the request against the shown entries.
+
+Documents are the shown entries' text (``name: description when``); the corpus is the listing
+itself, so IDF reflects which words distinguish skills within what the model saw. Scores are
+raw BM25 (not normalised): a score of 0 means no content word in common, and each matched
+distinctive word adds roughly 1–3. Query words count once each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from skillbench.selectors._params import check_params, threshold_param
+from skillbench.selectors._registry import SELECTORS
+from skillbench.selectors._text import listing_groups, words
+from skillbench.selectors._threshold import EntryScores, TopOneSelector, with_threshold
+from skillbench.selectors._types import Query, Selector, SelectorEnv
+
+K1 = 1.5
+B = 0.75
+DEFAULT_LEXICAL_THRESHOLD = 1.0
+"""Raw BM25 under which the lexical selector abstains: about one distinctive shared word."""
+
+
+class BM25:
+    """Okapi BM25 over a small fixed corpus, vectorised as a (documents × vocabulary) matrix.
+
+    IDF is the non-negative Lucene form ``ln(1 + (N - n + 0.5) / (n + 0.5))``.
+    """
+
+    def __init__(self, documents: Sequence[str], k1: float = K1, b: float = B) -> None:
+        tokens = [words(d) for d in documents]
+        self.vocab: dict[str, int] = {}
+        for doc in tokens:
+            for w in doc:
+                self.vocab.setdefault(w, len(self.vocab))
+        tf = np.zeros((len(tokens), len(self.vocab)), dtype=np.float64)
+        for i, doc in enumerate(tokens):
+            for w in doc:
+                tf[i, self.vocab[w]] += 1
+        lengths = tf.sum(axis=1, keepdims=True)
+        avg = float(lengths.mean()) if lengths.size and lengths.mean() > 0 else 1.0
+        df = (tf > 0).sum(axis=0)
+        idf = np.log1p((len(tokens) - df + 0.5) / (df + 0.5))
+        self.weights = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths / avg))
+
+    def scores(self, queries: Sequence[str]) -> np.ndarray:
+        """A (queries × documents) matrix of BM25 scores."""
+        hits = np.zeros((len(queries), len(self.vocab)), dtype=np.float64)
+        for i, q in enumerate(queries):
+            for w in set(words(q)):
+                if w in self.vocab:
+                    hits[i, self.vocab[w]] = 1.0
+        return hits @ self.weights.T
+
+
+class LexicalSelector(TopOneSelector):
+    """Top-1 BM25 over shown entries; abstains when the best score is under ``threshold``."""
+
+    name = "lexical"
+
+    def __init__(self, threshold: float | None = None) -> None:
+        self.threshold = threshold
+
+    def score(self, queries: Sequence[Query]) -> list[EntryScores]:
+        out: dict[int, EntryScores] = {}
+        for texts, members in listing_groups(queries).items():
+            names = tuple(e.name for e in queries[members[0]].listing.shown)
+            matrix = BM25(texts).scores([queries[i].request.text for i in members])
+            for i, row in zip(members, matrix, strict=True):
+                out[i] = EntryScores(names, row)
+        return [out[i] for i in range(len(queries))]
+
+
+@SELECTORS.register("lexical")
+def lexical_selector(params: Mapping[str, Any], env: SelectorEnv) -> Selector:
+    """Params: ``threshold`` (raw BM25, default 1.0, or ``auto``)."""
+    p = check_params("lexical", params, {"threshold": (threshold_param, DEFAULT_LEXICAL_THRESHOLD)})
+    return with_threshold(LexicalSelector(), p["threshold"])

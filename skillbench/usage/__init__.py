@@ -1,0 +1,21 @@
+"""Usage history and its exponential decay, which drives the ``usage`` ordering."""
+
+from skillbench.usage._duration import parse_duration
+from skillbench.usage._tracker import (
+    DEFAULT_FLOOR,
+    DEFAULT_HALF_LIFE,
+    USAGE_MODELS,
+    UsageModel,
+    UsageTracker,
+    timestamp,
+)
+
+__all__ = [
+    "DEFAULT_FLOOR",
+    "DEFAULT_HALF_LIFE",
+    "USAGE_MODELS",
+    "UsageModel",
+    "UsageTracker",
+    "parse_duration",
+    "timestamp",
+]

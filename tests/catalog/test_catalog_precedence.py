@@ -1,0 +1,80 @@
+"""Who wins a name collision under each profile, and that every override is reported."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillbench.catalog import PRECEDENCE, SourceSpec, load_catalog
+
+WriteSkill = Callable[..., Path]
+
+KINDS = ("plugin", "project", "bundled", "user")
+"""Configured order on purpose different from every profile's kind order."""
+
+
+@pytest.fixture
+def sources(tmp_path: Path, write_skill: WriteSkill) -> list[SourceSpec]:
+    specs = []
+    for kind in KINDS:
+        root = tmp_path / kind
+        write_skill(root, "review", description=f"Review from {kind}.")
+        write_skill(root, f"only-{kind}", description=f"Only in {kind}.")
+        specs.append(SourceSpec(str(root), kind))  # type: ignore[arg-type]
+    return specs
+
+
+@pytest.mark.parametrize(
+    ("profile", "winner", "order"),
+    [
+        ("codebot", "user", ("plugin", "project", "bundled", "user")),
+        ("claude-code", "user", ("user", "project", "bundled", "plugin")),
+        ("codex", "project", ("project", "user", "bundled", "plugin")),
+        ("openharness", "plugin", ("bundled", "user", "project", "plugin")),
+    ],
+)
+def test_profile_precedence(
+    sources: list[SourceSpec], profile: str, winner: str, order: tuple[str, ...]
+) -> None:
+    catalog = load_catalog(sources, profile=profile)
+    review = catalog.get("review")
+    assert review is not None and review.source == winner
+    assert review.description == f"Review from {winner}."
+    assert len(catalog.skills) == 5
+    assert len(catalog.overrides) == 3
+    assert {o.loser.source for o in catalog.overrides} == set(KINDS) - {winner}
+    assert {o.winner.key for o in catalog.overrides} == {"review"}
+    assert catalog.overrides[-1].winner is review  # with later-wins, earlier winners lose later
+    assert all(profile in o.reason for o in catalog.overrides)
+    # catalog order: sources in scan order, the winner in the slot of the first sighting
+    scan = [s.source for s in catalog.skills if s.name != "review"]
+    assert tuple(scan) == order
+    assert catalog.names[1] == "review"  # "only-…" sorts before "review" in the first source
+
+
+def test_names_collide_after_normalisation(tmp_path: Path, write_skill: WriteSkill) -> None:
+    write_skill(tmp_path / "a", "x", name="Code_Review")
+    write_skill(tmp_path / "b", "y", name="code review")
+    catalog = load_catalog([str(tmp_path / "a"), str(tmp_path / "b")])
+    assert catalog.names == ("code review",)
+    assert catalog.overrides[0].loser.name == "Code_Review"
+
+
+def test_same_directory_twice_is_deduped_by_real_path(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(tmp_path / "real", "s")
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    catalog = load_catalog(
+        [f"user={tmp_path / 'real'}", f"project={tmp_path / 'link'}"], profile="claude-code"
+    )
+    assert len(catalog.skills) == 1 and catalog.skills[0].source == "user"
+    assert len(catalog.overrides) == 1
+
+
+def test_rules_live_in_a_registry() -> None:
+    assert PRECEDENCE.names() == ["claude-code", "codebot", "codex", "openharness"]
+    assert PRECEDENCE.get("codex").order(["user", "bundled", "project"]) == [2, 0, 1]
+    assert PRECEDENCE.get("codebot").order(["user", "bundled", "project"]) == [0, 1, 2]

@@ -1,0 +1,194 @@
+"""Exact text of every profile on hand-made skills."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillbench.catalog import Skill
+from skillbench.listing import RENDERERS, render_listing
+
+SEED_LISTING = """\
+<system-reminder>
+## Skills
+The following skills are available for use with the Skill tool:
+- review [scope]: Review changes for bugs, regressions, risks, and missing tests.
+when: Use when the user asks for code review, patch review, or a merge-readiness check.
+- refactor [scope]: Improve code structure while preserving behavior.
+IMPORTANT: Only use Skill for skills listed above - do not guess or use built-in CLI commands.
+</system-reminder>"""
+
+
+def test_codebot_matches_seed(seed_skills: list[Skill]) -> None:
+    listing = render_listing(seed_skills, scores={"review": 2.0})
+    assert listing.text == SEED_LISTING
+    assert listing.used == len(SEED_LISTING) - len(
+        "<system-reminder>\n## Skills\n\n</system-reminder>"
+    )
+    assert [(e.name, e.status, e.position) for e in listing.entries] == [
+        ("review", "full", 0),
+        ("refactor", "full", 1),
+        ("manual", "disabled", None),
+    ]
+    review = listing.entry("review")
+    assert review is not None and review.chars == len(
+        "- review [scope]: Review changes for bugs, regressions, risks, and missing tests.\n"
+        "when: Use when the user asks for code review, patch review, or a merge-readiness check."
+    )
+
+
+def test_codebot_caps_lines_with_ellipsis() -> None:
+    skill = Skill("x", "d" * 300, when_to_use="w" * 300)
+    listing = render_listing([skill])
+    line, when = listing.text.splitlines()[3:5]
+    assert len(line) == 220 and line.endswith("d…") and line.startswith("- x: ddd")
+    assert len(when) == 160 and when.startswith("when: www") and when.endswith("…")
+    entry = listing.entries[0]
+    assert entry.status == "truncated"
+    assert entry.description == line[len("- x: ") :]
+    assert entry.when == when[len("when: ") :]
+
+
+def test_codebot_breaks_at_first_entry_over_budget() -> None:
+    skills = [Skill("a", "short"), Skill("b", "x" * 200), Skill("c", "short")]
+    listing = render_listing(skills, ordering="given", budget=200)
+    assert [(e.name, e.status) for e in listing.entries] == [
+        ("a", "full"),
+        ("b", "dropped"),
+        ("c", "dropped"),
+    ]
+    assert listing.used is not None and listing.used <= 200
+
+
+def test_codebot_empty_when_nothing_fits(seed_skills: list[Skill]) -> None:
+    listing = render_listing(seed_skills, budget=50)
+    assert listing.text == "" and listing.used == 0 and listing.shown == ()
+
+
+def test_codebot_usage_order_and_inactive() -> None:
+    skills = [
+        Skill("bundled-one", "b", source="bundled"),
+        Skill("plugin-one", "p", source="plugin"),
+        Skill("project-one", "q", source="project"),
+        Skill("paths-one", "r", source="plugin", paths=("src/**",)),
+        Skill("paths-off", "s", paths=("docs/**",)),
+    ]
+    listing = render_listing(skills, scores={"plugin-one": 0.5}, inactive={"paths-off"})
+    assert listing.shown_names == ("paths-one", "plugin-one", "project-one", "bundled-one")
+    assert listing.entry("paths-off").status == "inactive"  # type: ignore[union-attr]
+    assert listing.position("project-one") == 2 and listing.position("paths-off") is None
+
+
+def test_claude_code_format_and_name_only(seed_skills: list[Skill]) -> None:
+    listing = render_listing(seed_skills, profile="claude-code", ordering="given")
+    assert listing.budget == 8000
+    assert listing.text == (
+        "<system-reminder>\n"
+        "The following skills are available for use with the Skill tool:\n\n"
+        "- review: Review changes for bugs, regressions, risks, and missing tests. - Use when "
+        "the user asks for code review, patch review, or a merge-readiness check.\n"
+        "- refactor: Improve code structure while preserving behavior.\n"
+        "</system-reminder>"
+    )
+    tight = render_listing(seed_skills, profile="claude-code", budget=150, scores={"refactor": 1.0})
+    assert tight.text.splitlines()[3:5] == [
+        "- refactor: Improve code structure while preserving behavior.",
+        "- review",
+    ]
+    assert [(e.name, e.status) for e in tight.entries] == [
+        ("refactor", "full"),
+        ("review", "name_only"),
+        ("manual", "disabled"),
+    ]
+    assert tight.used is not None and tight.used <= 150
+
+
+def test_claude_code_options() -> None:
+    assert (
+        render_listing([Skill("a", "b")], profile="claude-code", options={"legacy": True}).budget
+        == 15_000
+    )
+    big = render_listing(
+        [Skill("a", "b")], profile="claude-code", options={"context_tokens": 1_000_000}
+    )
+    assert big.budget == 40_000
+    capped = render_listing([Skill("a", "x" * 2000)], profile="claude-code")
+    assert capped.entries[0].status == "truncated"
+    assert len(capped.entries[0].description) == 1536
+
+
+def test_claude_code_drop_rules_differ() -> None:
+    skills = [Skill("b-big", "x" * 60), Skill("a-small", "y" * 10), Skill("c-mid", "z" * 30)]
+    budget = len("The following skills are available for use with the Skill tool:\n") + 1 + 75
+    least = render_listing(skills, profile="claude-code", budget=budget, ordering="given")
+    alpha = render_listing(
+        skills,
+        profile="claude-code",
+        budget=budget,
+        ordering="given",
+        options={"drop_rule": "alpha_greedy"},
+    )
+    # least_used without scores keeps descriptions from the top and stops at the first misfit
+    assert [e.status for e in least.entries] == ["name_only", "name_only", "name_only"]
+    scored = render_listing(
+        skills, profile="claude-code", budget=budget, ordering="given", scores={"c-mid": 1.0}
+    )
+    assert [e.status for e in scored.entries] == ["name_only", "name_only", "full"]
+    assert [e.status for e in alpha.entries] == ["name_only", "full", "full"]
+
+
+def test_codex_stages() -> None:
+    skills = [
+        Skill("zeta", "a" * 10, path="/z/SKILL.md", source="user"),
+        Skill("alpha", "b" * 100, path="/a/SKILL.md", source="bundled"),
+        Skill("mid", "c" * 40, path="/m/SKILL.md", source="project"),
+    ]
+    full = render_listing(skills, profile="codex", ordering="given")
+    assert full.text.splitlines()[3:] == [
+        f"- zeta: {'a' * 10} (file: /z/SKILL.md)",
+        f"- alpha: {'b' * 100} (file: /a/SKILL.md)",
+        f"- mid: {'c' * 40} (file: /m/SKILL.md)",
+    ]
+    header = len(full.text) - sum(len(line) + 1 for line in full.text.splitlines()[3:])
+    fixed = header + 3 + sum(len(f"- {s.name}:  (file: {s.path})") for s in skills)
+    shared = render_listing(skills, profile="codex", ordering="given", budget=fixed + 61)
+    # 61 chars: zeta takes its 10, the other two share 51 → 26 and 25 (round-robin order)
+    assert [len(e.description) for e in shared.entries] == [10, 26, 25]
+    assert [e.status for e in shared.entries] == ["full", "truncated", "truncated"]
+    assert shared.used is not None and shared.used <= fixed + 61
+    names = render_listing(skills, profile="codex", ordering="given", budget=header + 26 + 27 + 10)
+    assert names.shown_names == ("mid", "zeta")  # scope order: project, user, bundled
+    assert names.text.splitlines()[3:] == [
+        "- mid (file: /m/SKILL.md)",
+        "- zeta (file: /z/SKILL.md)",
+    ]
+    assert names.entry("alpha").status == "dropped"  # type: ignore[union-attr]
+
+
+def test_codex_budget_from_context() -> None:
+    listing = render_listing(
+        [Skill("a", "b")], profile="codex", options={"context_tokens": 200_000}
+    )
+    assert listing.budget == 16_000
+
+
+def test_openharness(seed_skills: list[Skill]) -> None:
+    listing = render_listing(seed_skills, profile="openharness", budget=10, ordering="given")
+    assert listing.budget is None and listing.used is None
+    assert listing.text == (
+        "# Available Skills\n\n"
+        "- **review**: Review changes for bugs, regressions, risks, and missing tests.\n"
+        "- **refactor**: Improve code structure while preserving behavior."
+    )
+
+
+def test_multiline_descriptions_become_one_line() -> None:
+    listing = render_listing([Skill("a", "first line\n  second\tline")])
+    assert "- a: first line second line" in listing.text
+
+
+def test_registry_lists_profiles_and_rejects_typos() -> None:
+    assert RENDERERS.names() == ["claude-code", "codebot", "codex", "openharness"]
+    with pytest.raises(Exception, match="did you mean 'codex'"):
+        render_listing([], profile="codx")
+    with pytest.raises(Exception, match="bad options"):
+        render_listing([], profile="codebot", options={"nope": 1})

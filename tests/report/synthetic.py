@@ -1,0 +1,270 @@
+"""Synthetic run directories written to the documented contract (docs/architecture.md).
+
+The replay engine is built elsewhere; these runs let the report, compare and gate code be tested
+against realistic shapes: a grid over budgets, orderings and half-lives, per-decision rows with
+the documented keys, and summary cells with Wilson intervals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from skillbench.metrics import wilson
+from skillbench.report._measures import MEASURES
+
+SKILLS = {
+    "review": "Review changes for bugs, regressions, risks and missing tests.",
+    "refactor": "Improve code structure while preserving behaviour.",
+    "test-writer": "Write unit tests for a module or function.",
+    "test-runner": "Run the test suite and summarise failures.",
+    "commit": "Write a conventional commit message for staged changes.",
+    "changelog": "Update CHANGELOG.md from merged pull requests.",
+    "release": "Cut a release: bump version, tag and publish.",
+    "deps-upgrade": "Upgrade dependencies and fix breaking changes.",
+    "security-audit": "Scan code and dependencies for vulnerabilities.",
+    "docs-writer": "Write or improve documentation pages.",
+    "api-docs": "Generate API reference docs from docstrings.",
+    "perf-profile": "Profile slow code paths and suggest fixes.",
+    "db-migration": "Write a database schema migration.",
+    "sql-query": "Write or optimise a SQL query.",
+    "dockerize": "Write a Dockerfile and compose setup.",
+    "ci-setup": "Set up continuous integration workflows.",
+    "lint-fix": "Fix linter and formatter complaints.",
+    "type-check": "Add type hints and fix type-checker errors.",
+    "debug": "Find the root cause of a bug from a stack trace.",
+    "log-analyze": "Summarise errors in application logs.",
+}
+TWINS = {  # the skill a selector confuses each skill with
+    "test-writer": "test-runner",
+    "test-runner": "test-writer",
+    "changelog": "release",
+    "release": "changelog",
+    "docs-writer": "api-docs",
+    "api-docs": "docs-writer",
+    "db-migration": "sql-query",
+    "sql-query": "db-migration",
+    "lint-fix": "type-check",
+    "type-check": "lint-fix",
+    "debug": "log-analyze",
+    "log-analyze": "debug",
+    "review": "refactor",
+    "refactor": "review",
+}
+NAMES = list(SKILLS)
+
+
+def _requests(n: int, rng: np.random.Generator) -> list[dict[str, Any]]:
+    popularity = np.linspace(3, 0.3, len(NAMES))
+    popularity /= popularity.sum()
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    out = []
+    for i in range(n):
+        negative = rng.random() < 0.2
+        expected = [] if negative else [NAMES[rng.choice(len(NAMES), p=popularity)]]
+        out.append(
+            {
+                "request_id": f"r{i:03d}",
+                "expected": expected,
+                "at": (start + timedelta(hours=6 * i)).isoformat(),
+                "session": f"s{i // 4}",
+                "turn": i % 4,
+                "tags": ["negative"] if negative else ["normal"],
+            }
+        )
+    return out
+
+
+def _order(ordering: str, half_life: str) -> list[str]:
+    if ordering == "alpha":
+        return sorted(NAMES)
+    # usage: popular first; a short half-life forgets popularity and mixes names in
+    return NAMES if half_life != "1d" else NAMES[::2] + NAMES[1::2]
+
+
+def _decide(req: Mapping[str, Any], order: Sequence[str], shown: int, rng, skill: float):
+    expected = req["expected"]
+    visible_names = order[:shown]
+    if not expected:
+        if rng.random() < 0.12:
+            return rng.choice(visible_names), "false_trigger", None, None
+        return None, "correct_abstain", None, None
+    gold = expected[0]
+    pos = order.index(gold)
+    visible = pos < shown
+    if visible and rng.random() < skill - 0.012 * pos:
+        return gold, "correct_skill", True, pos
+    twin = TWINS.get(gold)
+    if twin is not None and twin in visible_names and rng.random() < 0.6:
+        return twin, "wrong_skill", visible, pos if visible else None
+    if not visible and rng.random() < 0.1:
+        return gold, "hallucinated", False, None
+    return None, "missed", visible, pos if visible else None
+
+
+def _summary_cell(key: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    cell: dict[str, Any] = dict(key)
+    cell["n"] = len(rows)
+    for m in MEASURES.values():
+        if not m.per_row:
+            continue
+        hits, n = m.counts(rows)
+        cell[m.name] = hits / n if n else None
+        cell[m.name + "_ci"] = list(wilson(hits, n)) if n else [None, None]
+    p, r = cell["precision"] or 0.0, cell["recall"] or 0.0
+    cell["f1"] = 2 * p * r / (p + r) if p + r else 0.0
+    outcomes = Counter(r["outcome"] for r in rows)
+    cell["outcomes"] = dict(outcomes)
+    cell["false_invocations"] = sum(
+        outcomes[o] for o in ("false_trigger", "wrong_skill", "hallucinated")
+    )
+    by_pos: dict[str, dict[str, Any]] = {}
+    for pos in sorted({r["gold_position"] for r in rows if r["gold_position"] is not None}):
+        sel = [r for r in rows if r["gold_position"] == pos]
+        ok = sum(r["outcome"] == "correct_skill" for r in sel)
+        by_pos[str(pos)] = {
+            "n": len(sel),
+            "accuracy": ok / len(sel),
+            "accuracy_ci": list(wilson(ok, len(sel))),
+        }
+    cell["by_position"] = by_pos
+    confusion: dict[str, dict[str, int]] = {}
+    for r in rows:
+        exp = r["expected"][0] if r["expected"] else "none"
+        ch = r["chosen"] or "none"
+        confusion.setdefault(exp, {}).setdefault(ch, 0)
+        confusion[exp][ch] += 1
+    cell["confusion"] = confusion
+    per_skill: dict[str, dict[str, Any]] = {}
+    for name in NAMES:
+        sel = [r for r in rows if name in r["expected"]]
+        if sel:
+            ok = sum(r["outcome"] == "correct_skill" for r in sel)
+            per_skill[name] = {"n": len(sel), "recall": ok / len(sel)}
+    cell["per_skill"] = per_skill
+    cell["mean_listing_chars"] = float(np.mean([r["listing_chars"] for r in rows]))
+    cell["mean_listing_tokens"] = float(np.mean([r["listing_tokens"] for r in rows]))
+    return cell
+
+
+def write_run(
+    path: Path,
+    rows: Iterable[dict[str, Any]],
+    *,
+    name: str = "synthetic",
+    skills: Mapping[str, str] | None = None,
+) -> Path:
+    """Write results.jsonl, summary.json and manifest.json for ``rows``."""
+    rows = list(rows)
+    path.mkdir(parents=True, exist_ok=True)
+    with (path / "results.jsonl").open("w") as fh:
+        for r in rows:
+            fh.write(json.dumps(r) + "\n")
+    cells: dict[tuple, list[dict[str, Any]]] = {}
+    keys = ("catalog", "profile", "budget", "ordering", "half_life", "selector")
+    for r in rows:
+        cells.setdefault(tuple(r[k] for k in keys), []).append(r)
+    summary = {
+        "name": name,
+        "config_hash": "abc123",
+        "cells": [_summary_cell(dict(zip(keys, k, strict=True)), v) for k, v in cells.items()],
+    }
+    (path / "summary.json").write_text(json.dumps(summary, indent=1))
+    manifest = {"config_hash": "abc123", "seed": 0, "skills": dict(skills or SKILLS)}
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    return path
+
+
+def sweep_rows(
+    *,
+    budgets: Sequence[int | None] = (500, 1000, 2000, 4000),
+    orderings: Sequence[str] = ("usage", "alpha"),
+    half_lives: Sequence[str] = ("7d",),
+    catalogs: Sequence[str] = ("base",),
+    repeats: int = 1,
+    n_requests: int = 60,
+    seed: int = 0,
+    skill: Callable[[str], float] = lambda catalog: 0.92,
+    cost: bool = True,
+) -> list[dict[str, Any]]:
+    """Rows of a grid run; each cell replays the same requests."""
+    rng = np.random.default_rng(seed)
+    requests = _requests(n_requests, rng)
+    rows = []
+    for catalog, budget, ordering, hl, rep in itertools.product(
+        catalogs, budgets, orderings, half_lives, range(repeats)
+    ):
+        order = _order(ordering, hl)
+        shown = len(NAMES) if budget is None else min(len(NAMES), max(1, budget // 110))
+        for req in requests:
+            chosen, outcome, visible, pos = _decide(req, order, shown, rng, skill(catalog))
+            idx = NAMES.index(chosen) if chosen else 0
+            rows.append(
+                {
+                    "catalog": catalog,
+                    "profile": "codebot",
+                    "budget": budget,
+                    "ordering": ordering,
+                    "half_life": hl,
+                    "selector": "embedding",
+                    "repeat": rep,
+                    **req,
+                    "chosen": chosen,
+                    "outcome": outcome,
+                    "visible": visible,
+                    "gold_position": pos,
+                    "listing_chars": shown * 105,
+                    "listing_tokens": shown * 27,
+                    "shown": shown,
+                    "latency_ms": 1.5,
+                    "split": "test",
+                    "score": None,
+                    "detail": {},
+                    "inline_tokens": (300 + 40 * idx) if cost and chosen else None,
+                    "fork_tokens": (900 + 10 * idx) if cost and chosen else None,
+                    "declared_tokens": None,
+                }
+            )
+    return rows
+
+
+def paired_rows(
+    correct: Sequence[bool], *, catalog: str = "base", repeats: int = 1, expected: str = "review"
+) -> list[dict[str, Any]]:
+    """One cell where request i (all repeats) is correct iff ``correct[i]``."""
+    rows = []
+    for i, ok in enumerate(correct):
+        for rep in range(repeats):
+            rows.append(
+                {
+                    "catalog": catalog,
+                    "profile": "codebot",
+                    "budget": 4000,
+                    "ordering": "usage",
+                    "half_life": "7d",
+                    "selector": "embedding",
+                    "repeat": rep,
+                    "request_id": f"r{i:03d}",
+                    "expected": [expected],
+                    "chosen": expected if ok else "refactor",
+                    "outcome": "correct_skill" if ok else "wrong_skill",
+                    "visible": True,
+                    "gold_position": 0,
+                    "listing_chars": 400,
+                    "listing_tokens": 100,
+                    "shown": 4,
+                    "latency_ms": 1.0,
+                    "at": None,
+                    "session": None,
+                    "turn": None,
+                    "tags": [],
+                }
+            )
+    return rows
