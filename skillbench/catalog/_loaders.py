@@ -103,8 +103,11 @@ def _json_skill(path: Path, kind: SourceKind, diagnostics: list[Diagnostic]) -> 
         return None
     fields, line_of = declared
     default = path.parent.name if path.name == SKILL_JSON else path.stem
+    # seed 002 keeps a declaration's instructions in a README.md beside it: that is the body.
+    readme = path.parent / "README.md"
+    body = (read_text(readme, diagnostics) or "") if readme.is_file() else ""
     skill, problems = make_skill(
-        fields, path=str(path), source=kind, default_name=default, line_of=line_of
+        fields, path=str(path), source=kind, default_name=default, body=body, line_of=line_of
     )
     diagnostics.extend(problems)
     return Loaded(skill, os.path.realpath(path))

@@ -121,6 +121,7 @@ class _CellRun:
     pos: int = 0
     waiting: bool = False
     fixed: Listing | None = None
+    seen: dict[str, Listing] = field(default_factory=dict)
     _matter: bool = field(default=True, init=False)
 
     def __post_init__(self) -> None:
@@ -129,10 +130,14 @@ class _CellRun:
     def listing_at(self, request: LabelledRequest) -> Listing:
         if not self._matter:
             if self.fixed is None:
-                self.fixed = self.plan.render({})
+                listing = self.plan.render({})
+                self.fixed = self.seen.setdefault(listing.text, listing)
             return self.fixed
         assert request.at is not None
-        return self.plan.render(self.tracker.scores(request.at))
+        listing = self.plan.render(self.tracker.scores(request.at))
+        # Within a plan the text decides the listing; reusing the first object lets
+        # selectors' per-listing work (entry records, indexes) happen once.
+        return self.seen.setdefault(listing.text, listing)
 
     def issue(self, requests: Sequence[LabelledRequest]) -> list[tuple[int, Query]]:
         """The next queries this cell can ask now (replaying resumed rows on the way)."""
@@ -357,8 +362,10 @@ def _cell_runs(
     tracker = _trackers(config)
     record_label = config.usage.record == "label"
     runs = []
+    interned: dict[int, dict[str, Listing]] = {}
     for cell in grid.cells:
         plan = grid.plans[cell]
+        seen = interned.setdefault(id(plan), {})
         prefix = (*cell.key, cell.repeat)
         mine = {r.id: done[(*prefix, r.id)] for r in grid.requests if (*prefix, r.id) in done}
         runs.append(
@@ -370,6 +377,7 @@ def _cell_runs(
                 record_label,
                 dependent=not record_label and scores_matter(plan),
                 done=mine,
+                seen=seen,
             )
         )
     return runs

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillbench.report._plots import confusion_counts
-from skillbench.report._run import Run, cell_label, fmt_value, skill_descriptions
+from skillbench.report._run import Run, cell_label, fmt_value, skill_descriptions, sort_value
 
 TOLERANCE = 0.01
 """"Within one point" of the best accuracy."""
@@ -63,7 +63,7 @@ def hidden_skills(run: Run) -> list[str]:
         if row.get("visible") is True:
             seen[budget].update(row.get("expected") or ())
     out = []
-    for budget in sorted(expected, key=lambda b: (not b.isdigit(), int(b) if b.isdigit() else 0)):
+    for budget in sorted(expected, key=lambda b: sort_value(int(b) if b.isdigit() else None)):
         hidden = sorted(expected[budget] - seen[budget])
         if hidden:
             out.append(
@@ -73,12 +73,18 @@ def hidden_skills(run: Run) -> list[str]:
     return out or ["Every expected skill was shown at every budget."]
 
 
+def _is_skill(label: str) -> bool:
+    """Confusion labels that are skills (not ``none``, ``<error>``, ``<malformed>``)."""
+    return label != "none" and not label.startswith("<")
+
+
 def confused_pairs(run: Run, top: int = 5) -> list[str]:
     """The skill pairs selectors mix up most, with descriptions when the run recorded them."""
     counts = confusion_counts(run)
     desc = skill_descriptions(run)
     pairs = sorted(
-        ((pair, n) for pair, n in counts.items() if "none" not in pair), key=lambda kv: -kv[1]
+        ((pair, n) for pair, n in counts.items() if all(_is_skill(s) for s in pair)),
+        key=lambda kv: -kv[1],
     )[:top]
     out = []
     for (exp, chosen), n in pairs:
@@ -89,7 +95,7 @@ def confused_pairs(run: Run, top: int = 5) -> list[str]:
     if out:
         out.append("Make these descriptions say when *not* to use the skill.")
     triggers = sorted(
-        ((c, n) for (e, c), n in counts.items() if e == "none" and c != "none"),
+        ((c, n) for (e, c), n in counts.items() if e == "none" and _is_skill(c)),
         key=lambda kv: -kv[1],
     )[:3]
     if triggers:

@@ -11,11 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from skillbench._errors import SkillbenchError, suggest
-from skillbench.metrics import FALSE_INVOCATIONS
+from skillbench.metrics import FALSE_INVOCATIONS, INVOKED
 
 Row = Mapping[str, Any]
 CORRECT = frozenset({"correct_skill", "correct_abstain"})
-INVOKED = FALSE_INVOCATIONS | {"correct_skill"}
 
 
 def _positive(row: Row) -> bool:
@@ -74,7 +73,7 @@ MEASURES: dict[str, Measure] = {
             "false_invocation_rate",
             False,
             lambda r: not _positive(r),
-            lambda r: r.get("outcome") in {"false_trigger", "hallucinated"},
+            lambda r: r.get("outcome") in INVOKED,
         ),
         Measure(
             "false_invocations_rate",
@@ -86,13 +85,13 @@ MEASURES: dict[str, Measure] = {
         Measure(
             "coverage",
             True,
-            lambda r: _positive(r) and r.get("visible") is not None,
-            lambda r: r.get("visible") is True,
+            _positive,
+            lambda r: bool(r.get("visible")),
         ),
         Measure(
             "recall_when_shown",
             True,
-            lambda r: _positive(r) and r.get("visible") is True,
+            lambda r: _positive(r) and bool(r.get("visible")),
             lambda r: r.get("outcome") == "correct_skill",
         ),
     )

@@ -16,7 +16,9 @@ from skillbench.metrics import wilson
 from skillbench.report._doc import Figure
 from skillbench.report._run import Run, cell_label, fmt_value
 
-COLORS = ["#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#116329", "#a40e26", "#57606a"]
+COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+"""matplotlib's tab10: distinct hues that survive projectors and common colour blindness."""
+DASHES = ["-", "--", ":", "-."]
 
 
 def _pyplot() -> Any:
@@ -54,14 +56,26 @@ def _ci(cell: Mapping[str, Any], metric: str) -> tuple[float, float]:
     return low, high
 
 
-def _series(run: Run) -> dict[str, list[Mapping[str, Any]]]:
-    """Cells with a numeric budget, grouped into one line per combination of the other fields."""
+def _series(run: Run) -> dict[str, tuple[dict[str, Any], list[Mapping[str, Any]]]]:
+    """Cells with a numeric budget, one line per combination of the other varying fields.
+
+    Each line gets a style: colour by the first varying field, dashes by the rest, so lines
+    that coincide (e.g. a half-life that does not matter to an ordering) stay tellable apart.
+    """
     keys = [k for k in run.varying() if k != "budget"]
     lines: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for cell in run.cells:
         if isinstance(cell.get("budget"), int | float):
             lines[cell_label(cell, keys)].append(cell)
-    return {k: sorted(v, key=lambda c: c["budget"]) for k, v in sorted(lines.items())}
+    firsts = list(dict.fromkeys(cell_label(v[0], keys[:1]) for _, v in sorted(lines.items())))
+    rests = list(dict.fromkeys(cell_label(v[0], keys[1:]) for _, v in sorted(lines.items())))
+    out = {}
+    for label, cells in sorted(lines.items()):
+        colour = firsts.index(cell_label(cells[0], keys[:1]))
+        dash = rests.index(cell_label(cells[0], keys[1:]))
+        style = {"color": COLORS[colour % len(COLORS)], "linestyle": DASHES[dash % len(DASHES)]}
+        out[label] = (style, sorted(cells, key=lambda c: c["budget"]))
+    return out
 
 
 def _budgets(run: Run) -> list[Any]:
@@ -73,7 +87,7 @@ def _line_with_band(ax: Any, cells: Sequence[Mapping[str, Any]], metric: str, **
     ys = [math.nan if c.get(metric) is None else float(c[metric]) for c in cells]
     lows, highs = zip(*(_ci(c, metric) for c in cells), strict=True)
     ax.plot(xs, ys, marker="o", ms=4, lw=1.8, **kw)
-    ax.fill_between(xs, lows, highs, color=kw.get("color"), alpha=0.13, lw=0)
+    ax.fill_between(xs, lows, highs, color=kw.get("color"), alpha=0.08, lw=0)
 
 
 def _budget_axis(ax: Any, budgets: Sequence[Any]) -> None:
@@ -86,10 +100,18 @@ def _budget_axis(ax: Any, budgets: Sequence[Any]) -> None:
 
 
 def _legend(fig: Any, ax: Any, n: int) -> None:
+    """One legend below the axes, outside the data."""
     if n > 1:
         handles, labels = ax.get_legend_handles_labels()
-        fig.legend(handles, labels, loc="lower center", ncol=min(n, 3), bbox_to_anchor=(0.5, -0.02))
-        fig.subplots_adjust(bottom=0.1 + 0.05 * math.ceil(n / 3))
+        fig.legend(
+            handles,
+            labels,
+            loc="upper center",
+            ncol=min(n, 3),
+            fontsize=9,
+            bbox_to_anchor=(0.5, 0.0),
+            handlelength=2.6,
+        )
 
 
 def accuracy_vs_budget(run: Run) -> Figure:
@@ -100,10 +122,9 @@ def accuracy_vs_budget(run: Run) -> Figure:
     plt = _pyplot()
     lines = _series(run)
     fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.2))
-    for i, (label, cells) in enumerate(lines.items()):
-        color = COLORS[i % len(COLORS)]
-        _line_with_band(axes[0], cells, "accuracy", color=color, label=label)
-        _line_with_band(axes[1], cells, "false_invocations_rate", color=color, label=label)
+    for label, (style, cells) in lines.items():
+        _line_with_band(axes[0], cells, "accuracy", label=label, **style)
+        _line_with_band(axes[1], cells, "false_invocations_rate", label=label, **style)
     axes[0].set_ylabel("accuracy")
     axes[0].set_title("Accuracy (higher is better)", fontsize=10)
     axes[1].set_ylabel("false invocations / decision")
@@ -129,25 +150,26 @@ def coverage_vs_budget(run: Run) -> Figure:
         return Figure("coverage_vs_budget", title, None, "Skipped: no coverage in the summary.")
     plt = _pyplot()
     lines = _series(run)
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for i, (label, cells) in enumerate(lines.items()):
-        _line_with_band(ax, cells, "coverage", color=COLORS[i % len(COLORS)], label=label)
-    ax.set_ylabel("coverage")
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    for label, (style, cells) in lines.items():
+        _line_with_band(ax, cells, "coverage", label=label, **style)
+    ax.set_ylabel("share of positives whose skill was shown")
     ax.set_ylim(0, 1.02)
     _budget_axis(ax, budgets)
-    if len(lines) > 1:
-        ax.legend(loc="lower right", fontsize=9)
     fig.tight_layout()
+    _legend(fig, ax, len(lines))
     return Figure("coverage_vs_budget", title, _png(fig), "Bands: Wilson 95% intervals.")
 
 
 def _rolling(values: Sequence[float], window: int) -> list[float]:
+    """Means of every full window (a partial first window would be all noise)."""
     out, total = [], 0.0
     for i, v in enumerate(values):
         total += v
         if i >= window:
             total -= values[i - window]
-        out.append(total / min(i + 1, window))
+        if i >= window - 1:
+            out.append(total / window)
     return out
 
 
@@ -164,14 +186,22 @@ def timeline_by_half_life(run: Run) -> Figure:
     length = min(len(s) for seqs in by_hl.values() for s in seqs)
     if length < 2:
         return Figure("timeline", title, None, "Skipped: fewer than two decisions per cell.")
-    window = max(5, length // 10)
+    window = min(length, max(5, length // 10))
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 3.8))
     for i, (hl, seqs) in enumerate(sorted(by_hl.items())):
         mean = [sum(s[j] for s in seqs) / len(seqs) for j in range(length)]
         label = f"half-life {hl} ({len(seqs)} cells)"
-        ax.plot(range(1, length + 1), _rolling(mean, window), color=COLORS[i % 8], label=label)
-    ax.set_xlabel("decision in replay order (by request time)")
+        ax.plot(
+            range(window, length + 1),
+            _rolling(mean, window),
+            color=COLORS[i % 8],
+            lw=1.6,
+            label=label,
+        )
+    ax.set_xlabel(
+        "request in replay order (by request time); value = mean of the window ending here"
+    )
     ax.set_ylabel(f"accuracy, rolling {window}")
     ax.set_ylim(0, 1.02)
     ax.legend(loc="lower right", fontsize=9)
@@ -199,6 +229,7 @@ def accuracy_by_position(run: Run) -> Figure:
         return Figure("by_position", title, None, "Skipped: fewer than two positions observed.")
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 3.8))
+    dodge = 0.12 if len(counts) > 1 else 0.0
     for i, (ordering, per) in enumerate(sorted(counts.items())):
         xs = sorted(per)
         ys = [per[p][0] / per[p][1] for p in xs]

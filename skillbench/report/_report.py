@@ -109,7 +109,7 @@ def build_report(run: Run) -> Document:
     meta = [f"{len(run.cells)} cells", f"{len(run.rows):,} decisions"]
     if run.summary.get("config_hash"):
         meta.append(f"config `{run.summary['config_hash']}`")
-    for key in ("started", "start", "start_time"):
+    for key in ("started_at", "started"):
         if run.manifest.get(key):
             meta.append(f"started {run.manifest[key]}")
             break

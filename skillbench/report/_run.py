@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError, Location, SkillbenchError
+from skillbench.metrics import counted_rows
 
 CELL_KEYS = ("catalog", "profile", "budget", "ordering", "half_life", "selector")
 """The fields that identify a cell (docs/architecture.md)."""
@@ -62,10 +63,11 @@ class Run:
         return varying_keys(self.cells)
 
     def rows_by_cell(self) -> dict[CellKey, list[Row]]:
+        """Rows per cell, restricted like the summary (test split when a selector calibrated)."""
         out: dict[CellKey, list[Row]] = {}
         for row in self.rows:
             out.setdefault(cell_key(row), []).append(row)
-        return out
+        return {key: counted_rows(rows) for key, rows in out.items()}
 
 
 def varying_keys(cells: Iterable[Row]) -> list[str]:

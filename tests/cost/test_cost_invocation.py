@@ -43,7 +43,9 @@ def test_positional_named_and_whole_arguments() -> None:
 
 def test_named_arguments_follow_declared_order_and_word_boundaries() -> None:
     body = "scope=$scope path=$path scopes=$scopes"
-    assert expand_args(body, "api docs/", ("scope", "path")) == "scope=api path=docs/ scopes=$scopes"
+    assert (
+        expand_args(body, "api docs/", ("scope", "path")) == "scope=api path=docs/ scopes=$scopes"
+    )
     assert expand_args(body, None, ("scope", "path")) == "scope= path= scopes=$scopes"
 
 
@@ -70,7 +72,9 @@ def test_skill_dir_variables(var: str) -> None:
 
 def test_skill_dir_defaults_to_the_folder_of_the_skill_file() -> None:
     skill = make("at ${CLAUDE_SKILL_DIR}", path="/repo/.claude/skills/review/SKILL.md")
-    assert "at /repo/.claude/skills/review" in process_invocation(skill, args=None, via="model").text
+    assert (
+        "at /repo/.claude/skills/review" in process_invocation(skill, args=None, via="model").text
+    )
 
 
 def test_session_id_expands_only_when_known() -> None:

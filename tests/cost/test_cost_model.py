@@ -118,7 +118,9 @@ def test_dollars_with_and_without_cache() -> None:
         summary_tokens=200,
     )
     assert cost.dollars(pricing, "inline") == pytest.approx(4000 * 3e-6)
-    assert cost.dollars(pricing, "inline", cache=True) == pytest.approx(1000 * 3.75e-6 + 3000 * 3e-7)
+    assert cost.dollars(pricing, "inline", cache=True) == pytest.approx(
+        1000 * 3.75e-6 + 3000 * 3e-7
+    )
     fork = (500 + 1000 + 10 + 300) * 3e-6 + 200 * 15e-6 + 800 * 3e-6
     assert cost.dollars(pricing, "fork") == pytest.approx(fork)
     fork_cached = (500 + 1000 + 10 + 300) * 3e-6 + 200 * 15e-6 + 200 * 3.75e-6 + 600 * 3e-7

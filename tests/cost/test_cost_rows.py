@@ -61,12 +61,13 @@ def test_annotate_rows_fills_three_columns() -> None:
         row("a2", "nonexistent", "hallucinated"),
     ]
     annotate_rows(rows, CATALOG, REQUESTS, MODEL)
-    review = MODEL.decision(CATALOG["review"], remaining_turns=3, args="src/", request="x")
-    body = count_tokens(f'<skill name="review">\n{"Review src/. " * 60}'.strip() + "\n</skill>")
-    assert review.body_tokens == body
+    review_text = ("Review src/. " * 60).strip()  # args "src/" from request a1, 3 turns left
+    body = count_tokens(f'<skill name="review">\n{review_text}\n</skill>')
     assert rows[0]["inline_tokens"] == body * 3
     assert rows[0]["declared_tokens"] == rows[0]["inline_tokens"]
-    tour_body = count_tokens('<skill name="tour">\n' + ("Explore the repo. " * 80).strip() + "\n</skill>")
+    tour_body = count_tokens(
+        '<skill name="tour">\n' + ("Explore the repo. " * 80).strip() + "\n</skill>"
+    )
     fork = 400 + tour_body + count_tokens("thanks") + 100 + 50 + 50 * 1
     assert (rows[1]["inline_tokens"], rows[1]["fork_tokens"]) == (tour_body, fork)
     assert rows[1]["declared_tokens"] == fork

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from skillbench.metrics import wilson
-from skillbench.report._measures import MEASURES
+from skillbench.metrics import cell_metrics
 
 SKILLS = {
     "review": "Review changes for bugs, regressions, risks and missing tests.",
@@ -110,48 +108,7 @@ def _decide(req: Mapping[str, Any], order: Sequence[str], shown: int, rng, skill
 
 
 def _summary_cell(key: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
-    cell: dict[str, Any] = dict(key)
-    cell["n"] = len(rows)
-    for m in MEASURES.values():
-        if not m.per_row:
-            continue
-        hits, n = m.counts(rows)
-        cell[m.name] = hits / n if n else None
-        cell[m.name + "_ci"] = list(wilson(hits, n)) if n else [None, None]
-    p, r = cell["precision"] or 0.0, cell["recall"] or 0.0
-    cell["f1"] = 2 * p * r / (p + r) if p + r else 0.0
-    outcomes = Counter(r["outcome"] for r in rows)
-    cell["outcomes"] = dict(outcomes)
-    cell["false_invocations"] = sum(
-        outcomes[o] for o in ("false_trigger", "wrong_skill", "hallucinated")
-    )
-    by_pos: dict[str, dict[str, Any]] = {}
-    for pos in sorted({r["gold_position"] for r in rows if r["gold_position"] is not None}):
-        sel = [r for r in rows if r["gold_position"] == pos]
-        ok = sum(r["outcome"] == "correct_skill" for r in sel)
-        by_pos[str(pos)] = {
-            "n": len(sel),
-            "accuracy": ok / len(sel),
-            "accuracy_ci": list(wilson(ok, len(sel))),
-        }
-    cell["by_position"] = by_pos
-    confusion: dict[str, dict[str, int]] = {}
-    for r in rows:
-        exp = r["expected"][0] if r["expected"] else "none"
-        ch = r["chosen"] or "none"
-        confusion.setdefault(exp, {}).setdefault(ch, 0)
-        confusion[exp][ch] += 1
-    cell["confusion"] = confusion
-    per_skill: dict[str, dict[str, Any]] = {}
-    for name in NAMES:
-        sel = [r for r in rows if name in r["expected"]]
-        if sel:
-            ok = sum(r["outcome"] == "correct_skill" for r in sel)
-            per_skill[name] = {"n": len(sel), "recall": ok / len(sel)}
-    cell["per_skill"] = per_skill
-    cell["mean_listing_chars"] = float(np.mean([r["listing_chars"] for r in rows]))
-    cell["mean_listing_tokens"] = float(np.mean([r["listing_tokens"] for r in rows]))
-    return cell
+    return {**key, **cell_metrics(rows)}
 
 
 def write_run(

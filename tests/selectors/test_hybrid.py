@@ -21,7 +21,7 @@ def make(shown: list[Skill], hidden: list[Skill] = ()) -> Listing:
 def test_keyword_hit_beats_a_closer_embedding(env: SelectorEnv) -> None:
     lst = make([SKILLS["weather"], ALERTS])
     [d] = SELECTORS.get("hybrid")({}, env).select(
-        [query("what is the weather forecast, is a storm coming?", ("alerts",), lst)]
+        [query("is a storm coming to Oslo? what is the forecast", ("alerts",), lst)]
     )
     assert d.chosen == "alerts" and d.detail["keyword_hit"] is True
     assert d.detail["candidates"][0] == "alerts"

@@ -1,0 +1,141 @@
+"""``skillbench render``: exactly the listing a profile would show the model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.cli._common import EXIT_OK, add_format, add_quiet, env_default
+from skillbench.listing import ORDERINGS, RENDERERS, Listing, render_listing
+from skillbench.usage import USAGE_MODELS, UsageTracker
+
+HELP = "render the skill listing a profile shows the model"
+DESCRIPTION = """\
+Load skill sources as the profile would and print the listing the model sees, byte for
+byte (text), or the listing plus every skill's fate (json: status full, truncated,
+name_only, dropped, disabled or inactive, and 0-based position). In text mode a one-line
+summary goes to stderr unless --quiet.
+
+The usage ordering reads scores from --usage (a JSON file {"skill": {"count": n,
+"last_used": "<ISO-8601>"}} or {"skill": {"events": [...]}}) decayed to --now.
+
+examples:
+  skillbench render ../shared/data/catalogs/superpowers
+  skillbench render project=./skills --profile codex --budget 2000 --format json
+  skillbench render ./skills --usage usage.json --half-life 1d --now 2025-03-01T12:00:00Z
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("sources", nargs="+", metavar="SOURCE", help="[KIND=]PATH of skills")
+    parser.add_argument(
+        "--profile",
+        choices=RENDERERS.names(),
+        default=env_default("profile", "codebot"),
+        help="agent profile: loading rules and listing format (default: codebot) "
+        "[env: SKILLBENCH_PROFILE]",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=env_default("budget"),
+        help="listing budget in characters (default: the profile's) [env: SKILLBENCH_BUDGET]",
+    )
+    parser.add_argument(
+        "--order",
+        default=env_default("order", "usage"),
+        help=f"ordering: {', '.join(ORDERINGS.names())} (rotate:K) (default: usage) "
+        "[env: SKILLBENCH_ORDER]",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random ordering")
+    parser.add_argument("--usage", help="usage history JSON file (default: no usage)")
+    parser.add_argument("--half-life", default="7d", help="usage half-life, e.g. 12h, 7d, inf")
+    parser.add_argument(
+        "--usage-model", choices=USAGE_MODELS, default="last_use", help="usage score model"
+    )
+    parser.add_argument("--now", help="ISO-8601 time usage decays to (default: now)")
+    parser.add_argument(
+        "--cwd", default=env_default("cwd"), help="working directory for `paths` activation"
+    )
+    parser.add_argument(
+        "--model",
+        default=env_default("model"),
+        help="tokenizer model for the json token count (default: gpt-4o)",
+    )
+    add_format(parser, ["text", "json"], "text")
+    add_quiet(parser)
+
+
+def _scores(args: argparse.Namespace) -> dict[str, float]:
+    if not args.usage:
+        return {}
+    tracker = UsageTracker.load(args.usage, args.half_life, model=args.usage_model)
+    if args.now is None:
+        return tracker.scores(datetime.now(UTC))
+    try:
+        now = datetime.fromisoformat(args.now.replace("Z", "+00:00"))
+    except ValueError:
+        raise SkillbenchError(f"--now: invalid ISO-8601 time {args.now!r}") from None
+    return tracker.scores(now)
+
+
+def _summary(listing: Listing) -> str:
+    counts = Counter(e.status for e in listing.entries)
+    parts = ", ".join(f"{status} {n}" for status, n in counts.items())
+    size = f"{listing.used:,} of {listing.budget:,} budget" if listing.budget is not None else ""
+    return (
+        f"{listing.profile}: shown {len(listing.shown_names)} of {len(listing.entries)} "
+        f"skills ({parts}); {listing.chars:,} chars{'; ' + size if size else ''}"
+    )
+
+
+def _json(listing: Listing, args: argparse.Namespace) -> dict[str, Any]:
+    from skillbench.tokens import DEFAULT_TOKEN_MODEL, count_tokens
+
+    return {
+        "profile": listing.profile,
+        "budget": listing.budget,
+        "used": listing.used,
+        "ordering": args.order,
+        "text": listing.text,
+        "chars": listing.chars,
+        "tokens": count_tokens(listing.text, args.model or DEFAULT_TOKEN_MODEL),
+        "skills": [
+            {
+                "name": e.name,
+                "source": e.skill.source,
+                "status": e.status,
+                "position": e.position,
+                "chars": e.chars,
+            }
+            for e in listing.entries
+        ],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    from skillbench.catalog import load_catalog
+
+    budget = None if args.budget in (None, "") else int(args.budget)
+    catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
+    listing = render_listing(
+        catalog.skills,
+        profile=args.profile,
+        budget=budget,
+        ordering=args.order,
+        scores=_scores(args),
+        inactive=catalog.inactive,
+        seed=args.seed,
+    )
+    if args.format == "json":
+        print(json.dumps(_json(listing, args), indent=2, ensure_ascii=False))
+        return EXIT_OK
+    sys.stdout.write(listing.text + "\n" if listing.text else "")
+    if not args.quiet:
+        print(_summary(listing), file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,125 @@
+"""Reading a whole model turn: every tool call, the first one that names a skill decides.
+
+Tools harnesses reject trigger on the *first* call only (FIELD-NOTES 4); a model that first
+reads a file and then invokes the right skill did trigger it. So every call is parsed and
+recorded, and the decision is the first well-formed call that names a skill. A name that was
+not listed stays verbatim (the engine classifies it ``hallucinated``); a skill call whose
+arguments cannot be read is ``malformed`` unless a later call names a skill properly; a turn
+with no skill call is an abstention.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from skillbench.listing import Listing
+from skillbench.selectors._litellm._prompt import Trigger
+from skillbench.selectors._types import Decision, DecisionKind
+
+READ_TOOLS = frozenset({"read_file", "read", "open_file", "view"})
+PATH_KEYS = ("path", "file_path", "file", "filename")
+
+
+def _message(response: Mapping[str, Any]) -> Mapping[str, Any]:
+    choices = response.get("choices") or [{}]
+    return choices[0].get("message") or {}
+
+
+def _arguments(raw: Any) -> tuple[Any, str | None]:
+    """Parsed arguments and an error; providers send a JSON string, some a ready object."""
+    if isinstance(raw, Mapping):
+        return dict(raw), None
+    try:
+        return json.loads(raw or "{}"), None
+    except (TypeError, ValueError) as exc:
+        return None, f"invalid JSON arguments: {exc}"
+
+
+def _skill_name(args: Any) -> tuple[str | None, str | None]:
+    if not isinstance(args, Mapping):
+        return None, "arguments are not an object"
+    name = args.get("skill")
+    if not isinstance(name, str) or not name.strip().lstrip("/"):
+        return None, "missing 'skill' argument"
+    return name.strip().lstrip("/"), None
+
+
+def _norm(path: str) -> str:
+    return os.path.normpath(path.strip()).replace(os.sep, "/")
+
+
+class _Paths:
+    """The catalog's SKILL.md paths in a listing (shown or not), for file-read triggers."""
+
+    def __init__(self, listing: Listing) -> None:
+        self.by_path = {_norm(e.skill.path): e.skill.name for e in listing.entries if e.skill.path}
+
+    def skill_at(self, path: str) -> str | None:
+        """The skill whose file is ``path``; relative paths match an absolute path's tail.
+
+        A ``SKILL.md`` that is no catalog skill's file comes back as the path itself, so the
+        engine counts it as a hallucinated skill; other files are not skill reads.
+        """
+        p = _norm(path)
+        if p in self.by_path:
+            return self.by_path[p]
+        tail = "/" + p.lstrip("./")
+        for known, name in self.by_path.items():
+            if known.endswith(tail):
+                return name
+        return p if os.path.basename(p).lower() == "skill.md" else None
+
+
+def _file_read(name: str, args: Any, paths: _Paths) -> tuple[str | None, str | None]:
+    if name.lower() not in READ_TOOLS:
+        return None, None
+    if not isinstance(args, Mapping):
+        return None, "arguments are not an object"
+    path = next((args[k] for k in PATH_KEYS if isinstance(args.get(k), str)), None)
+    if path is None:
+        return None, "missing 'path' argument"
+    return paths.skill_at(path), None
+
+
+def detect(response: Mapping[str, Any], listing: Listing, trigger: Trigger) -> Decision:
+    """The decision a whole response amounts to; ``detail`` lists every call."""
+    message = _message(response)
+    paths = _Paths(listing) if trigger == "file_read" else None
+    calls: list[dict[str, Any]] = []
+    chosen: str | None = None
+    decided: int | None = None
+    problem: str | None = None
+    for i, call in enumerate(message.get("tool_calls") or []):
+        fn = call.get("function") or {}
+        name = str(fn.get("name") or "")
+        raw = fn.get("arguments")
+        args, error = _arguments(raw)
+        record: dict[str, Any] = {"name": name, "arguments": raw}
+        skill: str | None = None
+        if paths is not None:
+            if error is None:
+                skill, error = _file_read(name, args, paths)
+            relevant = name.lower() in READ_TOOLS and (error is None or "SKILL.md" in str(raw))
+        else:
+            relevant = name.lower() == "skill"
+            if relevant and error is None:
+                skill, error = _skill_name(args)
+        if skill is not None:
+            record["skill"] = skill
+        if error is not None:
+            record["error"] = error
+            if relevant and problem is None:
+                problem = error
+        calls.append(record)
+        if skill is not None and decided is None:
+            chosen, decided = skill, i
+    kind: DecisionKind = "invoke" if chosen else ("malformed" if problem else "abstain")
+    detail: dict[str, Any] = {"calls": calls, "trigger_call": decided}
+    if message.get("content"):
+        detail["text"] = message["content"]
+    if kind == "malformed":
+        detail["error"] = problem
+    return Decision(kind, chosen, detail=detail)

@@ -1,0 +1,127 @@
+"""The ``litellm`` selector's config params, checked once when the run starts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.selectors._litellm._prompt import DEFAULT_SYSTEM_PROMPT
+from skillbench.selectors._params import (
+    check_params,
+    positive_int_param,
+    probability_param,
+    str_param,
+)
+from skillbench.selectors._types import SelectorEnv
+
+RESERVED = frozenset(
+    {"model", "messages", "tools", "tool_choice", "api_key", "api_base", "base_url", "timeout"}
+)
+"""Request fields the selector sets itself; ``params`` may not override them."""
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class LitellmParams:
+    """Typed params; see docs/models.md for each one."""
+
+    model: str
+    api_base: str | None = None
+    api_key_env: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    timeout: float = 60.0
+    max_attempts: int = 5
+    max_cost_usd: float | None = None
+    trigger_threshold: float = 0.5
+    backoff_s: float = 1.0
+    cache: bool = True
+
+
+def _optional_str(value: Any) -> str | None:
+    return None if value is None else str_param(value)
+
+
+def _env_name(value: Any) -> str | None:
+    if value is None:
+        return None
+    name = str_param(value)
+    if not _ENV_NAME.match(name):
+        raise ValueError("expected the NAME of an environment variable holding the key, not a key")
+    return name
+
+
+def _sampling(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError("expected a mapping such as {temperature: 0, max_tokens: 256}")
+    clash = sorted(RESERVED & set(value))
+    if clash:
+        raise ValueError(f"{', '.join(clash)} cannot be set here; use the selector's own keys")
+    return dict(value)
+
+
+def _positive(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ValueError("expected a positive number")
+    return float(value)
+
+
+def _optional_positive(value: Any) -> float | None:
+    return None if value is None else _positive(value)
+
+
+def _non_negative(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError("expected a number >= 0")
+    return float(value)
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("expected true or false")
+    return value
+
+
+def _system_prompt(value: Any, base_dir: Path) -> str:
+    """Inline text, or a file (relative to the config) when the value names one."""
+    text = str_param(value)
+    if "\n" not in text and len(text) < 512:
+        path = (base_dir / text).expanduser()
+        if path.is_file():
+            return path.read_text(encoding="utf-8").strip()
+        if path.suffix.lower() in (".md", ".txt"):
+            raise ValueError(f"file {str(path)!r} not found")
+    return text
+
+
+def parse_params(params: Mapping[str, Any], env: SelectorEnv) -> LitellmParams:
+    """Checked params; unknown keys and bad values raise ``SkillbenchError``."""
+    p = check_params(
+        "litellm",
+        params,
+        {
+            "model": (_optional_str, None),
+            "api_base": (_optional_str, None),
+            "api_key_env": (_env_name, None),
+            "params": (_sampling, {}),
+            "system_prompt": (lambda v: _system_prompt(v, env.base_dir), DEFAULT_SYSTEM_PROMPT),
+            "timeout": (_positive, 60.0),
+            "max_attempts": (positive_int_param, 5),
+            "max_cost_usd": (_optional_positive, None),
+            "trigger_threshold": (probability_param, 0.5),
+            "backoff_s": (_non_negative, 1.0),
+            "cache": (_bool, True),
+        },
+    )
+    if p["model"] is None:
+        raise SkillbenchError(
+            "selector 'litellm': parameter 'model' is required (a litellm model string such as "
+            "'openai/gpt-4o-mini' or 'ollama_chat/qwen2.5')"
+        )
+    return LitellmParams(**p)

@@ -1,0 +1,100 @@
+"""The prompt an agent of each profile would send: where the listing goes and which tools exist.
+
+codebot and Claude Code keep the system prompt stable (it is prompt-cached) and put the listing
+in a per-turn ``<system-reminder>`` before the user's message (seed 000 ``BuildReminders``);
+OpenHarness and Codex put it in the system prompt. Codex has no Skill tool: its listing gives
+each skill's ``SKILL.md`` path and a trigger is the model reading that file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from skillbench.selectors._types import Query
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are an interactive coding agent working in the user's repository. Use the available "
+    "tools to help with software engineering tasks; answer directly when no tool is needed."
+)
+
+SKILL_TOOL_DESCRIPTION = (
+    "Execute a skill within the main conversation.\n\n"
+    "When users ask you to perform tasks, check whether any of the available skills listed "
+    "for this conversation matches. Skills provide specialized capabilities and domain "
+    "knowledge.\n\n"
+    "When a matching skill exists, this is a BLOCKING REQUIREMENT: invoke this tool BEFORE "
+    "generating any other response about the task.\n\n"
+    "IMPORTANT: Only use this tool for skills listed as available. Never guess or invent a "
+    "skill name that is not listed, and do not use it for built-in CLI commands."
+)
+"""Seed 000's ``SkillTool.Description()``: invoke before answering; never guess a name."""
+
+SKILL_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "Skill",
+        "description": SKILL_TOOL_DESCRIPTION,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "skill": {"type": "string", "description": "The skill name, exactly as listed."},
+                "args": {"type": "string", "description": "Optional arguments for the skill."},
+            },
+            "required": ["skill"],
+        },
+    },
+}
+
+READ_FILE_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "read_file",
+        "description": "Read a file from the local filesystem and return its contents.",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string", "description": "Path of the file."}},
+            "required": ["path"],
+        },
+    },
+}
+
+REMINDER_PROFILES = frozenset({"codebot", "claude-code"})
+"""Profiles whose listing rides in a per-turn ``<system-reminder>``; others use the system prompt."""
+FILE_TRIGGER_PROFILES = frozenset({"codex"})
+"""Profiles without a Skill tool, where reading the skill's ``SKILL.md`` is the trigger."""
+
+Trigger = Literal["skill_tool", "file_read"]
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """One chat request: messages, tools and how a trigger shows up in the answer."""
+
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+    trigger: Trigger
+    tool_choice: str = "auto"
+
+
+def reminder(listing_text: str) -> str:
+    """The listing as a ``<system-reminder>`` block; listings that carry the wrapper keep it."""
+    if listing_text.lstrip().startswith("<system-reminder>"):
+        return listing_text
+    return f"<system-reminder>\n{listing_text}\n</system-reminder>"
+
+
+def build_prompt(query: Query, system_prompt: str = DEFAULT_SYSTEM_PROMPT) -> Prompt:
+    """The messages and tools an agent of ``query.listing.profile`` sends for this request."""
+    listing = query.listing.text
+    text = query.request.text
+    if query.listing.profile in REMINDER_PROFILES:
+        user = f"{reminder(listing)}\n{text}" if listing else text
+        system = system_prompt
+    else:
+        user = text
+        system = f"{system_prompt}\n\n{listing}" if listing else system_prompt
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    if query.listing.profile in FILE_TRIGGER_PROFILES:
+        return Prompt(messages, [READ_FILE_TOOL], "file_read")
+    return Prompt(messages, [SKILL_TOOL], "skill_tool")

@@ -1,0 +1,204 @@
+"""End-to-end replays over the MetaTool dev split: outputs, determinism, resume, stop."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillbench.cli import main
+from skillbench.replay import RunStopped, load_config, read_rows, run_experiment
+from skillbench.selectors import SELECTORS, Decision, OracleSelector, Query, SelectorEnv
+
+CONFIG = """\
+name: mt
+catalogs:
+  metatool: [{{path: {data}/tools.jsonl, source: project}}]
+requests: {data}/requests.jsonl
+budgets: [1000, 4000]
+orderings: [usage, alpha]
+half_lives: [1d, inf]
+selectors:
+{selectors}
+seed: 3
+"""
+BASELINES = "  - {type: oracle}\n  - {type: lexical}\n  - {type: never}\n"
+
+
+class _Failing:
+    """Oracle that raises after ``after`` decisions: a Ctrl-C or a spend cap mid-run."""
+
+    name = "failing"
+
+    def __init__(self, after: int, stop: bool) -> None:
+        self.after, self.stop, self.done = after, stop, 0
+        self.inner = OracleSelector()
+
+    def select(self, queries: Sequence[Query]) -> list[Decision]:
+        if self.done + len(queries) > self.after:
+            raise RunStopped("spend cap reached") if self.stop else KeyboardInterrupt()
+        self.done += len(queries)
+        return self.inner.select(queries)
+
+
+if "test-failing" not in SELECTORS:
+
+    @SELECTORS.register("test-failing")
+    def _failing(params: Mapping[str, Any], env: SelectorEnv) -> _Failing:
+        return _Failing(int(params["after"]), bool(params.get("stop", False)))
+
+
+def _config(tmp_path: Path, data: Path, selectors: str = BASELINES, extra: str = "") -> Path:
+    path = tmp_path / "mt.yaml"
+    path.write_text(CONFIG.format(data=data, selectors=selectors) + extra, encoding="utf-8")
+    return path
+
+
+def _strip_timing(path: Path) -> list[dict[str, Any]]:
+    rows = read_rows(path)
+    for row in rows:
+        row.pop("latency_ms")
+    return rows
+
+
+@pytest.fixture
+def metatool(shared_data: Path) -> Path:
+    return shared_data / "metatool-dev"
+
+
+def test_run_end_to_end_and_deterministic(tmp_path: Path, metatool: Path) -> None:
+    config = _config(tmp_path, metatool)
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["run", str(config), "-o", str(a), "--limit", "200", "--quiet"]) == 0
+    assert main(["run", str(config), "-o", str(b), "--limit", "200", "--quiet"]) == 0
+    assert {p.name for p in a.iterdir()} >= {
+        "results.jsonl",
+        "summary.json",
+        "manifest.json",
+        "config.yaml",
+    }
+    rows = read_rows(a / "results.jsonl")
+    assert len(rows) == 200 * 2 * 2 * 2 * 3
+    assert _strip_timing(a / "results.jsonl") == _strip_timing(b / "results.jsonl")
+    assert (a / "summary.json").read_bytes() == (b / "summary.json").read_bytes()
+    summary = json.loads((a / "summary.json").read_text())
+    cells = {
+        (c["budget"], c["ordering"], c["half_life"], c["selector"]): c for c in summary["cells"]
+    }
+    assert len(cells) == 24
+    oracle = cells[4000, "alpha", "inf", "oracle"]
+    # The oracle is right exactly when the expected skill is shown, or on negatives.
+    cell_rows = [
+        r
+        for r in rows
+        if (r["budget"], r["ordering"], r["half_life"], r["selector"])
+        == (4000, "alpha", "inf", "oracle")
+    ]
+    right = sum(bool(r["visible"]) or not r["expected"] for r in cell_rows)
+    assert oracle["accuracy"] == pytest.approx(right / 200)
+    assert all(
+        r["outcome"] in ("correct_abstain", "missed") for r in rows if r["selector"] == "never"
+    )
+    assert all(r["listing_chars"] <= r["budget"] + 200 for r in rows)
+    manifest = json.loads((a / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["versions"]["skillbench"]
+
+
+def test_usage_ordering_follows_the_recorded_history(tmp_path: Path, metatool: Path) -> None:
+    selectors = "  - {type: oracle}\n"
+    labels = load_config(_config(tmp_path, metatool, selectors, extra="usage: {record: label}\n"))
+    by = {
+        (c["budget"], c["ordering"], c["half_life"]): c
+        for c in run_experiment(labels, output=tmp_path / "l", limit=300).cells
+    }
+    # At a tight budget, promoting recently needed skills shows more expected skills than alpha.
+    assert by[1000, "usage", "1d"]["coverage"] > 2 * by[1000, "alpha", "1d"]["coverage"]
+    # Recording what was chosen: a skill the budget hides is never chosen, so never promoted.
+    chosen = load_config(_config(tmp_path, metatool, selectors))
+    by_chosen = {
+        (c["budget"], c["ordering"], c["half_life"]): c
+        for c in run_experiment(chosen, output=tmp_path / "c", limit=300).cells
+    }
+    assert by_chosen[1000, "usage", "1d"]["coverage"] < by[1000, "usage", "1d"]["coverage"]
+
+
+def test_resume_after_interrupt_equals_uninterrupted_run(tmp_path: Path, metatool: Path) -> None:
+    full = load_config(_config(tmp_path, metatool, "  - {name: sel, type: oracle}\n"))
+    run_experiment(full, output=tmp_path / "full", limit=120)
+    failing = _config(tmp_path, metatool, "  - {name: sel, type: test-failing, after: 500}\n")
+    cut = load_config(failing)
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(cut, output=tmp_path / "cut", limit=120)
+    partial = read_rows(tmp_path / "cut" / "results.jsonl")
+    assert 0 < len(partial) <= 500
+    assert json.loads((tmp_path / "cut" / "manifest.json").read_text())["status"] == "interrupted"
+    # Continue with a selector that no longer fails; the config hash must not change, so
+    # the same config is resumed with the failure threshold out of reach.
+    failing.write_text(failing.read_text().replace("after: 500", "after: 500"), encoding="utf-8")
+    _Failing.__init__.__defaults__ = None
+    resumed = load_config(failing)
+    SELECTORS._items["test-failing"] = lambda p, e: _Failing(10**9, False)  # type: ignore[assignment]
+    try:
+        result = run_experiment(resumed, output=tmp_path / "cut", limit=120, resume=True)
+    finally:
+        SELECTORS._items["test-failing"] = _failing  # type: ignore[assignment]
+    assert result.resumed == len(partial) and result.status == "complete"
+    assert _strip_timing(tmp_path / "cut" / "results.jsonl") == _strip_timing(
+        tmp_path / "full" / "results.jsonl"
+    )
+
+
+def test_run_stopped_is_recorded_and_resumable(tmp_path: Path, metatool: Path) -> None:
+    config = load_config(
+        _config(tmp_path, metatool, "  - {name: sel, type: test-failing, after: 300, stop: true}\n")
+    )
+    result = run_experiment(config, output=tmp_path / "o", limit=100)
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
+    assert result.status == manifest["status"] == "stopped"
+    assert manifest["stop_reason"] == "spend cap reached"
+    assert 0 < result.decisions <= 300
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["cells"]
+
+
+def test_resume_refuses_another_config(tmp_path: Path, metatool: Path) -> None:
+    config = load_config(_config(tmp_path, metatool, "  - {type: never}\n"))
+    run_experiment(config, output=tmp_path / "o", limit=20)
+    other = load_config(_config(tmp_path, metatool, "  - {type: never}\n", extra="repeats: 2\n"))
+    with pytest.raises(Exception, match="different config"):
+        run_experiment(other, output=tmp_path / "o", limit=20, resume=True)
+
+
+def test_calibrated_selector_reports_split(tmp_path: Path, metatool: Path) -> None:
+    config = load_config(
+        _config(
+            tmp_path,
+            metatool,
+            "  - {name: bm25, type: lexical, threshold: auto}\n",
+            extra="calibration: {train_fraction: 0.5}\nusage: {record: label}\n",
+        )
+    )
+    result = run_experiment(config, output=tmp_path / "o", limit=200)
+    cell = result.cells[0]
+    assert cell["calibration"]["train"] + cell["calibration"]["test"] == 200
+    assert cell["n"] == cell["calibration"]["test"]
+    assert "threshold" in cell["calibration"]["fitted"][0]
+    rows = read_rows(tmp_path / "o" / "results.jsonl")
+    assert {r["split"] for r in rows} == {"train", "test"}
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
+    assert manifest["calibration"]["train"] == cell["calibration"]["train"]
+
+
+def test_dry_run_prints_grid_and_runs_nothing(
+    tmp_path: Path, metatool: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _config(tmp_path, metatool)
+    out = tmp_path / "o"
+    assert main(["run", str(config), "-o", str(out), "--limit", "50", "--dry-run"]) == 0
+    text = capsys.readouterr().out
+    assert (
+        "50 requests × 24 cells = 1200 decisions" in text and "selector lexical (lexical)" in text
+    )
+    assert not (out / "results.jsonl").exists()

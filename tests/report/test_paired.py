@@ -1,0 +1,81 @@
+"""McNemar, sign test, paired bootstrap and Newcombe against hand-computed values and scipy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from skillbench.metrics import wilson
+from skillbench.metrics._paired import (
+    binomial_two_sided,
+    mcnemar_exact,
+    newcombe_diff,
+    paired_bootstrap,
+    sign_test,
+)
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "expected"),
+    [
+        (0, 5, 2 / 32),  # both tails of the all-heads/all-tails outcome
+        (1, 6, 2 * 7 / 64),  # 2 * (C(6,0) + C(6,1)) / 2^6
+        (1, 9, 2 * 10 / 512),
+        (3, 6, 1.0),  # the centre: capped at 1
+        (0, 0, 1.0),  # no discordant pairs: no evidence
+    ],
+)
+def test_binomial_two_sided_hand_computed(k: int, n: int, expected: float) -> None:
+    assert binomial_two_sided(k, n) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (2, 11), (7, 20), (40, 100), (180, 400), (13, 13)])
+def test_binomial_two_sided_matches_scipy(k: int, n: int) -> None:
+    assert binomial_two_sided(k, n) == pytest.approx(binomtest(k, n, 0.5).pvalue, rel=1e-9)
+
+
+def test_binomial_large_n_does_not_underflow() -> None:
+    p = binomial_two_sided(4_000, 10_000)
+    assert 0 < p < 1e-80
+    assert p == pytest.approx(binomtest(4_000, 10_000, 0.5).pvalue, rel=1e-6)
+
+
+def test_mcnemar_counts_and_p_value() -> None:
+    result = mcnemar_exact(worse=6, better=0)
+    assert (result.worse, result.better) == (6, 0)
+    assert result.p_value == pytest.approx(2 / 64)
+
+
+def test_sign_test_averages_repeats_per_request() -> None:
+    # request 0: A 3/3, B 1/3 (worse); request 1: A 0/3, B 2/3 (better); request 2: tie
+    a = [1.0, 0.0, 2 / 3]
+    b = [1 / 3, 2 / 3, 2 / 3]
+    assert sign_test(a, b) == mcnemar_exact(1, 1)
+
+
+def test_bootstrap_degenerate_cases_are_exact() -> None:
+    same = paired_bootstrap([1, 0, 1, 1], [1, 0, 1, 1], resamples=500)
+    assert same.diff == 0 and tuple(same.ci) == (0, 0)
+    shifted = paired_bootstrap([0, 0, 0], [1, 1, 1], resamples=500)
+    assert shifted.diff == 1 and tuple(shifted.ci) == (1, 1)
+
+
+def test_bootstrap_matches_normal_theory_and_is_seeded() -> None:
+    # 400 requests: 60 better, 20 worse -> diff 0.1, sd of d = sqrt(0.2 - 0.01)
+    a = np.array([0] * 60 + [1] * 20 + [1] * 320)
+    b = np.array([1] * 60 + [0] * 20 + [1] * 320)
+    boot = paired_bootstrap(a, b, resamples=10_000, seed=7)
+    half = 1.96 * math.sqrt((0.2 - 0.01) / 400)
+    assert boot.diff == pytest.approx(0.1)
+    assert boot.ci.low == pytest.approx(0.1 - half, abs=0.006)
+    assert boot.ci.high == pytest.approx(0.1 + half, abs=0.006)
+    assert paired_bootstrap(a, b, seed=7) == boot
+
+
+def test_newcombe_matches_published_example() -> None:
+    # Newcombe (1998), method 10: 56/70 vs 48/80 -> difference 0.2, interval (0.0524, 0.3339)
+    low, high = newcombe_diff(48 / 80, wilson(48, 80), 56 / 70, wilson(56, 70))
+    assert (low, high) == pytest.approx((0.0524, 0.3339), abs=1e-4)

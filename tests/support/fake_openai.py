@@ -1,0 +1,238 @@
+"""A real OpenAI-compatible chat-completions server on 127.0.0.1 for tests and benchmarks.
+
+It answers ``POST /v1/chat/completions`` by a scripted policy: pick the listed skill whose
+name appears in the user text, else the one whose name and description best overlap it, else
+answer in text. Faults are triggered by markers in the user text (or by ``script``):
+
+``[[429:N]]`` the first N attempts of this prompt get 429 with ``Retry-After``;
+``[[500:N]]`` the first N attempts get 500; ``[[slow:N]]`` the first N attempts sleep
+``slow_s`` (past the client's timeout); ``[[always500]]`` every attempt fails;
+``[[badjson]]`` the Skill call's arguments are invalid JSON; ``[[noskill]]`` the arguments
+lack ``skill``; ``[[unknown]]`` the call names an unlisted skill; ``[[multi]]`` the turn
+holds a ``read_file`` call, then the Skill call, then a second Skill call; ``[[text]]``
+text only; ``[[echokey]]`` the reply text repeats the bearer token (a leaking server).
+
+The codex layout (a ``read_file`` tool, no ``Skill`` tool) triggers by reading the chosen
+skill's ``(file: …)`` path. ``requests`` counts HTTP requests; ``bodies`` keeps them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Policy = Callable[[Mapping[str, Any]], "list[tuple[str, str]] | str"]
+"""Maps a request body to tool calls ``[(tool name, arguments JSON text)]`` or reply text."""
+
+_ENTRY = re.compile(r"^- (?:\*\*)?([^\s:*\[]+)(?:\*\*)?(?: \[[^\]]*\])?:(.*)$")
+_FILE = re.compile(r"\(file: ([^)]+)\)\s*$")
+_MARK = re.compile(r"\[\[(\w+)(?::(\d+))?\]\]")
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.S)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def listed_skills(body: Mapping[str, Any]) -> dict[str, tuple[str, str | None]]:
+    """Listed skills found in the system and user messages: name → (description, file)."""
+    out: dict[str, tuple[str, str | None]] = {}
+    for message in body.get("messages", []):
+        for line in str(message.get("content") or "").splitlines():
+            m = _ENTRY.match(line.strip())
+            if m:
+                rest = m.group(2).strip()
+                path = _FILE.search(rest)
+                out.setdefault(m.group(1), (rest, path.group(1) if path else None))
+    return out
+
+
+def user_text(body: Mapping[str, Any]) -> str:
+    """The last user message without its ``<system-reminder>`` blocks."""
+    users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+    return _REMINDER.sub("", str(users[-1].get("content") or "")).strip() if users else ""
+
+
+def overlap_choice(body: Mapping[str, Any]) -> str | None:
+    """A named skill, else the best word overlap (at least two shared words), else None."""
+    text = user_text(body).lower()
+    skills = listed_skills(body)
+    for name in skills:
+        if name.lower() in text or name.lower().replace("-", " ") in text:
+            return name
+    words = set(_WORD.findall(text))
+    best, best_score = None, 1
+    for name, (desc, _) in skills.items():
+        score = len(words & set(_WORD.findall(f"{name} {desc}".lower().replace("-", " "))))
+        if score > best_score:
+            best, best_score = name, score
+    return best
+
+
+def default_policy(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
+    """Tool calls (or text) for ``body``, honouring the output markers."""
+    text = user_text(body)
+    marks = {m.group(1) for m in _MARK.finditer(text)}
+    tools = {t["function"]["name"] for t in body.get("tools", [])}
+    choice = "no-such-skill" if "unknown" in marks else overlap_choice(body)
+    if "text" in marks or choice is None:
+        return "No skill applies; answering directly."
+    if "Skill" not in tools:
+        _, path = listed_skills(body).get(choice, ("", None))
+        return [("read_file", json.dumps({"path": path or f"/nowhere/{choice}/SKILL.md"}))]
+    if "badjson" in marks:
+        return [("Skill", '{"skill": "' + choice)]
+    if "noskill" in marks:
+        return [("Skill", json.dumps({"args": "x"}))]
+    call = ("Skill", json.dumps({"skill": choice}))
+    if "multi" in marks:
+        return [("read_file", json.dumps({"path": "README.md"})), call, call]
+    return [call]
+
+
+class FakeOpenAI:
+    """The server; use as a context manager. ``base_url`` ends in ``/v1``.
+
+    Args:
+        latency_s: fixed delay before every answer.
+        slow_s: delay of a ``[[slow]]`` attempt (set it past the client's timeout).
+        retry_after: the ``Retry-After`` header value of injected 429s (seconds).
+        policy: replaces ``default_policy``.
+        script: per-test faults, ``{substring of the user text: marker text}``, applied as if
+            the marker were in the text.
+    """
+
+    def __init__(
+        self,
+        *,
+        latency_s: float = 0.0,
+        slow_s: float = 3.0,
+        retry_after: str = "0.05",
+        policy: Policy = default_policy,
+        script: Mapping[str, str] | None = None,
+    ) -> None:
+        self.latency_s = latency_s
+        self.slow_s = slow_s
+        self.retry_after = retry_after
+        self.policy = policy
+        self.script = dict(script or {})
+        self.requests = 0
+        self.bodies: list[dict[str, Any]] = []
+        self.authorizations: list[str] = []
+        self._attempts: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._server.request_queue_size = 256
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests = 0
+            self.bodies.clear()
+            self._attempts.clear()
+
+    def _marks(self, body: Mapping[str, Any]) -> dict[str, int]:
+        text = user_text(body)
+        for needle, marker in self.script.items():
+            if needle in text:
+                text += " " + marker
+        return {m.group(1): int(m.group(2) or 1) for m in _MARK.finditer(text)}
+
+    def _answer(self, body: dict[str, Any], auth: str) -> tuple[int, dict[str, str], Any]:
+        digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+        with self._lock:
+            self.requests += 1
+            self.bodies.append(body)
+            self.authorizations.append(auth)
+            self._attempts[digest] += 1
+            attempt = self._attempts[digest]
+        marks = self._marks(body)
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        if attempt <= marks.get("slow", 0):
+            time.sleep(self.slow_s)
+        if attempt <= marks.get("429", 0):
+            error = {"error": {"message": "rate limited", "type": "rate_limit", "code": 429}}
+            return 429, {"Retry-After": self.retry_after}, error
+        if attempt <= marks.get("500", 0) or "always500" in marks:
+            return 500, {}, {"error": {"message": "server exploded", "type": "server_error"}}
+        if "echokey" in marks:
+            return 200, {}, _completion(body, f"your key is {auth.removeprefix('Bearer ')}")
+        return 200, {}, _completion(body, self.policy(body))
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, {}, {"error": {"message": f"no route {self.path}"}})
+                    return
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                auth = self.headers.get("Authorization", "")
+                self._send(*fake._answer(json.loads(raw), auth))
+
+            def _send(self, status: int, headers: Mapping[str, str], payload: Any) -> None:
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for k, v in headers.items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+        return Handler
+
+
+def _completion(body: Mapping[str, Any], answer: list[tuple[str, str]] | str) -> dict[str, Any]:
+    """A chat.completion object holding ``answer`` (tool calls or text) and token usage."""
+    prompt_tokens = max(1, len(json.dumps(body.get("messages", []))) // 4)
+    if isinstance(answer, str):
+        message: dict[str, Any] = {"role": "assistant", "content": answer}
+        finish = "stop"
+    else:
+        calls = [
+            {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": a}}
+            for i, (n, a) in enumerate(answer)
+        ]
+        message = {"role": "assistant", "content": None, "tool_calls": calls}
+        finish = "tool_calls"
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": str(body.get("model", "fake")),
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": 12,
+            "total_tokens": prompt_tokens + 12,
+        },
+    }
