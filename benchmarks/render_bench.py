@@ -3,6 +3,7 @@
 Between renders a few random skills are used, so the order changes every time. Two ways:
 ``ListingPlan.render`` (entries formatted once, only scored skills sorted, codebot stops at the
 budget) and a naive loop (format and sort every skill, then lay out), both single core.
+Rates use process CPU time, so a busy machine slows them less than wall time would.
 
     .venv/bin/python benchmarks/render_bench.py [--skills 200] [--seconds 2] [--profile codebot]
 """
@@ -14,7 +15,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-from skillbench.catalog import Skill
+from skillbench.catalog import Skill, SourceKind
 from skillbench.listing import Listing, ListingPlan, render_listing
 from skillbench.listing._orderings import get_ordering
 from skillbench.listing._renderer import make_renderer
@@ -37,7 +38,7 @@ WORDS = [
 
 def synthetic_catalog(n: int, rng: random.Random) -> list[Skill]:
     """``n`` skills with descriptions of 60-260 characters, some with ``when_to_use``."""
-    sources = ("project", "user", "bundled", "plugin")
+    sources: tuple[SourceKind, ...] = ("project", "user", "bundled", "plugin")
     skills = []
     for i in range(n):
         desc = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 35)))
@@ -72,8 +73,8 @@ def rate(
 ) -> float:
     rng = random.Random(1)
     scores: dict[str, float] = {}
-    n, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    n, start = 0, time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
         for _ in range(100):
             for _ in range(3):  # a few uses between renders
                 name = rng.choice(names)

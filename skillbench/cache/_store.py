@@ -8,6 +8,7 @@ removes entries *unused* for that long.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -73,10 +74,8 @@ class ResponseCache:
             return None
         if not isinstance(entry, dict) or entry.get("v") != CACHE_VERSION:
             return None
-        try:
+        with contextlib.suppress(OSError):
             os.utime(path)
-        except OSError:
-            pass
         return entry
 
     def __contains__(self, key: str) -> bool:

@@ -7,11 +7,11 @@ import json
 import sys
 from collections import Counter
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, get_args
 
 from skillbench._errors import SkillbenchError
 from skillbench.cli._common import EXIT_OK, add_format, add_quiet, env_default
-from skillbench.listing import ORDERINGS, RENDERERS, Listing, render_listing
+from skillbench.listing import ORDERINGS, RENDERERS, EntryStatus, Listing, render_listing
 from skillbench.usage import USAGE_MODELS, UsageTracker
 
 HELP = "render the skill listing a profile shows the model"
@@ -86,7 +86,9 @@ def _scores(args: argparse.Namespace) -> dict[str, float]:
 
 def _summary(listing: Listing) -> str:
     counts = Counter(e.status for e in listing.entries)
-    parts = ", ".join(f"{status} {n}" for status, n in counts.items())
+    parts = ", ".join(
+        f"{status} {counts[status]}" for status in get_args(EntryStatus) if counts[status]
+    )
     size = f"{listing.used:,} of {listing.budget:,} budget" if listing.budget is not None else ""
     return (
         f"{listing.profile}: shown {len(listing.shown_names)} of {len(listing.entries)} "

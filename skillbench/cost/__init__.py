@@ -1,5 +1,6 @@
 """Invocation processing and the token cost of inline versus fork execution (issue 5)."""
 
+from skillbench.cost._annotator import CostAnnotator, cost_annotator
 from skillbench.cost._invocation import (
     PRIVILEGED_SOURCES,
     Invocation,
@@ -24,6 +25,8 @@ from skillbench.cost._report import (
 from skillbench.cost._rows import (
     FORK_SUMMARY_KEY,
     CostTotals,
+    RequestIndex,
+    Requests,
     SkillLookup,
     annotate_rows,
     cell_cost,
@@ -36,6 +39,7 @@ __all__ = [
     "DEFAULT_HORIZON",
     "FORK_SUMMARY_KEY",
     "PRIVILEGED_SOURCES",
+    "CostAnnotator",
     "CostModel",
     "CostTotals",
     "DecisionCost",
@@ -44,11 +48,14 @@ __all__ = [
     "ListingCost",
     "Mode",
     "Pricing",
+    "RequestIndex",
+    "Requests",
     "SkillCost",
     "SkillLookup",
     "annotate_rows",
     "break_even_turns",
     "cell_cost",
+    "cost_annotator",
     "decision_costs",
     "expand_args",
     "find_shell_injections",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from skillbench.catalog import Skill, normalize_name
 from skillbench.cost._model import CostModel
-from skillbench.cost._rows import annotate_rows, cell_cost
+from skillbench.cost._rows import RequestIndex, annotate_rows, cell_cost
 from skillbench.dataset import LabelledRequest
 from skillbench.replay._types import ANNOTATORS
 from skillbench.selectors import Decision, Query
@@ -33,7 +33,7 @@ class CostAnnotator:
 
     def __init__(self, cost_model: CostModel, requests: Sequence[LabelledRequest]) -> None:
         self.cost_model = cost_model
-        self.requests = list(requests)
+        self.requests = RequestIndex(requests)
         self._catalogs: dict[tuple[str, str], _Skills] = {}
 
     def annotate_row(

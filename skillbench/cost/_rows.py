@@ -7,11 +7,13 @@ catalog and the requests, so they always agree.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from skillbench._errors import SkillbenchError
 from skillbench.catalog import Skill
 from skillbench.cost._model import CostModel, DecisionCost
 from skillbench.cost._pricing import Pricing, pricing_for
@@ -40,7 +42,8 @@ class CostTotals:
     ``inline_*`` and ``fork_*`` are what-ifs over the invoked skills (every skill run one way);
     ``declared`` follows each skill's own ``context``. Main-context and all-token totals, and
     ``dollars``, include the listing. ``waste_tokens``: declared tokens of false invocations.
-    ``dollars_cached`` is ``None`` when the model has no cache price.
+    Dollar figures are ``None`` when the model has no price, ``dollars_cached`` also when it
+    has no cache price.
     """
 
     decisions: int
@@ -52,10 +55,10 @@ class CostTotals:
     main_context_tokens: int
     all_tokens: int
     waste_tokens: int
-    listing_dollars: float
-    inline_dollars: float
-    fork_dollars: float
-    dollars: float
+    listing_dollars: float | None
+    inline_dollars: float | None
+    fork_dollars: float | None
+    dollars: float | None
     dollars_cached: float | None
 
 
@@ -73,15 +76,29 @@ def remaining_turns(requests: Iterable[LabelledRequest]) -> dict[str, int]:
             turns = sessions[request.session]
             turns.append((len(turns) if request.turn is None else request.turn, request.id))
     for turns in sessions.values():
+        ordered = sorted(turn for turn, _ in turns)
         for turn, request_id in turns:
-            result[request_id] = sum(1 for other, _ in turns if other >= turn)
+            result[request_id] = len(ordered) - bisect_left(ordered, turn)
     return result
+
+
+class RequestIndex:
+    """Requests by id with their remaining turns, computed once for many rows."""
+
+    def __init__(self, requests: Iterable[LabelledRequest]) -> None:
+        self.requests = list(requests)
+        self.by_id = {r.id: r for r in self.requests}
+        self.remaining = remaining_turns(self.requests)
+
+
+Requests = Sequence[LabelledRequest] | RequestIndex
+"""Every function taking requests accepts a prepared :class:`RequestIndex` too."""
 
 
 def annotate_rows(
     rows: Iterable[MutableMapping[str, Any]],
     catalog: SkillLookup,
-    requests: Sequence[LabelledRequest],
+    requests: Requests,
     cost_model: CostModel,
 ) -> None:
     """Add ``inline_tokens``, ``fork_tokens`` and ``declared_tokens`` to every row, in place.
@@ -98,12 +115,11 @@ def annotate_rows(
 def decision_costs(
     rows: Sequence[Mapping[str, Any]],
     catalog: SkillLookup,
-    requests: Sequence[LabelledRequest],
+    requests: Requests,
     cost_model: CostModel,
 ) -> list[DecisionCost | None]:
     """The cost of each row's invoked skill (``None``: nothing invoked or unknown skill)."""
-    by_id = {r.id: r for r in requests}
-    remaining = remaining_turns(requests)
+    index = requests if isinstance(requests, RequestIndex) else RequestIndex(requests)
     costs: list[DecisionCost | None] = []
     for row in rows:
         chosen = row.get("chosen")
@@ -111,12 +127,13 @@ def decision_costs(
         if skill is None:
             costs.append(None)
             continue
-        request = by_id.get(row.get("request_id", ""))
+        request_id = row.get("request_id", "")
+        request = index.by_id.get(request_id)
         measured = (row.get("detail") or {}).get(FORK_SUMMARY_KEY)
         costs.append(
             cost_model.decision(
                 skill,
-                remaining_turns=cost_model.horizon or remaining.get(row.get("request_id", ""), 1),
+                remaining_turns=cost_model.horizon or index.remaining.get(request_id, 1),
                 args=request.args if request else None,
                 request=request.text if request else "",
                 session_id=row.get("session"),
@@ -129,27 +146,31 @@ def decision_costs(
 def session_costs(
     rows: Sequence[Mapping[str, Any]],
     catalog: SkillLookup,
-    requests: Sequence[LabelledRequest],
+    requests: Requests,
     cost_model: CostModel,
 ) -> dict[str, CostTotals]:
     """Totals per session (``"<repeat>/<session>"``; a request without session is its own)."""
     pairs = list(zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True))
-    return _by_session(pairs, pricing_for(cost_model.model))
+    return _by_session(pairs, _pricing(cost_model.model))
 
 
 def cell_cost(
     rows: Sequence[Mapping[str, Any]],
     catalog: SkillLookup,
-    requests: Sequence[LabelledRequest],
+    requests: Requests,
     cost_model: CostModel,
 ) -> dict[str, Any]:
-    """The ``cost`` object of one summary cell: totals, model assumptions and a session digest."""
-    pricing = pricing_for(cost_model.model)
+    """The ``cost`` object of one summary cell: totals, model assumptions and a session digest.
+
+    Dollar figures are ``None`` when litellm's cost map has no price for the model.
+    """
+    pricing = _pricing(cost_model.model)
     pairs = list(zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True))
     sessions = list(_by_session(pairs, pricing).values())
     main = [s.main_context_tokens for s in sessions]
+    dollars = [s.dollars for s in sessions if s.dollars is not None]
     return {
-        "model": pricing.model,
+        "model": cost_model.model,
         "horizon": cost_model.horizon,
         "fork_system_prompt_tokens": cost_model.fork_system_prompt_tokens,
         "fork_work_tokens": cost_model.fork_work_tokens,
@@ -159,7 +180,7 @@ def cell_cost(
             "n": len(sessions),
             "mean_main_context_tokens": sum(main) / len(main) if main else 0.0,
             "max_main_context_tokens": max(main, default=0),
-            "mean_dollars": sum(s.dollars for s in sessions) / len(main) if main else 0.0,
+            "mean_dollars": sum(dollars) / len(dollars) if dollars else None,
         },
     }
 
@@ -167,7 +188,14 @@ def cell_cost(
 _Pair = tuple[Mapping[str, Any], DecisionCost | None]
 
 
-def _by_session(pairs: Sequence[_Pair], pricing: Pricing) -> dict[str, CostTotals]:
+def _pricing(model: str) -> Pricing | None:
+    try:
+        return pricing_for(model)
+    except SkillbenchError:
+        return None
+
+
+def _by_session(pairs: Sequence[_Pair], pricing: Pricing | None) -> dict[str, CostTotals]:
     groups: dict[str, list[_Pair]] = defaultdict(list)
     for row, cost in pairs:
         session = row.get("session") or f"request:{row.get('request_id')}"
@@ -175,17 +203,10 @@ def _by_session(pairs: Sequence[_Pair], pricing: Pricing) -> dict[str, CostTotal
     return {key: _totals(group, pricing) for key, group in groups.items()}
 
 
-def _totals(pairs: Sequence[_Pair], pricing: Pricing) -> CostTotals:
+def _totals(pairs: Sequence[_Pair], pricing: Pricing | None) -> CostTotals:
     listing = [int(row.get("listing_tokens") or 0) for row, _ in pairs]
     invoked = [(row, cost) for row, cost in pairs if cost is not None]
     costs = [cost for _, cost in invoked]
-    listing_dollars = sum(pricing.carried(n, 1, cache=False) for n in listing)
-    declared_dollars = sum(c.dollars(pricing, c.declared) for c in costs)
-    cached = None
-    if pricing.cached:
-        cached = sum(pricing.carried(n, 1, cache=True) for n in listing) + sum(
-            c.dollars(pricing, c.declared, cache=True) for c in costs
-        )
     return CostTotals(
         decisions=len(pairs),
         invocations=len(costs),
@@ -198,9 +219,27 @@ def _totals(pairs: Sequence[_Pair], pricing: Pricing) -> CostTotals:
         waste_tokens=sum(
             c.declared_tokens for row, c in invoked if row.get("outcome") in FALSE_INVOCATIONS
         ),
-        listing_dollars=listing_dollars,
-        inline_dollars=sum(c.dollars(pricing, "inline") for c in costs),
-        fork_dollars=sum(c.dollars(pricing, "fork") for c in costs),
-        dollars=listing_dollars + declared_dollars,
-        dollars_cached=cached,
+        **_dollars(listing, costs, pricing),
     )
+
+
+def _dollars(
+    listing: Sequence[int], costs: Sequence[DecisionCost], pricing: Pricing | None
+) -> dict[str, float | None]:
+    if pricing is None:
+        return dict.fromkeys(
+            ("listing_dollars", "inline_dollars", "fork_dollars", "dollars", "dollars_cached")
+        )
+
+    def total(cache: bool) -> float:
+        return sum(pricing.carried(n, 1, cache=cache) for n in listing) + sum(
+            c.dollars(pricing, c.declared, cache=cache) for c in costs
+        )
+
+    return {
+        "listing_dollars": sum(listing) * pricing.input,
+        "inline_dollars": sum(c.dollars(pricing, "inline") for c in costs),
+        "fork_dollars": sum(c.dollars(pricing, "fork") for c in costs),
+        "dollars": total(cache=False),
+        "dollars_cached": total(cache=True) if pricing.cached else None,
+    }

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from skillbench._registry import Registry
 from skillbench.catalog import Skill
 from skillbench.listing._renderer import RENDERERS, Entry, Layout, Placed, cap, one_line
+from skillbench.listing._types import EntryStatus
 
 HEADER = "The following skills are available for use with the Skill tool:\n"
 WRAP_OPEN = "<system-reminder>\n"
@@ -93,7 +94,7 @@ class ClaudeCodeRenderer:
             shown_desc, shown_when = desc, body[len(desc) + 3 :] if desc else body
         short = f"- {skill.name}"
         text = f"{short}: {body}" if body else short
-        status = "full" if body == full else "truncated"
+        status: EntryStatus = "full" if body == full else "truncated"
         return Entry(skill, index, text, status, shown_desc, shown_when, short=short)
 
     def layout(

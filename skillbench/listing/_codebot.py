@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from skillbench.catalog import Skill
 from skillbench.listing._renderer import RENDERERS, Entry, Layout, Placed, cap, one_line
+from skillbench.listing._types import EntryStatus
 
 HEADER = "The following skills are available for use with the Skill tool:"
 FOOTER = (
@@ -57,7 +58,7 @@ class CodebotRenderer:
             truncated = truncated or when_line != full_when
             when = when_line[len("when: ") :]
             text = f"{line}\n{when_line}"
-        status = "truncated" if truncated else "full"
+        status: EntryStatus = "truncated" if truncated else "full"
         return Entry(skill, index, text, status, shown_desc, when)
 
     def layout(

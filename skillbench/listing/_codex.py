@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from skillbench.catalog import Skill
 from skillbench.listing._renderer import RENDERERS, Entry, Layout, Placed, one_line
+from skillbench.listing._types import EntryStatus
 
 HEADER = (
     "## Skills\n"
@@ -84,7 +85,7 @@ def _share(entries: list[Entry], room: int) -> Layout:
             break
         left -= need
         level, remaining = d, remaining - 1
-    parts: list[tuple[Entry, str]] = []
+    parts: list[tuple[Entry, str | None]] = []
     shown: list[Placed] = []
     for e, d in zip(entries, lengths, strict=True):
         give = min(d, level)
@@ -92,7 +93,7 @@ def _share(entries: list[Entry], room: int) -> Layout:
             give, left = give + 1, left - 1
         desc = e.body[:give]
         parts.append((e, desc))
-        status = "full" if give == d else "truncated" if give else "name_only"
+        status: EntryStatus = "full" if give == d else "truncated" if give else "name_only"
         chars = len(e.text) - d + give - (0 if give or not d else 1)
         shown.append(Placed(e.index, status, chars, desc, None))
     return _emit(parts, shown)

@@ -33,8 +33,11 @@ class Ordering(Protocol):
         uses_scores: whether usage scores change the order (only ``usage`` does).
     """
 
-    spec: str
-    uses_scores: bool
+    @property
+    def spec(self) -> str: ...
+
+    @property
+    def uses_scores(self) -> bool: ...
 
     def order(self, skills: Sequence[Skill], scores: Mapping[str, float], seed: int) -> list[int]:
         """Indices into ``skills``, first shown first."""

@@ -58,10 +58,10 @@ def _listing(
 
     def entries() -> list[ListedSkill]:
         out = [
-            ListedSkill(skills[p.index], p.status, pos, p.chars, p.description, p.when)
+            ListedSkill(skills[p.skill_index], p.status, pos, p.chars, p.description, p.when)
             for pos, p in enumerate(placed)
         ]
-        seen = {p.index for p in placed}
+        seen = {p.skill_index for p in placed}
         out.extend(
             ListedSkill(s, excluded.get(i, "dropped"), None, 0)
             for i, s in enumerate(skills)
@@ -69,7 +69,7 @@ def _listing(
         )
         return out
 
-    names = [skills[p.index].name for p in placed]
+    names = [skills[p.skill_index].name for p in placed]
     return Listing(renderer.name, budget, layout.text, entries, used=layout.used, shown_names=names)
 
 

@@ -39,7 +39,7 @@ def cap(text: str, limit: int) -> str:
 class Placed(NamedTuple):
     """A shown entry as laid out: catalog index, status, characters and shown text."""
 
-    index: int
+    skill_index: int
     status: EntryStatus
     chars: int
     description: str
@@ -97,11 +97,20 @@ class Renderer(Protocol):
             pass a lazy iterator.
     """
 
-    name: str
-    default_budget: int | None
-    budgeted: bool
-    uses_scores: bool
-    stops_early: bool
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def default_budget(self) -> int | None: ...
+
+    @property
+    def budgeted(self) -> bool: ...
+
+    @property
+    def uses_scores(self) -> bool: ...
+
+    @property
+    def stops_early(self) -> bool: ...
 
     def entry(self, skill: Skill, index: int) -> Entry: ...
 

@@ -58,6 +58,14 @@ class Listing:
     """
 
     __slots__ = ("_entries", "_index", "_make", "budget", "profile", "shown_names", "text", "used")
+    profile: str
+    budget: int | None
+    text: str
+    used: int | None
+    shown_names: tuple[str, ...]
+    _entries: tuple[ListedSkill, ...] | None
+    _make: Callable[[], Sequence[ListedSkill]] | None
+    _index: dict[str, ListedSkill] | None
 
     def __init__(
         self,

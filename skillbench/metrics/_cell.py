@@ -119,7 +119,7 @@ def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
             col = f"<{outcome}>"
         else:
             col = chosen if chosen is not None else "none"
-        row = chosen if chosen in expected else (expected[0] if expected else "none")
+        row = str(chosen) if chosen in expected else (str(expected[0]) if expected else "none")
         table.setdefault(row, Counter())[col] += 1
     return {k: dict(sorted(v.items())) for k, v in sorted(table.items())}
 

@@ -90,8 +90,9 @@ def confused_pairs(run: Run, top: int = 5) -> list[str]:
     for (exp, chosen), n in pairs:
         text = f"`{exp}` taken for `{chosen}` {n} times"
         if exp in desc and chosen in desc:
-            text += f": “{desc[exp]}” vs “{desc[chosen]}”"
-        out.append(text + ".")
+            out.append(f"{text}: “{desc[exp]}” vs “{desc[chosen]}”")
+        else:
+            out.append(text + ".")
     if out:
         out.append("Make these descriptions say when *not* to use the skill.")
     triggers = sorted(

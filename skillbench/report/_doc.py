@@ -39,6 +39,8 @@ class Table:
     header: Sequence[str]
     rows: Sequence[Sequence[str]]
     numeric: frozenset[int] = frozenset()
+    collapsed: str | None = None
+    """HTML only: fold the table under this summary line (long reference tables)."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ def to_markdown(doc: Document, image_dir: str | None = "plots") -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")
+_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|(\[[-+]?[\d.]+, [-+]?[\d.]+\])")
 
 
 def _inline(text: str) -> str:
@@ -102,8 +104,10 @@ def _inline(text: str) -> str:
         parts.append(html.escape(text[last : m.start()]))
         if m.group(1) is not None:
             parts.append(f"<code>{html.escape(m.group(1))}</code>")
-        else:
+        elif m.group(2) is not None:
             parts.append(f"<strong>{html.escape(m.group(2))}</strong>")
+        else:  # an interval: quieter than the value it qualifies
+            parts.append(f'<span class="ci">{html.escape(m.group(3))}</span>')
         last = m.end()
     parts.append(html.escape(text[last:]))
     return "".join(parts)
@@ -133,6 +137,8 @@ figure { margin: 1.2rem 0 2rem; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; }
 figure h3 { margin-bottom: .4rem; }
 li { margin: .25rem 0; }
+.ci { color: var(--muted); font-size: .92em; }
+details summary { cursor: pointer; color: var(--accent); margin: .6rem 0; }
 """
 
 
@@ -143,8 +149,8 @@ def to_html(doc: Document) -> str:
         if isinstance(b, Heading):
             body.append(f"<h{b.level}>{_inline(b.text)}</h{b.level}>")
         elif isinstance(b, Para):
-            cls = ' class="muted"' if b.muted else ""
-            body.append(f"<p{cls}>{_inline(b.text)}</p>")
+            muted = ' class="muted"' if b.muted else ""
+            body.append(f"<p{muted}>{_inline(b.text)}</p>")
         elif isinstance(b, Bullets):
             body.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in b.items) + "</ul>")
         elif isinstance(b, Table):
@@ -160,10 +166,13 @@ def to_html(doc: Document) -> str:
                 + "</tr>"
                 for row in b.rows
             )
-            body.append(
+            table = (
                 f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
                 f"<tbody>{rows}</tbody></table></div>"
             )
+            if b.collapsed:
+                table = f"<details><summary>{_inline(b.collapsed)}</summary>{table}</details>"
+            body.append(table)
         elif isinstance(b, Figure):
             parts = [f"<figure><h3>{html.escape(b.title)}</h3>"]
             if b.png is not None:

@@ -199,9 +199,7 @@ def timeline_by_half_life(run: Run) -> Figure:
             lw=1.6,
             label=label,
         )
-    ax.set_xlabel(
-        "request in replay order (by request time); value = mean of the window ending here"
-    )
+    ax.set_xlabel("request in replay order (by request time)")
     ax.set_ylabel(f"accuracy, rolling {window}")
     ax.set_ylim(0, 1.02)
     ax.legend(loc="lower right", fontsize=9)
@@ -238,8 +236,9 @@ def accuracy_by_position(run: Run) -> Figure:
             [y - c.low for y, c in zip(ys, cis, strict=True)],
             [c.high - y for y, c in zip(ys, cis, strict=True)],
         ]
+        shift = (i - (len(counts) - 1) / 2) * dodge
         ax.errorbar(
-            xs,
+            [x + shift for x in xs],
             ys,
             yerr=err,
             fmt="o-",
@@ -251,6 +250,9 @@ def accuracy_by_position(run: Run) -> Figure:
             label=f"ordering {ordering}",
         )
     ax.set_xlabel("0-based position of the expected skill among shown entries")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("accuracy")
     ax.set_ylim(0, 1.05)
     if len(counts) > 1:
@@ -282,15 +284,17 @@ def confusion_counts(run: Run) -> dict[tuple[str, str], int]:
 
 def confusion_heatmap(run: Run, top: int = 12) -> Figure:
     title = "Most confused skills (expected → chosen)"
-    pairs = sorted(confusion_counts(run).items(), key=lambda kv: -kv[1])
+    pairs = sorted(confusion_counts(run).items(), key=lambda kv: (-kv[1], kv[0]))
     if not pairs:
         return Figure("confusion", title, None, "Skipped: no confusions recorded.")
-    labels: list[str] = []
+    # skill-vs-skill mix-ups first (what descriptions can fix), then misses and false triggers
+    pairs.sort(key=lambda kv: "none" in kv[0] or any(s.startswith("<") for s in kv[0]))
+    labels: list[str] = ["none"]
     for (exp, chosen), _ in pairs:
         for name in (exp, chosen):
             if name not in labels and len(labels) < top:
                 labels.append(name)
-    labels = sorted(labels, key=lambda s: (s == "none", s))
+    labels = sorted(labels, key=lambda s: (s == "none", s.startswith("<"), s))
     full = confusion_totals(run)
     import numpy as np
 
@@ -368,7 +372,7 @@ def inline_vs_fork(run: Run, top: int = 15) -> Figure:
     ax.set_yticks(
         list(ys), [f"{n}  (≥{breaks[n]:g} turns: fork)" if n in breaks else n for n in names]
     )
-    ax.set_xlabel("mean tokens per invocation")
+    ax.set_xlabel("mean tokens per invocation (carried over the session's remaining turns)")
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower right", fontsize=9)
     fig.tight_layout()

@@ -159,7 +159,9 @@ def build_report(run: Run) -> Document:
         )
     )
     header = ["cell", "metric", "", "value", "±", "95% interval", "n"]
-    doc.add(Table(header, summary_rows(run), numeric=frozenset({3, 4, 5, 6})))
+    rows = summary_rows(run)
+    fold = f"Show all {len(rows)} rows" if len(rows) > 40 else None
+    doc.add(Table(header, rows, numeric=frozenset({3, 4, 5, 6}), collapsed=fold))
     return doc
 
 

@@ -1,5 +1,6 @@
 """Selectors: the models under test (offline baselines, embedding, lexical, hybrid, litellm)."""
 
+from skillbench.selectors import _litellm  # noqa: F401  (registers "litellm")
 from skillbench.selectors._baselines import NeverSelector, OracleSelector, RandomSelector
 from skillbench.selectors._embedder import DEFAULT_MODEL, Embedder, VectorStore
 from skillbench.selectors._embedding import (

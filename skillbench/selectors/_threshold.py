@@ -174,6 +174,6 @@ def _correct(query: Query, chosen: str | None) -> int:
     from skillbench.metrics import classify
 
     shown = query.listing.shown_names
-    kind = "abstain" if chosen is None else "invoke"
-    outcome = classify(query.request.expected, Decision(kind=kind, chosen=chosen), shown)
+    decision = Decision("abstain") if chosen is None else Decision("invoke", chosen)
+    outcome = classify(query.request.expected, decision, shown)
     return int(outcome in ("correct_skill", "correct_abstain"))

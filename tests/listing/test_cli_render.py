@@ -53,6 +53,7 @@ def test_text_is_exactly_the_listing(skills_dir: Path, tmp_path: Path, capsys) -
     )
 
 
+@pytest.mark.slow  # counts tokens: imports litellm (seconds, more on a busy machine)
 def test_json_and_env_defaults(skills_dir: Path, capsys, monkeypatch) -> None:
     monkeypatch.setenv("SKILLBENCH_PROFILE", "openharness")
     monkeypatch.setenv("SKILLBENCH_BUDGET", "10")

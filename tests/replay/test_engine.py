@@ -32,13 +32,14 @@ class _Failing:
     """Oracle that raises after ``after`` decisions: a Ctrl-C or a spend cap mid-run."""
 
     name = "failing"
+    armed = True
 
     def __init__(self, after: int, stop: bool) -> None:
         self.after, self.stop, self.done = after, stop, 0
         self.inner = OracleSelector()
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
-        if self.done + len(queries) > self.after:
+        if self.armed and self.done + len(queries) > self.after:
             raise RunStopped("spend cap reached") if self.stop else KeyboardInterrupt()
         self.done += len(queries)
         return self.inner.select(queries)
@@ -135,16 +136,14 @@ def test_resume_after_interrupt_equals_uninterrupted_run(tmp_path: Path, metatoo
     partial = read_rows(tmp_path / "cut" / "results.jsonl")
     assert 0 < len(partial) <= 500
     assert json.loads((tmp_path / "cut" / "manifest.json").read_text())["status"] == "interrupted"
-    # Continue with a selector that no longer fails; the config hash must not change, so
-    # the same config is resumed with the failure threshold out of reach.
-    failing.write_text(failing.read_text().replace("after: 500", "after: 500"), encoding="utf-8")
-    _Failing.__init__.__defaults__ = None
-    resumed = load_config(failing)
-    SELECTORS._items["test-failing"] = lambda p, e: _Failing(10**9, False)  # type: ignore[assignment]
+    # Continue the same config (same hash) once the cause of the interruption is gone.
+    _Failing.armed = False
     try:
-        result = run_experiment(resumed, output=tmp_path / "cut", limit=120, resume=True)
+        result = run_experiment(
+            load_config(failing), output=tmp_path / "cut", limit=120, resume=True
+        )
     finally:
-        SELECTORS._items["test-failing"] = _failing  # type: ignore[assignment]
+        _Failing.armed = True
     assert result.resumed == len(partial) and result.status == "complete"
     assert _strip_timing(tmp_path / "cut" / "results.jsonl") == _strip_timing(
         tmp_path / "full" / "results.jsonl"

@@ -7,12 +7,21 @@ from pathlib import Path
 import pytest
 from synthetic import paired_rows, sweep_rows, write_run
 
+from skillbench.report import write_report
+
 
 @pytest.fixture(scope="session")
 def sweep_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Budgets × orderings × half-lives, cost fields present."""
     rows = sweep_rows(budgets=(500, 1000, 2000), half_lives=("1d", "7d"), n_requests=40)
     return write_run(tmp_path_factory.mktemp("sweep") / "run", rows)
+
+
+@pytest.fixture(scope="session")
+def sweep_report(sweep_run: Path, tmp_path_factory: pytest.TempPathFactory):
+    """The sweep's report in every format, rendered once (plots are the slow part)."""
+    out = tmp_path_factory.mktemp("report")
+    return out, write_report(sweep_run, output=out)
 
 
 def flipped(n: int, worse: int, better: int) -> tuple[list[bool], list[bool]]:

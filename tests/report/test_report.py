@@ -16,8 +16,8 @@ from skillbench.report._report import summary_rows
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def test_full_report_files(sweep_run: Path, tmp_path: Path) -> None:
-    written = write_report(sweep_run, output=tmp_path)
+def test_full_report_files(sweep_report) -> None:
+    tmp_path, written = sweep_report
     names = {p.name for p in written}
     assert {"report.md", "report.html", "summary.csv", "decisions.csv"} <= names
     plots = sorted(p for p in written if p.suffix == ".png")
@@ -38,14 +38,13 @@ def test_full_report_files(sweep_run: Path, tmp_path: Path) -> None:
     assert "“Write unit tests for a module or function.”" in md  # descriptions from the manifest
 
 
-def test_html_is_self_contained(sweep_run: Path, tmp_path: Path) -> None:
-    write_report(sweep_run, formats=["html"], output=tmp_path)
-    html = (tmp_path / "report.html").read_text()
+def test_html_is_self_contained(sweep_report) -> None:
+    html = (sweep_report[0] / "report.html").read_text()
     srcs = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", html)
     assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
     assert "<link" not in html and "@import" not in html and "url(" not in html
     assert html.count("<img") == 6
-    assert not (tmp_path / "plots").exists()  # html needs no side files
+    assert '<span class="ci">[' in html  # intervals set off from values
 
 
 def test_summary_table_rows_and_csvs(sweep_run: Path, tmp_path: Path) -> None:
@@ -83,16 +82,18 @@ def test_summary_only_run(sweep_run: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     run.mkdir()
     (run / "summary.json").write_text((sweep_run / "summary.json").read_text())
-    written = write_report(run, formats=["md", "csv"])
-    md = (run / "report.md").read_text()
-    assert "results.jsonl is missing" in md
-    assert any(p.name == "accuracy_vs_budget.png" for p in written)
+    written = write_report(run, formats=["html", "csv"])
+    html = (run / "report.html").read_text()
+    assert "results.jsonl is missing" in html
+    assert html.count("<img") == 4  # timeline and cost need results rows
+    assert {p.name for p in written} == {"report.html", "summary.csv", "decisions.csv"}
 
 
 def test_cli_report(sweep_run: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "out"
-    assert main(["report", str(sweep_run), "--format", "html", "-o", str(out)]) == 0
-    assert capsys.readouterr().out.strip() == str(out / "report.html")
+    assert main(["report", str(sweep_run), "--format", "csv", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out.split()
+    assert printed == [str(out / "summary.csv"), str(out / "decisions.csv")]
     assert main(["report", str(sweep_run), "--format", "pdf", "-o", str(out)]) == 1
     assert main(["report", str(tmp_path / "missing")]) == 1
     bad = tmp_path / "bad"

@@ -11,6 +11,8 @@ answer in text. Faults are triggered by markers in the user text (or by ``script
 lack ``skill``; ``[[unknown]]`` the call names an unlisted skill; ``[[multi]]`` the turn
 holds a ``read_file`` call, then the Skill call, then a second Skill call; ``[[text]]``
 text only; ``[[echokey]]`` the reply text repeats the bearer token (a leaking server).
+Run it as a script (``python tests/support/fake_openai.py --latency 0.05``) to serve from a
+separate process: the benchmark does, so the server does not compete for the client's GIL.
 
 The codex layout (a ``read_file`` tool, no ``Skill`` tool) triggers by reading the chosen
 skill's ``(file: …)`` path. ``requests`` counts HTTP requests; ``bodies`` keeps them.
@@ -18,6 +20,7 @@ skill's ``(file: …)`` path. ``requests`` counts HTTP requests; ``bodies`` keep
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import re
@@ -184,6 +187,12 @@ class FakeOpenAI:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/stats"):
+                    self._send(200, {}, {"requests": fake.requests})
+                else:
+                    self._send(404, {}, {"error": {"message": f"no route {self.path}"}})
+
             def do_POST(self) -> None:
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, {}, {"error": {"message": f"no route {self.path}"}})
@@ -236,3 +245,17 @@ def _completion(body: Mapping[str, Any], answer: list[tuple[str, str]] | str) ->
             "total_tokens": prompt_tokens + 12,
         },
     }
+
+
+def main() -> None:
+    """Serve until killed; prints the base URL first (``GET /v1/stats`` counts requests)."""
+    parser = argparse.ArgumentParser(description="fake OpenAI-compatible server")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per answer")
+    args = parser.parse_args()
+    with FakeOpenAI(latency_s=args.latency) as server:
+        print(server.base_url, flush=True)
+        threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

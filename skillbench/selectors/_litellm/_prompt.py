@@ -60,7 +60,7 @@ READ_FILE_TOOL: dict[str, Any] = {
 }
 
 REMINDER_PROFILES = frozenset({"codebot", "claude-code"})
-"""Profiles whose listing rides in a per-turn ``<system-reminder>``; others use the system prompt."""
+"""Profiles with the listing in a per-turn ``<system-reminder>``; others: the system prompt."""
 FILE_TRIGGER_PROFILES = frozenset({"codex"})
 """Profiles without a Skill tool, where reading the skill's ``SKILL.md`` is the trigger."""
 

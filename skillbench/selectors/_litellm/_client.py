@@ -1,0 +1,209 @@
+"""Calling a model: one background event loop, a semaphore per endpoint, bounded retries.
+
+``select`` is synchronous (the replay engine is), so calls run on one process-wide asyncio
+loop in a daemon thread: litellm's async HTTP clients stay bound to a single loop across
+batches, and a Ctrl-C in the main thread cancels the batch's tasks. Retries back off
+exponentially with jitter on 429, 5xx and timeouts and honour ``Retry-After``; other errors
+(400, 401, 404 …) fail at once. No error text leaves this module unredacted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import threading
+import time
+from collections.abc import Coroutine, Iterable, Mapping
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Any, TypeVar
+
+from skillbench.tokens import litellm_offline
+
+T = TypeVar("T")
+MAX_WAIT_S = 60.0
+"""Longest single wait between attempts, whatever ``Retry-After`` asks."""
+RETRYABLE = frozenset({408, 409, 425, 429})
+_SECRET_ENV = re.compile(r"(API_KEY|_TOKEN|_SECRET|_PASSWORD)$")
+REDACTED = "[REDACTED]"
+
+
+class _Runtime:
+    """The process-wide loop thread, per-endpoint semaphores and in-flight calls."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.semaphores: dict[str, asyncio.Semaphore] = {}
+        self.inflight: dict[str, asyncio.Task[Any]] = {}
+        threading.Thread(target=self.loop.run_forever, name="skillbench-llm", daemon=True).start()
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on the loop and wait; an interrupt cancels it before propagating."""
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()
+            raise
+
+    def semaphore(self, endpoint: str, limit: int) -> asyncio.Semaphore:
+        """The semaphore every selector calling ``endpoint`` with this limit shares."""
+        key = f"{endpoint}|{limit}"
+        if key not in self.semaphores:
+            self.semaphores[key] = asyncio.Semaphore(max(1, limit))
+        return self.semaphores[key]
+
+
+_runtime: _Runtime | None = None
+_runtime_lock = threading.Lock()
+
+
+def runtime() -> _Runtime:
+    global _runtime
+    with _runtime_lock:
+        if _runtime is None:
+            _runtime = _Runtime()
+        return _runtime
+
+
+def secrets(api_key_env: str | None) -> list[str]:
+    """Values to scrub: the configured key and any ``*_API_KEY``/``*_TOKEN``-like variable."""
+    names = {n for n in os.environ if _SECRET_ENV.search(n)}
+    if api_key_env:
+        names.add(api_key_env)
+    values = {os.environ.get(n, "") for n in names}
+    return sorted((v for v in values if len(v) >= 6), key=len, reverse=True)
+
+
+def redact(value: Any, hidden: Iterable[str]) -> Any:
+    """``value`` (str, or JSON-like data) with every secret replaced by ``[REDACTED]``."""
+    hidden = list(hidden)
+    if not hidden:
+        return value
+    if isinstance(value, str):
+        for secret in hidden:
+            value = value.replace(secret, REDACTED)
+        return value
+    text = json.dumps(value, default=str)
+    if not any(s in text for s in hidden):
+        return value
+    return json.loads(redact(text, hidden))
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    max_attempts: int = 5
+    backoff_s: float = 1.0
+    timeout: float = 60.0
+
+
+@dataclass
+class Fetched:
+    """The outcome of one model call (after retries), JSON-ready and redacted."""
+
+    response: dict[str, Any] | None = None
+    error: str | None = None
+    status: int | None = None
+    attempts: int = 0
+    usage: dict[str, int] = field(default_factory=dict)
+    cost_usd: float | None = None
+    stopped: bool = False
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds the server asked to wait (``retry-after-ms`` or ``Retry-After``), if any."""
+    headers: Any = getattr(exc, "litellm_response_headers", None)
+    if headers is None:
+        response = getattr(exc, "response", None)
+        headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    try:
+        if headers.get("retry-after-ms") is not None:
+            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+        value = headers.get("retry-after")
+        if value is None:
+            return None
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def status_of(exc: BaseException) -> int | None:
+    if isinstance(exc, TimeoutError):
+        return 408
+    status = getattr(exc, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def retryable(exc: BaseException) -> bool:
+    status = status_of(exc)
+    if status is None:
+        return type(exc).__name__ in ("APIConnectionError", "Timeout", "APITimeoutError")
+    return status in RETRYABLE or status >= 500
+
+
+def backoff(attempt: int, base: float, exc: BaseException) -> float:
+    """``Retry-After`` when given, else exponential backoff with jitter (half to full)."""
+    asked = retry_after(exc)
+    if asked is not None:
+        return min(asked, MAX_WAIT_S)
+    delay = min(base * 2 ** (attempt - 1), MAX_WAIT_S)
+    return random.uniform(delay / 2, delay)
+
+
+def usage_of(response: Mapping[str, Any]) -> dict[str, int]:
+    usage = response.get("usage") or {}
+    return {
+        k: int(usage[k])
+        for k in ("prompt_tokens", "completion_tokens", "total_tokens")
+        if isinstance(usage.get(k), int | float)
+    }
+
+
+def cost_of(response: Any) -> float | None:
+    """Dollars from litellm's offline cost map; None for models it does not price."""
+    litellm = litellm_offline()
+    try:
+        return float(litellm.completion_cost(completion_response=response))
+    except Exception:
+        return None
+
+
+async def call_model(
+    request: Mapping[str, Any],
+    semaphore: asyncio.Semaphore,
+    policy: RetryPolicy,
+    hidden: list[str],
+) -> Fetched:
+    """``litellm.acompletion(**request)`` with retries; never raises for model errors."""
+    litellm = litellm_offline()
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            async with semaphore:
+                response = await litellm.acompletion(
+                    **request, timeout=policy.timeout, max_retries=0, num_retries=0
+                )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not retryable(exc) or attempt >= policy.max_attempts:
+                message = redact(f"{type(exc).__name__}: {exc}", hidden)
+                return Fetched(error=message, status=status_of(exc), attempts=attempt)
+            await asyncio.sleep(backoff(attempt, policy.backoff_s, exc))
+            continue
+        raw = json.loads(json.dumps(response.model_dump(), default=str))
+        return Fetched(
+            response=redact(raw, hidden),
+            attempts=attempt,
+            usage=usage_of(raw),
+            cost_usd=cost_of(response),
+        )

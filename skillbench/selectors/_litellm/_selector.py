@@ -1,0 +1,228 @@
+"""The ``litellm`` selector: asks a real model, exactly as an agent of the profile would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skillbench.cache import ResponseCache, cache_key
+from skillbench.selectors._litellm._client import (
+    Fetched,
+    RetryPolicy,
+    call_model,
+    redact,
+    runtime,
+    secrets,
+)
+from skillbench.selectors._litellm._detect import detect
+from skillbench.selectors._litellm._params import LitellmParams
+from skillbench.selectors._litellm._prompt import Prompt, build_prompt
+from skillbench.selectors._litellm._spend import (
+    EST_COMPLETION_TOKENS,
+    Spend,
+    estimate_cost,
+    prompt_tokens,
+)
+from skillbench.selectors._types import Decision, Query, SelectorEnv
+
+
+class LitellmSelector:
+    """A model behind litellm, with skillbench's response cache and spend control.
+
+    Identical prompts (same model, endpoint, messages, tools, sampling params and repeat)
+    are sent once: from the cache across runs, from the in-flight table within a batch.
+    The API key is read from ``api_key_env`` at call time and scrubbed from everything kept.
+    """
+
+    name = "litellm"
+
+    def __init__(self, params: LitellmParams, env: SelectorEnv) -> None:
+        self.params = params
+        self.cache = ResponseCache(env.cache_dir) if params.cache else None
+        self.max_concurrency = env.max_concurrency
+        self.quiet = env.quiet
+        self.trigger_threshold = params.trigger_threshold
+        self.spend = Spend()
+        self.policy = RetryPolicy(params.max_attempts, params.backoff_s, params.timeout)
+        self.endpoint = params.api_base or params.model.split("/", 1)[0]
+        self._stop: str | None = None
+        self._warned = False
+
+    # -- requests -------------------------------------------------------------------------
+
+    def prompt(self, query: Query) -> tuple[Prompt, str]:
+        """The chat request for ``query`` and its cache key."""
+        prompt = build_prompt(query, self.params.system_prompt)
+        key = cache_key(
+            model=self.params.model,
+            api_base=self.params.api_base,
+            messages=prompt.messages,
+            tools=prompt.tools,
+            tool_choice=prompt.tool_choice,
+            params=self.params.params,
+            repeat=query.repeat,
+        )
+        return prompt, key
+
+    def _request(self, prompt: Prompt) -> dict[str, Any]:
+        p = self.params
+        request: dict[str, Any] = {
+            "model": p.model,
+            "messages": prompt.messages,
+            "tools": prompt.tools,
+            "tool_choice": prompt.tool_choice,
+            **p.params,
+        }
+        if p.api_base:
+            request["api_base"] = p.api_base
+        if p.api_key_env:
+            request["api_key"] = os.environ.get(p.api_key_env)
+        return request
+
+    # -- selecting ------------------------------------------------------------------------
+
+    def select(self, queries: Sequence[Query]) -> list[Decision]:
+        """Decide every query concurrently; raises ``RunStopped`` once ``max_cost_usd`` is hit.
+
+        Decisions of a stopped batch are not lost: every finished call is in the cache, so
+        ``--resume`` reads them back without sending them again.
+        """
+        decisions = [] if self._stop else runtime().run(self._select(queries))
+        if self._stop is not None:
+            from skillbench.replay import RunStopped
+
+            raise RunStopped(self._stop)
+        return decisions
+
+    async def _select(self, queries: Sequence[Query]) -> list[Decision]:
+        return list(await asyncio.gather(*(self._decide(q) for q in queries)))
+
+    async def _decide(self, query: Query) -> Decision:
+        start = time.perf_counter()
+        prompt, key = self.prompt(query)
+        entry = self.cache.get(key) if self.cache is not None else None
+        if entry is not None:
+            fetched = Fetched(
+                response=entry["response"],
+                attempts=0,
+                usage=entry.get("usage", {}),
+                cost_usd=entry.get("cost_usd"),
+            )
+        else:
+            fetched = await self._fetch_once(key, prompt)
+        latency = (time.perf_counter() - start) * 1000
+        return self._decision(query, prompt, fetched, latency, cached=entry is not None)
+
+    async def _fetch_once(self, key: str, prompt: Prompt) -> Fetched:
+        """One call per distinct key at a time: later askers await the first one's task."""
+        table = runtime().inflight
+        task = table.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._fetch(key, prompt))
+            table[key] = task
+            task.add_done_callback(lambda _: table.pop(key, None))
+        return await task
+
+    async def _fetch(self, key: str, prompt: Prompt) -> Fetched:
+        semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
+        cap = self.params.max_cost_usd
+        if cap is not None and self.spend.cost_usd >= cap:
+            self._stop = (
+                f"max_cost_usd {cap} reached: spent ${self.spend.cost_usd:.4f} "
+                f"on {self.spend.calls} calls"
+            )
+        if self._stop is not None:
+            return Fetched(stopped=True)
+        hidden = secrets(self.params.api_key_env)
+        fetched = await call_model(self._request(prompt), semaphore, self.policy, hidden)
+        if fetched.response is None:
+            return fetched
+        self.spend.add(fetched.usage, fetched.cost_usd)
+        if fetched.cost_usd is None and cap is not None:
+            self._warn_unpriced()
+        if self.cache is not None:
+            entry = {
+                "model": self.params.model,
+                "created": time.time(),
+                "response": fetched.response,
+                "usage": fetched.usage,
+                "cost_usd": fetched.cost_usd,
+            }
+            await asyncio.to_thread(self.cache.put, key, entry)
+        return fetched
+
+    def _warn_unpriced(self) -> None:
+        if not self._warned and not self.quiet:
+            print(
+                f"warning: litellm has no price for {self.params.model!r}; "
+                "max_cost_usd cannot be enforced",
+                file=sys.stderr,
+            )
+        self._warned = True
+
+    def _decision(
+        self, query: Query, prompt: Prompt, fetched: Fetched, latency: float, *, cached: bool
+    ) -> Decision:
+        base: dict[str, Any] = {"model": self.params.model, "cached": cached}
+        if fetched.response is None:
+            detail = {
+                **base,
+                "error": fetched.error or "stopped: max_cost_usd reached",
+                "status": fetched.status,
+                "attempts": fetched.attempts,
+            }
+            return Decision("error", latency_ms=latency, detail=detail)
+        found = detect(fetched.response, query.listing, prompt.trigger)
+        detail = {
+            **base,
+            "attempts": fetched.attempts,
+            "usage": fetched.usage,
+            "cost_usd": fetched.cost_usd,
+            **found.detail,
+            "response": fetched.response,
+        }
+        detail = redact(detail, secrets(self.params.api_key_env))
+        return Decision(found.kind, found.chosen, latency_ms=latency, detail=detail)
+
+    # -- planning -------------------------------------------------------------------------
+
+    def plan(self, queries: Sequence[Query]) -> Mapping[str, Any]:
+        """What ``--dry-run`` prints: calls still needed after dedupe and cache, and cost."""
+        needed: dict[str, Prompt] = {}
+        cached: set[str] = set()
+        for query in queries:
+            prompt, key = self.prompt(query)
+            if self.cache is not None and key in self.cache:
+                cached.add(key)
+            elif key not in needed:
+                needed[key] = prompt
+        est_in = sum(
+            prompt_tokens(self.params.model, _prompt_text(prompt)) for prompt in needed.values()
+        )
+        max_out = self.params.params.get("max_tokens")
+        per_call = min(EST_COMPLETION_TOKENS, max_out) if isinstance(max_out, int) else None
+        est_out = len(needed) * (per_call or EST_COMPLETION_TOKENS)
+        cost = estimate_cost(self.params.model, est_in, est_out) if needed else 0.0
+        return {
+            "model": self.params.model,
+            "queries": len(queries),
+            "unique_prompts": len(needed) + len(cached),
+            "cached": len(cached),
+            "calls": len(needed),
+            "est_prompt_tokens": est_in,
+            "est_completion_tokens": est_out,
+            "est_cost_usd": None if cost is None else round(cost, 6),
+            "max_cost_usd": self.params.max_cost_usd,
+        }
+
+
+def _prompt_text(prompt: Prompt) -> str:
+    """Everything billed as input: messages and tool schemas."""
+    parts = [str(m.get("content") or "") for m in prompt.messages]
+    parts.append(json.dumps(prompt.tools))
+    return "\n".join(parts)
