@@ -1,8 +1,9 @@
 """Wall time of the litellm selector against the fake server (fixed latency) vs the ideal.
 
-Ideal = calls × latency / concurrency: what perfect overlap of waiting would give. The goal
-(issue 4) is within 1.3× of ideal at concurrency 8 and 32. Every run uses a fresh cache, so
-all 400 decisions are real HTTP calls.
+Ideal = calls × latency / concurrency: perfect overlap of the waiting. Goal (issue 4): within
+1.3× of ideal at concurrency 8 and 32. The server runs in its own process (it must not compete
+with the client for the GIL) and every run uses a fresh cache, so all decisions are real HTTP
+calls through litellm.
 
     .venv/bin/python benchmarks/litellm_bench.py [--decisions 400] [--latency 0.05]
 """
@@ -10,16 +11,17 @@ all 400 decisions are real HTTP calls.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from support.fake_openai import FakeOpenAI  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 from skillbench.catalog import Skill  # noqa: E402
 from skillbench.dataset import LabelledRequest  # noqa: E402
@@ -32,21 +34,27 @@ SKILLS = [
 ]
 
 
-def measure(server: FakeOpenAI, decisions: int, concurrency: int) -> float:
+def served(base_url: str) -> int:
+    with urllib.request.urlopen(f"{base_url}/stats") as response:
+        return int(json.load(response)["requests"])
+
+
+def measure(base_url: str, decisions: int, concurrency: int, tag: str) -> float:
+    """Seconds for ``decisions`` distinct prompts at ``concurrency``, all sent."""
     listing = render_listing(SKILLS, profile="codebot", ordering="alpha")
     queries = [
-        Query(LabelledRequest(f"r{i}", f"please run skill-{i % 30:02d} on item {i}"), listing)
+        Query(LabelledRequest(f"r{i}", f"please run skill-{i % 30:02d} on {tag} item {i}"), listing)
         for i in range(decisions)
     ]
     with tempfile.TemporaryDirectory() as cache:
         env = SelectorEnv(Path(cache), max_concurrency=concurrency, quiet=True)
-        selector = SELECTORS.get("litellm")(
-            {"model": "openai/bench", "api_base": server.base_url, "api_key_env": "BENCH_KEY"},
-            env,
-        )
+        params = {"model": "openai/bench", "api_base": base_url, "api_key_env": "BENCH_KEY"}
+        selector = SELECTORS.get("litellm")(params, env)
+        before = served(base_url)
         start = time.perf_counter()
         made = selector.select(queries)
         wall = time.perf_counter() - start
+        assert served(base_url) - before == decisions
     assert all(d.kind == "invoke" for d in made), {d.kind for d in made}
     return wall
 
@@ -58,16 +66,31 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32])
     args = parser.parse_args()
     os.environ.setdefault("BENCH_KEY", "bench-key")
-    with FakeOpenAI(latency_s=args.latency) as server:
-        measure(server, 16, 8)  # warm-up: import litellm, open connections
-        print(f"{args.decisions} decisions, {args.latency * 1000:.0f} ms latency")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            str(REPO / "tests/support/fake_openai.py"),
+            "--latency",
+            str(args.latency),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        base_url = server.stdout.readline().strip()
+        measure(base_url, 16, 8, "warm-up")  # import litellm, open connections
+        print(
+            f"{args.decisions} decisions, {args.latency * 1000:.0f} ms latency, {os.cpu_count()} CPUs"
+        )
         print(f"{'concurrency':>11}  {'wall s':>7}  {'ideal s':>7}  {'ratio':>5}")
         for c in args.concurrency:
-            server.reset()
-            wall = measure(server, args.decisions, c)
-            assert server.requests == args.decisions, server.requests
+            wall = measure(base_url, args.decisions, c, f"c{c}")
             ideal = args.decisions * args.latency / c
             print(f"{c:>11}  {wall:>7.2f}  {ideal:>7.2f}  {wall / ideal:>5.2f}")
+    finally:
+        server.terminate()
+        server.wait()
 
 
 if __name__ == "__main__":

@@ -17,21 +17,37 @@ from skillbench.metrics._intervals import (
     wilson_json,
 )
 from skillbench.metrics._outcome import FALSE_INVOCATIONS, OUTCOMES, Outcome, classify
+from skillbench.metrics._paired import (
+    Bootstrap,
+    McNemar,
+    binomial_two_sided,
+    mcnemar_exact,
+    newcombe_diff,
+    paired_bootstrap,
+    sign_test,
+)
 
 __all__ = [
     "FALSE_INVOCATIONS",
     "INVOKED",
     "OUTCOMES",
+    "Bootstrap",
     "Interval",
+    "McNemar",
     "Outcome",
+    "binomial_two_sided",
     "bootstrap_ratio",
     "by_position",
     "cell_metrics",
     "classify",
     "confusion",
     "counted_rows",
+    "mcnemar_exact",
+    "newcombe_diff",
+    "paired_bootstrap",
     "per_skill",
     "rate",
+    "sign_test",
     "wilson",
     "wilson_json",
     "with_ci",
