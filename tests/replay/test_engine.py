@@ -70,6 +70,7 @@ def metatool(shared_data: Path) -> Path:
     return shared_data / "metatool-dev"
 
 
+@pytest.mark.slow
 def test_run_end_to_end_and_deterministic(tmp_path: Path, metatool: Path) -> None:
     config = _config(tmp_path, metatool)
     a, b = tmp_path / "a", tmp_path / "b"

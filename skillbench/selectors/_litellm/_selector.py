@@ -131,15 +131,10 @@ class LitellmSelector:
     async def _fetch(self, key: str, prompt: Prompt) -> Fetched:
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
         cap = self.params.max_cost_usd
-        if cap is not None and self.spend.cost_usd >= cap:
-            self._stop = (
-                f"max_cost_usd {cap} reached: spent ${self.spend.cost_usd:.4f} "
-                f"on {self.spend.calls} calls"
-            )
-        if self._stop is not None:
-            return Fetched(stopped=True)
         hidden = secrets(self.params.api_key_env)
-        fetched = await call_model(self._request(prompt), semaphore, self.policy, hidden)
+        fetched = await call_model(
+            self._request(prompt), semaphore, self.policy, hidden, self._may_send
+        )
         if fetched.response is None:
             return fetched
         self.spend.add(fetched.usage, fetched.cost_usd)
@@ -155,6 +150,16 @@ class LitellmSelector:
             }
             await asyncio.to_thread(self.cache.put, key, entry)
         return fetched
+
+    def _may_send(self) -> bool:
+        """False once ``max_cost_usd`` is reached (and from then on, for this run)."""
+        cap = self.params.max_cost_usd
+        if self._stop is None and cap is not None and self.spend.cost_usd >= cap:
+            self._stop = (
+                f"max_cost_usd {cap} reached: spent ${self.spend.cost_usd:.4f} "
+                f"on {self.spend.calls} calls"
+            )
+        return self._stop is None
 
     def _warn_unpriced(self) -> None:
         if not self._warned and not self.quiet:

@@ -1,0 +1,119 @@
+"""Repeats: per-request trigger rate over k samples, pass^k consistency, trigger threshold.
+
+With ``repeats: k`` and temperature > 0 a request is sampled k times per cell. skill-creator
+counts a request as triggering when its trigger *rate* reaches a threshold (3 runs, 0.5);
+pass^k (tau-bench) asks whether an agent gets a request right on *every* one of k tries.
+
+A repeat "triggers" when, for a request that should trigger, the model chose an acceptable
+skill; for a request that should not, when it invoked anything (hallucinated names included).
+A repeat "passes" when its outcome is ``correct_skill`` or ``correct_abstain``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from math import comb
+from typing import Any
+
+from skillbench.metrics._intervals import wilson_json
+
+CELL_KEYS = ("catalog", "profile", "budget", "ordering", "half_life", "selector")
+PASSING = frozenset({"correct_skill", "correct_abstain"})
+INVOKING = frozenset({"correct_skill", "wrong_skill", "false_trigger", "hallucinated"})
+DEFAULT_TRIGGER_THRESHOLD = 0.5
+
+
+class RequestRepeats:
+    """One request's repeats in one cell."""
+
+    __slots__ = ("n", "passed", "positive", "request_id", "triggered")
+
+    def __init__(self, request_id: str, positive: bool) -> None:
+        self.request_id = request_id
+        self.positive = positive
+        self.n = 0
+        self.triggered = 0
+        self.passed = 0
+
+    def add(self, outcome: str) -> None:
+        self.n += 1
+        self.passed += outcome in PASSING
+        if self.positive:
+            self.triggered += outcome == "correct_skill"
+        else:
+            self.triggered += outcome in INVOKING
+
+    @property
+    def trigger_rate(self) -> float:
+        return self.triggered / self.n if self.n else 0.0
+
+    def passes_threshold(self, threshold: float) -> bool:
+        """skill-creator's rule: positives need rate >= threshold, negatives rate < threshold."""
+        return self.trigger_rate >= threshold if self.positive else self.trigger_rate < threshold
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """Unbiased estimate of P(all of k tries pass) from c passes in n tries: C(c,k) / C(n,k)."""
+    if not 1 <= k <= n:
+        raise ValueError(f"k={k} outside 1..{n}")
+    if not 0 <= c <= n:
+        raise ValueError(f"c={c} outside 0..{n}")
+    return comb(c, k) / comb(n, k)
+
+
+def group_repeats(
+    rows: Iterable[Mapping[str, Any]], *, split: str | None = "test"
+) -> dict[tuple[Any, ...], list[RequestRepeats]]:
+    """Rows grouped by cell (``CELL_KEYS``), then by request, in first-seen order.
+
+    Rows of another ``split`` (calibration train rows) are left out; ``split=None`` keeps all.
+    """
+    cells: dict[tuple[Any, ...], dict[str, RequestRepeats]] = {}
+    for row in rows:
+        if split is not None and row.get("split", "test") != split:
+            continue
+        key = tuple(row.get(k) for k in CELL_KEYS)
+        requests = cells.setdefault(key, {})
+        rid = str(row["request_id"])
+        if rid not in requests:
+            requests[rid] = RequestRepeats(rid, bool(row.get("expected")))
+        requests[rid].add(str(row["outcome"]))
+    return {key: list(reqs.values()) for key, reqs in cells.items()}
+
+
+def repeat_metrics(
+    requests: Sequence[RequestRepeats], threshold: float = DEFAULT_TRIGGER_THRESHOLD
+) -> dict[str, Any]:
+    """A cell's repeat statistics.
+
+    Returns ``repeats`` (the smallest repeat count of any request), ``mean_trigger_rate`` for
+    positives and negatives, ``pass_k`` (``{"1": …, "k": …}`` averaged over requests, each
+    request's estimate from its own n), ``consistent`` (share of requests whose repeats all
+    agree), and ``threshold_accuracy`` with its Wilson interval at ``threshold``.
+    """
+    if not requests:
+        return {"repeats": 0, "threshold": threshold}
+    k_max = min(r.n for r in requests)
+    pos = [r.trigger_rate for r in requests if r.positive]
+    neg = [r.trigger_rate for r in requests if not r.positive]
+    passed = sum(r.passes_threshold(threshold) for r in requests)
+    consistent = sum(r.passed in (0, r.n) for r in requests)
+    return {
+        "repeats": k_max,
+        "requests": len(requests),
+        "mean_trigger_rate_positive": None if not pos else sum(pos) / len(pos),
+        "mean_trigger_rate_negative": None if not neg else sum(neg) / len(neg),
+        "pass_k": {
+            str(k): sum(pass_hat_k(r.n, r.passed, k) for r in requests) / len(requests)
+            for k in range(1, k_max + 1)
+        },
+        "consistent": consistent / len(requests),
+        "threshold": threshold,
+        "threshold_accuracy": passed / len(requests),
+        "threshold_accuracy_ci": wilson_json(passed, len(requests)),
+    }
+
+
+def trigger_rates(requests: Sequence[RequestRepeats]) -> dict[str, float]:
+    """Per-request trigger rate k/n, by request id."""
+    return {r.request_id: r.trigger_rate for r in requests}

@@ -1,0 +1,61 @@
+"""Shared test data: a tiny catalog, queries on its listings and a run project on disk."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from skillbench.catalog import Skill
+from skillbench.dataset import LabelledRequest
+from skillbench.listing import Listing, render_listing
+from skillbench.selectors import Query
+
+KEY_ENV = "SKILLBENCH_TEST_KEY"
+SECRET = "sk-test-0123456789-SECRET"
+MODEL = "openai/gpt-4o-mini"
+"""A model litellm prices offline, so spend and max_cost_usd are exercised."""
+
+SKILLS = [
+    Skill("pdf-merge", "Merge several PDF files into one document.", path="/sk/pdf-merge/SKILL.md"),
+    Skill(
+        "git-commit", "Write a commit message for staged changes.", path="/sk/git-commit/SKILL.md"
+    ),
+    Skill("weather", "Report the weather forecast for a city.", path="/sk/weather/SKILL.md"),
+]
+
+
+def listing(profile: str = "codebot", skills: list[Skill] = SKILLS) -> Listing:
+    return render_listing(skills, profile=profile, ordering="alpha")
+
+
+def queries(texts: list[str], profile: str = "codebot", repeat: int = 0) -> list[Query]:
+    shown = listing(profile)
+    return [Query(LabelledRequest(f"r{i}", t), shown, repeat) for i, t in enumerate(texts)]
+
+
+def write_project(
+    root: Path, requests: list[Mapping[str, Any]], selector: Mapping[str, Any], **config: Any
+) -> Path:
+    """A catalog folder, a requests file and a run config under ``root``; returns the config."""
+    for skill in SKILLS:
+        folder = root / "skills" / skill.name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {skill.name}\ndescription: {skill.description}\n---\nDo it.\n",
+            encoding="utf-8",
+        )
+    with (root / "requests.jsonl").open("w", encoding="utf-8") as f:
+        for r in requests:
+            f.write(json.dumps(r) + "\n")
+    body = {
+        "name": "llm",
+        "catalogs": {"base": ["skills"]},
+        "requests": "requests.jsonl",
+        "selectors": [dict(selector)],
+        **config,
+    }
+    path = root / "config.yaml"
+    path.write_text(json.dumps(body), encoding="utf-8")
+    return path

@@ -1,0 +1,42 @@
+"""Selector params: checked at config time, with the nearest valid key on a typo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillbench._errors import SkillbenchError
+from skillbench.selectors import SELECTORS, SelectorEnv
+
+
+def build(params: dict, tmp_path: Path):
+    return SELECTORS.get("litellm")(params, SelectorEnv(tmp_path, base_dir=tmp_path))
+
+
+def test_model_is_required_and_typos_suggest(tmp_path: Path) -> None:
+    with pytest.raises(SkillbenchError, match="'model' is required"):
+        build({}, tmp_path)
+    with pytest.raises(SkillbenchError, match="did you mean 'max_attempts'"):
+        build({"model": "openai/x", "max_attempt": 3}, tmp_path)
+
+
+def test_api_key_env_must_name_a_variable_not_hold_a_key(tmp_path: Path) -> None:
+    with pytest.raises(SkillbenchError, match="NAME of an environment variable"):
+        build({"model": "openai/x", "api_key_env": "sk-abc-123"}, tmp_path)
+    assert build({"model": "openai/x", "api_key_env": "OPENAI_API_KEY"}, tmp_path)
+
+
+def test_sampling_params_cannot_override_request_fields(tmp_path: Path) -> None:
+    with pytest.raises(SkillbenchError, match="api_key cannot be set"):
+        build({"model": "openai/x", "params": {"api_key": "x"}}, tmp_path)
+
+
+def test_system_prompt_from_a_file_next_to_the_config(tmp_path: Path) -> None:
+    (tmp_path / "agent.md").write_text("You are a terse agent.\n", encoding="utf-8")
+    sel = build({"model": "openai/x", "system_prompt": "agent.md"}, tmp_path)
+    assert sel.params.system_prompt == "You are a terse agent."
+    with pytest.raises(SkillbenchError, match="not found"):
+        build({"model": "openai/x", "system_prompt": "missing.md"}, tmp_path)
+    inline = build({"model": "openai/x", "system_prompt": "Be helpful."}, tmp_path)
+    assert inline.params.system_prompt == "Be helpful."

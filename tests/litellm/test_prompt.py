@@ -1,0 +1,49 @@
+"""Prompts faithful to each profile: where the listing goes and which tools the model has."""
+
+from __future__ import annotations
+
+from llm_helpers import queries
+
+from skillbench.selectors._litellm import (
+    DEFAULT_SYSTEM_PROMPT,
+    SKILL_TOOL_DESCRIPTION,
+    build_prompt,
+)
+
+
+def test_codebot_listing_rides_in_one_reminder_before_the_user_text() -> None:
+    (q,) = queries(["merge my pdfs"], "codebot")
+    p = build_prompt(q)
+    system, user = p.messages
+    assert system["content"] == DEFAULT_SYSTEM_PROMPT
+    assert user["content"].startswith("<system-reminder>\n## Skills\n")
+    assert user["content"].count("<system-reminder>") == 1
+    assert user["content"].endswith("</system-reminder>\nmerge my pdfs")
+    assert [t["function"]["name"] for t in p.tools] == ["Skill"] and p.trigger == "skill_tool"
+
+
+def test_claude_code_keeps_the_system_prompt_stable_across_listings() -> None:
+    a, b = queries(["one", "two"], "claude-code")
+    assert build_prompt(a).messages[0] == build_prompt(b).messages[0]
+    assert "<system-reminder>" in build_prompt(a).messages[1]["content"]
+
+
+def test_openharness_and_codex_put_the_listing_in_the_system_prompt() -> None:
+    for profile, trigger, tool in (
+        ("openharness", "skill_tool", "Skill"),
+        ("codex", "file_read", "read_file"),
+    ):
+        (q,) = queries(["merge my pdfs"], profile)
+        p = build_prompt(q, "Be brief.")
+        assert p.messages[0]["content"] == "Be brief.\n\n" + q.listing.text
+        assert p.messages[1]["content"] == "merge my pdfs"
+        assert p.trigger == trigger and [t["function"]["name"] for t in p.tools] == [tool]
+
+
+def test_skill_tool_follows_seed_000() -> None:
+    (q,) = queries(["x"])
+    tool = build_prompt(q).tools[0]["function"]
+    assert "BLOCKING REQUIREMENT" in SKILL_TOOL_DESCRIPTION and "BEFORE" in SKILL_TOOL_DESCRIPTION
+    assert "Never guess" in tool["description"]
+    assert tool["parameters"]["required"] == ["skill"]
+    assert set(tool["parameters"]["properties"]) == {"skill", "args"}
