@@ -51,7 +51,14 @@ from skillbench.replay._results import (
 )
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import ANNOTATORS, Annotator, Cell, RunStatus, RunStopped
-from skillbench.selectors import Calibratable, Decision, Query, Selector, SelectorEnv
+from skillbench.selectors import (
+    Calibratable,
+    Decision,
+    Preparable,
+    Query,
+    Selector,
+    SelectorEnv,
+)
 from skillbench.tokens import count_tokens
 from skillbench.usage import UsageTracker
 
@@ -293,6 +300,10 @@ def run_experiment(
         grid.selector_configs, selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
     )
     runs = _cell_runs(config, grid, pool, kept)
+    texts = [r.text for r in grid.requests]
+    for selector in {id(r.selector): r.selector for r in runs}.values():
+        if isinstance(selector, Preparable):
+            selector.prepare(texts)
     calibrated = any(isinstance(r.selector, Calibratable) for r in runs)
     grid.train = train_split(grid.requests, config) if calibrated else frozenset()
     fitted = {

@@ -185,6 +185,7 @@ def _load_model(load_ref: str) -> Any:
 
     transformers.logging.set_verbosity_error()
     transformers.logging.disable_progress_bar()
-    if "OMP_NUM_THREADS" not in os.environ:
-        torch.set_num_threads(max(1, min(8, os.cpu_count() or 1)))
+    # One thread by default: on small machines shared with other work (CI, pytest-xdist),
+    # intra-op threads contend and made encoding ~6x slower here; batches amortise instead.
+    torch.set_num_threads(int(os.environ.get("SKILLBENCH_TORCH_THREADS", "1")))
     return SentenceTransformer(load_ref, device="cpu")

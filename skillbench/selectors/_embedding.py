@@ -55,6 +55,9 @@ class EmbeddingSelector(TopOneSelector):
     def score(self, queries: Sequence[Query]) -> list[EntryScores]:
         return similarities(self.embedder, queries)
 
+    def prepare(self, texts: Sequence[str]) -> None:
+        self.embedder.embed(list(dict.fromkeys(texts)))
+
 
 EMBEDDING_PARAMS = {
     "model": (str_param, DEFAULT_MODEL),

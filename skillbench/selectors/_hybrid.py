@@ -65,6 +65,9 @@ class HybridSelector(ThresholdSelector[DispatchScores]):
         self.threshold = threshold
         self.top_k = top_k
 
+    def prepare(self, texts: Sequence[str]) -> None:
+        self.embedder.embed(list(dict.fromkeys(texts)))
+
     def score(self, queries: Sequence[Query]) -> list[DispatchScores]:
         out = []
         for q, sims in zip(queries, similarities(self.embedder, queries), strict=True):

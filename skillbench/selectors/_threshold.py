@@ -18,7 +18,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 import numpy as np
 
 from skillbench._errors import SkillbenchError
-from skillbench.selectors._types import Decision, Query, Selector
+from skillbench.selectors._types import Decision, Preparable, Query, Selector
 
 S = TypeVar("S")
 """A selector's per-query scores (whatever ``decide`` needs)."""
@@ -138,6 +138,10 @@ class AutoThreshold(Generic[S]):
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
         return self.inner.select(queries)
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        if isinstance(self.inner, Preparable):
+            self.inner.prepare(texts)
 
     def calibrate(self, queries: Sequence[Query]) -> Mapping[str, Any]:
         if not queries:

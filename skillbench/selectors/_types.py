@@ -1,4 +1,4 @@
-"""The selector contract: a model under test sees a rendered listing and names a skill or abstains."""
+"""The selector contract: a model under test sees a rendered listing, names a skill or abstains."""
 
 from __future__ import annotations
 
@@ -96,4 +96,13 @@ class Calibratable(Protocol):
     def calibrate(self, queries: Sequence[Query]) -> Mapping[str, Any]:
         """Fit on ``queries`` (labels may be read) and return what was chosen, e.g.
         ``{"threshold": 0.41}``; later ``select`` calls use the fitted values."""
+        ...
+
+
+@runtime_checkable
+class Preparable(Protocol):
+    """A selector that does per-text work best done in one batch before the replay starts."""
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        """Warm up on every request text of the run (e.g. embed them all in one batch)."""
         ...

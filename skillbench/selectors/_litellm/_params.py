@@ -66,10 +66,22 @@ def _sampling(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
-def _positive(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ValueError("expected a positive number")
+def _number(value: Any) -> float:
+    """A number; also a numeric string, as YAML 1.1 reads ``1e-3`` (no dot) as text."""
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("expected a number")
     return float(value)
+
+
+def _positive(value: Any) -> float:
+    if _number(value) <= 0:
+        raise ValueError("expected a positive number")
+    return _number(value)
 
 
 def _optional_positive(value: Any) -> float | None:
@@ -77,9 +89,9 @@ def _optional_positive(value: Any) -> float | None:
 
 
 def _non_negative(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+    if _number(value) < 0:
         raise ValueError("expected a number >= 0")
-    return float(value)
+    return _number(value)
 
 
 def _bool(value: Any) -> bool:
