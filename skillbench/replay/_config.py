@@ -82,6 +82,11 @@ class SelectorConfig(BaseModel):
         return dict(self.model_extra or {})
 
 
+def _default_budgets() -> list[int | None]:
+    """One budget: the profile's default."""
+    return [None]
+
+
 class RunConfig(_Strict):
     """A replay experiment: the grid, the data and how usage evolves."""
 
@@ -89,16 +94,16 @@ class RunConfig(_Strict):
     catalogs: dict[str, list[SourceConfig]] = Field(min_length=1)
     requests: str
     profiles: list[str] = Field(default_factory=lambda: ["codebot"], min_length=1)
-    budgets: list[int | None] = Field(default_factory=lambda: [None], min_length=1)
+    budgets: list[int | None] = Field(default_factory=lambda: _default_budgets(), min_length=1)
     orderings: list[str] = Field(default_factory=lambda: ["usage"], min_length=1)
     half_lives: list[str] = Field(default_factory=lambda: ["7d"], min_length=1)
     selectors: list[SelectorConfig] = Field(min_length=1)
     repeats: int = Field(1, ge=1)
     seed: int = 0
     cwd: str | None = None
-    usage: UsageConfig = UsageConfig()
-    calibration: CalibrationConfig = CalibrationConfig()
-    timeline: TimelineConfig = TimelineConfig()
+    usage: UsageConfig = Field(default_factory=UsageConfig)
+    calibration: CalibrationConfig = Field(default_factory=CalibrationConfig)
+    timeline: TimelineConfig = Field(default_factory=TimelineConfig)
     token_model: str = DEFAULT_TOKEN_MODEL
     output_dir: str | None = None
     limit: int | None = Field(None, ge=1)
@@ -172,7 +177,7 @@ def load_config(path: str | Path) -> RunConfig:
     """
     path = Path(path)
     raw = load_yaml(path)
-    if not isinstance(raw, dict):
+    if not isinstance(raw, LineDict):
         raise InputError(Location(str(path), 1), "a run config must be a YAML mapping")
     try:
         config = RunConfig.model_validate(raw)

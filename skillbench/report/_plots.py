@@ -50,6 +50,28 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)
+
+
+def error_bars(
+    values: Sequence[float], intervals: Sequence[Sequence[float | None] | None]
+) -> list[list[float]]:
+    """matplotlib ``yerr`` (below, above) from values and their intervals.
+
+    Distances are clamped at 0: an interval computed apart from its value (rounding, or
+    Wilson's bound landing 1e-17 past a rate of 0 or 1) must not crash the plot, and a
+    missing or NaN bound draws no bar.
+    """
+    below, above = [], []
+    for value, ci in zip(values, intervals, strict=True):
+        low, high = ci if ci else (None, None)
+        ok = _finite(value) and _finite(low) and _finite(high)
+        below.append(max(0.0, value - low) if ok else 0.0)  # type: ignore[operator]
+        above.append(max(0.0, high - value) if ok else 0.0)  # type: ignore[operator]
+    return [below, above]
+
+
 def _ci(cell: Mapping[str, Any], metric: str) -> tuple[float, float]:
     ci = cell.get(metric + "_ci") or (None, None)
     low, high = (math.nan if v is None else float(v) for v in ci)
@@ -213,14 +235,14 @@ def timeline_by_half_life(run: Run) -> Figure:
 
 def accuracy_by_position(run: Run) -> Figure:
     title = "Accuracy by the expected skill's position in the listing"
-    counts: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0]))
+    counts: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for cell in run.cells:
         for pos, entry in (cell.get("by_position") or {}).items():
             n = int(entry.get("n") or 0)
             acc = entry.get("accuracy")
-            if n and acc is not None:
+            if n and _finite(acc):
                 slot = counts[fmt_value(cell.get("ordering"))][int(pos)]
-                slot[0] += acc * n
+                slot[0] += round(acc * n)  # the cell's success count: exact, unlike acc * n
                 slot[1] += n
     positions = {p for per in counts.values() for p in per}
     if len(positions) < 2:
@@ -231,11 +253,7 @@ def accuracy_by_position(run: Run) -> Figure:
     for i, (ordering, per) in enumerate(sorted(counts.items())):
         xs = sorted(per)
         ys = [per[p][0] / per[p][1] for p in xs]
-        cis = [wilson(round(per[p][0]), int(per[p][1])) for p in xs]
-        err = [
-            [y - c.low for y, c in zip(ys, cis, strict=True)],
-            [c.high - y for y, c in zip(ys, cis, strict=True)],
-        ]
+        err = error_bars(ys, [wilson(*per[p]) for p in xs])
         shift = (i - (len(counts) - 1) / 2) * dodge
         ax.errorbar(
             [x + shift for x in xs],
