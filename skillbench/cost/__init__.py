@@ -31,6 +31,7 @@ from skillbench.cost._rows import (
     annotate_rows,
     cell_cost,
     decision_costs,
+    per_skill_costs,
     remaining_turns,
     session_costs,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "expand_args",
     "find_shell_injections",
     "listing_cost",
+    "per_skill_costs",
     "pricing_for",
     "process_invocation",
     "recommend",

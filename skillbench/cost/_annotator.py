@@ -59,5 +59,6 @@ class CostAnnotator:
 
 @ANNOTATORS.register("cost")
 def cost_annotator(config: RunConfig, requests: Sequence[LabelledRequest]) -> CostAnnotator:
-    """Costs counted with the run's token model and default fork assumptions."""
-    return CostAnnotator(CostModel(model=config.token_model), requests)
+    """Costs under the config's ``cost:`` section (tokenizer: the run's ``token_model``)."""
+    section = {"model": config.token_model, **config.cost.model_dump(exclude_none=True)}
+    return CostAnnotator(CostModel(**section), requests)

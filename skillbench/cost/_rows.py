@@ -7,6 +7,7 @@ catalog and the requests, so they always agree.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
@@ -15,7 +16,7 @@ from typing import Any, Protocol
 
 from skillbench._errors import SkillbenchError
 from skillbench.catalog import Skill
-from skillbench.cost._model import CostModel, DecisionCost
+from skillbench.cost._model import CostModel, DecisionCost, break_even_turns
 from skillbench.cost._pricing import Pricing, pricing_for
 from skillbench.dataset import LabelledRequest
 from skillbench.metrics import FALSE_INVOCATIONS
@@ -163,6 +164,7 @@ def cell_cost(
     """The ``cost`` object of one summary cell: totals, model assumptions and a session digest.
 
     Dollar figures are ``None`` when litellm's cost map has no price for the model.
+    ``per_skill`` breaks the invocations down by invoked skill (see :func:`per_skill_costs`).
     """
     pricing = _pricing(cost_model.model)
     pairs = list(zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True))
@@ -182,7 +184,38 @@ def cell_cost(
             "max_main_context_tokens": max(main, default=0),
             "mean_dollars": sum(dollars) / len(dollars) if dollars else None,
         },
+        "per_skill": per_skill_costs(pairs, catalog),
     }
+
+
+def per_skill_costs(pairs: Sequence[_Pair], catalog: SkillLookup) -> dict[str, dict[str, Any]]:
+    """Invoked skill → invocations, inline/fork token sums and means, declared mode and the
+    median break-even (remaining turns from which fork is cheaper; ``None``: mostly never).
+
+    Break-even varies per decision with the request and arguments; the median counts
+    "never" as infinitely late, so one huge request cannot make a skill look fork-worthy.
+    """
+    groups: dict[str, list[DecisionCost]] = defaultdict(list)
+    for row, cost in pairs:
+        skill = catalog.get(row["chosen"]) if cost is not None else None
+        if cost is not None and skill is not None:
+            groups[skill.name].append(cost)
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(groups):
+        costs = groups[name]
+        turns = sorted(break_even_turns(c) or math.inf for c in costs)
+        middle = turns[(len(turns) - 1) // 2]
+        inline, fork = sum(c.inline_tokens for c in costs), sum(c.fork_tokens for c in costs)
+        out[name] = {
+            "invocations": len(costs),
+            "declared": costs[0].declared,
+            "inline_tokens": inline,
+            "fork_tokens": fork,
+            "inline_tokens_mean": inline / len(costs),
+            "fork_tokens_mean": fork / len(costs),
+            "break_even_turns": None if middle == math.inf else int(middle),
+        }
+    return out
 
 
 _Pair = tuple[Mapping[str, Any], DecisionCost | None]

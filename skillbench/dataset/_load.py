@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from skillbench._errors import InputError, Location, suggest
+from skillbench._yaml import LineDict, load_yaml
 from skillbench.dataset._request import LabelledRequest
-from skillbench.dataset._yaml import LineDict, load_yaml
 
 KNOWN_FIELDS = ("id", "text", "expected", "at", "session", "turn", "tags", "args")
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".yaml": "yaml", ".yml": "yaml"}

@@ -41,6 +41,8 @@ Room is the budget minus the names-only listing; keeping entry i's description c
 ``len(e.text) - len(e.short)`` characters of it."""
 
 DROP_RULES: Registry[DropRule] = Registry("drop rule")
+SCORELESS_DROP_RULES: frozenset[str] = frozenset({"alpha_greedy"})
+"""Drop rules that never read usage scores; any other rule is assumed to read them."""
 
 
 def _extra(e: Entry) -> int:
@@ -83,6 +85,11 @@ class ClaudeCodeRenderer:
     budgeted: bool = True
     uses_scores: bool = True
     stops_early: bool = False
+
+    @property
+    def layout_uses_scores(self) -> bool:
+        """The drop rule decides which descriptions go; legacy layouts drop nothing by usage."""
+        return not self.legacy and self.drop_rule not in SCORELESS_DROP_RULES
 
     def entry(self, skill: Skill, index: int) -> Entry:
         desc, when = one_line(skill.description), one_line(skill.when_to_use)

@@ -40,6 +40,7 @@ class CodebotRenderer:
     name: str = "codebot"
     budgeted: bool = True
     uses_scores: bool = True
+    layout_uses_scores: bool = False
     stops_early: bool = True
 
     def entry(self, skill: Skill, index: int) -> Entry:

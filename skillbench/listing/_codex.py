@@ -49,6 +49,7 @@ class CodexRenderer:
     name: str = "codex"
     budgeted: bool = True
     uses_scores: bool = False
+    layout_uses_scores: bool = False
     stops_early: bool = False
 
     def entry(self, skill: Skill, index: int) -> Entry:

@@ -19,6 +19,7 @@ class OpenHarnessRenderer:
     name: str = "openharness"
     budgeted: bool = False
     uses_scores: bool = False
+    layout_uses_scores: bool = False
     stops_early: bool = False
 
     def entry(self, skill: Skill, index: int) -> Entry:

@@ -110,8 +110,14 @@ class ListingPlan:
     """A catalog prepared for many renders that differ only in usage scores.
 
     Same arguments as ``render_listing`` minus ``scores``; ``render(scores)`` returns exactly
-    what ``render_listing(..., scores=scores)`` would. Profiles that ignore usage scores
-    (codex, openharness) render once and return the same Listing every time.
+    what ``render_listing(..., scores=scores)`` would. A plan whose listing cannot depend on
+    usage scores (``uses_scores`` false) renders once and returns the same Listing every time.
+
+    Attributes:
+        uses_scores: whether usage scores can change the listing: the profile sees them and
+            either the ordering reads them (``usage``) or the layout does (claude-code's
+            ``least_used`` drop rule). False for codex and openharness, and for codebot with
+            a fixed ordering (``alpha``, ``rotate:N``, ``random``).
     """
 
     def __init__(
@@ -135,6 +141,9 @@ class ListingPlan:
         self._entries = [self.renderer.entry(self.skills[i], i) for i in listable]
         self._fixed: list[Entry] | None = None
         self._cached: Listing | None = None
+        self.uses_scores = self.renderer.uses_scores and (
+            self.ordering.uses_scores or self.renderer.layout_uses_scores
+        )
         self._fast = self.renderer.uses_scores and isinstance(self.ordering, UsageOrdering)
         if self._fast:
             self._prepare_usage()
@@ -158,7 +167,7 @@ class ListingPlan:
             perm = self.ordering.order(self._pool, used, self.seed)
             layout = renderer.layout([self._entries[j] for j in perm], self.budget, used)
         listing = _listing(renderer, self.budget, self.skills, layout, self._excluded)
-        if not renderer.uses_scores:
+        if not self.uses_scores:
             self._cached = listing
         return listing
 

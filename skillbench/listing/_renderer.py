@@ -93,6 +93,8 @@ class Renderer(Protocol):
         budgeted: False for profiles without any budget; a given budget is then ignored.
         uses_scores: whether usage scores reach this profile (ordering, drop rules); profiles
             that have no usage tracking see none, whatever the ordering.
+        layout_uses_scores: whether ``layout`` itself reads ``scores`` (a drop rule keyed on
+            usage); with a score-free ordering the listing is then still fixed.
         stops_early: ``layout`` may stop consuming ``ordered`` before its end, so callers may
             pass a lazy iterator.
     """
@@ -108,6 +110,9 @@ class Renderer(Protocol):
 
     @property
     def uses_scores(self) -> bool: ...
+
+    @property
+    def layout_uses_scores(self) -> bool: ...
 
     @property
     def stops_early(self) -> bool: ...

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Literal
+from typing import Literal, get_args
 
 from skillbench.selectors import Decision
 
@@ -17,16 +17,7 @@ Outcome = Literal[
     "malformed",
     "error",
 ]
-OUTCOMES: tuple[Outcome, ...] = (
-    "correct_skill",
-    "wrong_skill",
-    "missed",
-    "false_trigger",
-    "correct_abstain",
-    "hallucinated",
-    "malformed",
-    "error",
-)
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 FALSE_INVOCATIONS: frozenset[Outcome] = frozenset({"false_trigger", "wrong_skill", "hallucinated"})
 
 

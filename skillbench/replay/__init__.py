@@ -2,6 +2,7 @@
 
 from skillbench.replay._config import (
     CalibrationConfig,
+    CostConfig,
     RunConfig,
     SelectorConfig,
     SourceConfig,
@@ -31,6 +32,7 @@ __all__ = [
     "AnnotatorFactory",
     "CalibrationConfig",
     "Cell",
+    "CostConfig",
     "Grid",
     "Plannable",
     "RunConfig",

@@ -22,9 +22,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from skillbench._errors import InputError, Location, suggest
+from skillbench._yaml import LineDict, load_yaml
 from skillbench.catalog import SourceKind
 from skillbench.dataset import InputErrors
-from skillbench.dataset._yaml import LineDict, load_yaml
 from skillbench.tokens import DEFAULT_TOKEN_MODEL
 
 
@@ -47,7 +47,7 @@ class UsageConfig(_Strict):
     """
 
     model: Literal["last_use", "per_event"] = "last_use"
-    floor: float = Field(0.10, ge=0.0, le=1.0)
+    floor: float = Field(default=0.10, ge=0.0, le=1.0)
     warm_start: str | None = None
     record: Literal["chosen", "label"] = "chosen"
 
@@ -55,15 +55,26 @@ class UsageConfig(_Strict):
 class CalibrationConfig(_Strict):
     """Seeded train split for selectors whose ``threshold`` is ``auto``."""
 
-    train_fraction: float = Field(0.4, gt=0.0, lt=1.0)
+    train_fraction: float = Field(default=0.4, gt=0.0, lt=1.0)
     seed: int | None = None
 
 
 class TimelineConfig(_Strict):
     """The synthetic timeline for requests without ``at`` (docs/timeline.md)."""
 
-    days: int = Field(60, ge=1)
+    days: int = Field(default=60, ge=1)
     seed: int | None = None
+
+
+class CostConfig(_Strict):
+    """Assumptions of the cost columns (``skillbench.cost.CostModel``); unset keys take the
+    model's defaults, and ``model`` the run's ``token_model``."""
+
+    model: str | None = None
+    fork_system_prompt_tokens: int | None = Field(default=None, ge=0)
+    fork_work_tokens: int | None = Field(default=None, ge=0)
+    summary_tokens: int | None = Field(default=None, ge=0)
+    horizon: int | None = Field(default=None, ge=1)
 
 
 class SelectorConfig(BaseModel):
@@ -94,19 +105,20 @@ class RunConfig(_Strict):
     catalogs: dict[str, list[SourceConfig]] = Field(min_length=1)
     requests: str
     profiles: list[str] = Field(default_factory=lambda: ["codebot"], min_length=1)
-    budgets: list[int | None] = Field(default_factory=lambda: _default_budgets(), min_length=1)
+    budgets: list[int | None] = Field(default_factory=_default_budgets, min_length=1)
     orderings: list[str] = Field(default_factory=lambda: ["usage"], min_length=1)
     half_lives: list[str] = Field(default_factory=lambda: ["7d"], min_length=1)
     selectors: list[SelectorConfig] = Field(min_length=1)
-    repeats: int = Field(1, ge=1)
+    repeats: int = Field(default=1, ge=1)
     seed: int = 0
     cwd: str | None = None
-    usage: UsageConfig = Field(default_factory=UsageConfig)
-    calibration: CalibrationConfig = Field(default_factory=CalibrationConfig)
-    timeline: TimelineConfig = Field(default_factory=TimelineConfig)
+    usage: UsageConfig = UsageConfig()
+    calibration: CalibrationConfig = CalibrationConfig()
+    timeline: TimelineConfig = TimelineConfig()
+    cost: CostConfig = CostConfig()
     token_model: str = DEFAULT_TOKEN_MODEL
     output_dir: str | None = None
-    limit: int | None = Field(None, ge=1)
+    limit: int | None = Field(default=None, ge=1)
 
     _path: Path | None = PrivateAttr(default=None)
 

@@ -1,4 +1,5 @@
-"""Everything a run prepares before replaying: requests, catalogs, plans, cells, selectors.
+"""Everything a run prepares before replaying: requests, catalogs, plans, cells, selectors,
+usage trackers.
 
 Work shared between cells is done here once: one catalog load per (variant, profile), one
 ``ListingPlan`` per (variant, profile, budget, ordering), one selector per config entry
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from skillbench.listing import ListingPlan
 from skillbench.replay._config import RunConfig, SelectorConfig
 from skillbench.replay._types import Cell
 from skillbench.selectors import SELECTORS, Calibratable, Selector, SelectorEnv
+from skillbench.usage import UsageTracker
 
 
 def default_cache_dir() -> Path:
@@ -30,6 +32,30 @@ def default_cache_dir() -> Path:
         return Path(explicit).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "skillbench"
+
+
+def selector_env(config: RunConfig, *, max_concurrency: int, quiet: bool) -> SelectorEnv:
+    """The environment selectors are built in: cache, seed, the config's directory."""
+    base = config.path.parent if config.path else Path.cwd()
+    return SelectorEnv(default_cache_dir(), config.seed, base, max_concurrency, quiet)
+
+
+def usage_trackers(config: RunConfig) -> Callable[[str], UsageTracker]:
+    """``make(half_life)``: a fresh tracker per cell, warm-started from the usage file
+    (read once per half-life)."""
+    usage = config.usage
+    loaded: dict[str, UsageTracker] = {}
+
+    def make(half_life: str) -> UsageTracker:
+        if half_life not in loaded:
+            if usage.warm_start:
+                path = config.resolve(usage.warm_start)
+                loaded[half_life] = UsageTracker.load(path, half_life, usage.floor, usage.model)
+            else:
+                loaded[half_life] = UsageTracker(half_life, usage.floor, usage.model)
+        return loaded[half_life].copy()
+
+    return make
 
 
 def replay_order(request: LabelledRequest) -> tuple[Any, ...]:
@@ -58,17 +84,6 @@ def train_split(requests: Sequence[LabelledRequest], config: RunConfig) -> froze
         rng.shuffle(ids)
         train.update(ids[: round(len(ids) * config.calibration.train_fraction)])
     return frozenset(train)
-
-
-def scores_matter(plan: ListingPlan) -> bool:
-    """Whether usage scores can change this plan's listing (ordering or drop rules)."""
-    explicit = getattr(plan, "uses_scores", None)
-    if explicit is not None:
-        return bool(explicit)
-    renderer = plan.renderer
-    if not renderer.uses_scores:
-        return False
-    return bool(plan.ordering.uses_scores or getattr(renderer, "layout_uses_scores", True))
 
 
 @dataclass

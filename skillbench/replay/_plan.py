@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from skillbench.replay._config import RunConfig
-from skillbench.replay._engine import _trackers, selector_env
-from skillbench.replay._grid import SelectorPool, build_grid, scores_matter
+from skillbench.replay._grid import SelectorPool, build_grid, selector_env, usage_trackers
 from skillbench.replay._types import Plannable
 from skillbench.selectors import Query
 
@@ -25,7 +24,7 @@ def dry_run(
     pool = SelectorPool(
         grid.selector_configs, selector_env(config, max_concurrency=max_concurrency, quiet=True)
     )
-    tracker = _trackers(config)
+    tracker = usage_trackers(config)
     selectors: dict[str, Any] = {}
     for name, selector in pool.shared().items():
         cells = [c for c in grid.cells if c.selector == name]
@@ -38,10 +37,9 @@ def dry_run(
             queries = []
             for cell in cells:
                 plan, usage = grid.plans[cell], tracker(cell.half_life)
-                fixed = None if scores_matter(plan) else plan.render({})
                 for r in grid.requests:
                     assert r.at is not None
-                    listing = fixed or plan.render(usage.scores(r.at))
+                    listing = plan.render(usage.scores(r.at) if plan.uses_scores else {})
                     queries.append(Query(r, listing, cell.repeat, cell.label))
             entry["plan"] = dict(selector.plan(queries))
         selectors[name] = entry

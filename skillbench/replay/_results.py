@@ -1,12 +1,10 @@
-"""The run directory: results rows appended as they finish, manifest, summary, resume."""
+"""The run directory: results rows appended as they finish, JSON files, resume."""
 
 from __future__ import annotations
 
 import json
-import platform
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
@@ -17,7 +15,6 @@ RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 MANIFEST = "manifest.json"
 CONFIG_COPY = "config.yaml"
-PACKAGES = ("skillbench", "numpy", "sentence-transformers", "torch", "litellm")
 TIMING_FIELDS = ("latency_ms",)
 
 RowKey = tuple[Any, ...]
@@ -31,18 +28,6 @@ def row_key(row: Mapping[str, Any]) -> RowKey:
 def dumps(obj: Any) -> str:
     """Canonical JSON (sorted keys): identical inputs give identical bytes."""
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, allow_nan=False, default=str)
-
-
-def package_versions() -> dict[str, str | None]:
-    """Installed versions, read from metadata without importing the packages."""
-    out: dict[str, str | None] = {}
-    for name in PACKAGES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = None
-    out["python"] = platform.python_version()
-    return out
 
 
 def now_iso() -> str:
@@ -123,26 +108,3 @@ def write_rows(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
         for row in rows:
             fh.write(dumps(row) + "\n")
     tmp.replace(path)
-
-
-def manifest(
-    *,
-    name: str,
-    config_hash: str,
-    seed: int,
-    started: str,
-    status: str,
-    reason: str | None = None,
-    extra: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "config_hash": config_hash,
-        "seed": seed,
-        "started_at": started,
-        "ended_at": None if status == "running" else now_iso(),
-        "status": status,
-        "stop_reason": reason,
-        "versions": package_versions(),
-        **dict(extra or {}),
-    }

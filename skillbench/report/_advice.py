@@ -6,11 +6,14 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from skillbench.report._plots import confusion_counts
+from skillbench.report._figure import finite
+from skillbench.report._plots_skills import confusion_counts, is_skill
 from skillbench.report._run import Run, cell_label, fmt_value, skill_descriptions, sort_value
 
 TOLERANCE = 0.01
 """"Within one point" of the best accuracy."""
+QUOTE_CHARS = 140
+"""Longest description quoted in full next to a confusion."""
 
 
 def _names(names: Sequence[str], limit: int = 8) -> str:
@@ -20,28 +23,45 @@ def _names(names: Sequence[str], limit: int = 8) -> str:
 
 def budget_advice(run: Run) -> list[str]:
     """Per line of the budget sweep: the smallest budget within one point of its best accuracy."""
-    keys = [k for k in run.varying() if k != "budget"]
+    cells, keys = run.distinct()
+    keys = [k for k in keys if k != "budget"]
     series: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    for cell in run.cells:
+    for cell in cells:
         if isinstance(cell.get("budget"), int | float) and cell.get("accuracy") is not None:
             series[cell_label(cell, keys)].append(cell)
-    budgets = {c["budget"] for cells in series.values() for c in cells}
+    budgets = sorted({c["budget"] for cs in series.values() for c in cs})
     if len(budgets) < 2:
-        only = ", ".join(f"{b:,}" for b in sorted(budgets)) or "none"
+        only = ", ".join(f"{b:,}" for b in budgets) or "none"
         return [
             f"Only one budget was run ({only}): sweep several budgets to find the smallest "
             "that keeps accuracy."
         ]
     out = []
     ranked = sorted(series.items(), key=lambda kv: -max(c["accuracy"] for c in kv[1]))
-    for label, cells in ranked:
-        best = max(cells, key=lambda c: (c["accuracy"], -c["budget"]))
-        enough = min(
-            (c for c in cells if c["accuracy"] >= best["accuracy"] - TOLERANCE),
-            key=lambda c: c["budget"],
-        )
+    for label, line in ranked:
+        line = sorted(line, key=lambda c: c["budget"])
+        best = max(line, key=lambda c: (c["accuracy"], -c["budget"]))
+        enough = next(c for c in line if c["accuracy"] >= best["accuracy"] - TOLERANCE)
+        head = f"**{label}**: " if label != "all" else ""
+        full = enough.get("mean_listing_chars")
+        if enough is line[-1] and len(line) > 1 and finite(full) and full < 0.95 * enough["budget"]:
+            out.append(
+                f"{head}best accuracy {best['accuracy']:.3f} at the largest budget, "
+                f"{best['budget']:,}, where the whole listing fits (**{full:,.0f}** characters "
+                "on average): a larger budget shows nothing more; the remaining errors are the "
+                "selector's."
+            )
+            continue
+        if enough is line[-1] and len(line) > 1:
+            before = line[-2]
+            out.append(
+                f"{head}accuracy still rises at the largest budget, {best['budget']:,} "
+                f"({before['accuracy']:.3f} at {before['budget']:,} → {best['accuracy']:.3f}): "
+                "try larger budgets."
+            )
+            continue
         text = (
-            f"**{label}**: best accuracy {best['accuracy']:.3f} at budget {best['budget']:,}; "
+            f"{head}best accuracy {best['accuracy']:.3f} at budget {best['budget']:,}; "
             f"the smallest budget within 1 point is **{enough['budget']:,}** "
             f"({enough['accuracy']:.3f})"
         )
@@ -64,18 +84,21 @@ def hidden_skills(run: Run) -> list[str]:
             seen[budget].update(row.get("expected") or ())
     out = []
     for budget in sorted(expected, key=lambda b: sort_value(int(b) if b.isdigit() else None)):
-        hidden = sorted(expected[budget] - seen[budget])
+        hidden = sorted(expected[budget] - seen[budget], key=str.lower)
         if hidden:
+            shown = f"{int(budget):,}" if budget.isdigit() else budget
             out.append(
-                f"At budget {budget}: {len(hidden)} of {len(expected[budget])} expected skills "
-                f"were never shown: {_names(hidden)}. Shorten descriptions or raise the budget."
+                f"At budget {shown}: {len(hidden)} of {len(expected[budget])} expected skills "
+                f"were never shown: {_names(hidden)}."
             )
-    return out or ["Every expected skill was shown at every budget."]
+    if not out:
+        return ["Every expected skill was shown at every budget."]
+    return [*out, "Shorten descriptions, raise the budget or order by usage to show them."]
 
 
-def _is_skill(label: str) -> bool:
-    """Confusion labels that are skills (not ``none``, ``<error>``, ``<malformed>``)."""
-    return label != "none" and not label.startswith("<")
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
 def confused_pairs(run: Run, top: int = 5) -> list[str]:
@@ -83,23 +106,23 @@ def confused_pairs(run: Run, top: int = 5) -> list[str]:
     counts = confusion_counts(run)
     desc = skill_descriptions(run)
     pairs = sorted(
-        ((pair, n) for pair, n in counts.items() if all(_is_skill(s) for s in pair)),
-        key=lambda kv: -kv[1],
+        ((pair, n) for pair, n in counts.items() if all(is_skill(s) for s in pair)),
+        key=lambda kv: (-kv[1], kv[0]),
     )[:top]
     out = []
     for (exp, chosen), n in pairs:
-        text = f"`{exp}` taken for `{chosen}` {n} times"
+        text = f"`{exp}` requests went to `{chosen}` {n:,} times"
         if exp in desc and chosen in desc:
-            out.append(f"{text}: “{desc[exp]}” vs “{desc[chosen]}”")
+            out.append(f"{text}: “{_quote(desc[exp])}” vs “{_quote(desc[chosen])}”")
         else:
             out.append(text + ".")
     if out:
-        out.append("Make these descriptions say when *not* to use the skill.")
+        out.append("Make these descriptions say when *not* to use the skill (counts: all cells).")
     triggers = sorted(
-        ((c, n) for (e, c), n in counts.items() if e == "none" and _is_skill(c)),
-        key=lambda kv: -kv[1],
+        ((c, n) for (e, c), n in counts.items() if e == "none" and is_skill(c)),
+        key=lambda kv: (-kv[1], kv[0]),
     )[:3]
     if triggers:
-        listed = ", ".join(f"`{c}` ({n})" for c, n in triggers)
+        listed = ", ".join(f"`{c}` ({n:,})" for c, n in triggers)
         out.append(f"Most frequent false triggers on requests needing no skill: {listed}.")
     return out or ["No confusions between skills were recorded."]

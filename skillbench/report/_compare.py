@@ -10,7 +10,7 @@ from typing import Any
 from skillbench._errors import SkillbenchError
 from skillbench.metrics._paired import Bootstrap, McNemar, paired_bootstrap, sign_test
 from skillbench.report._measures import Measure, measure
-from skillbench.report._run import Row, cell_key, load_run
+from skillbench.report._run import CellKey, Row, Run, cell_key, load_run
 from skillbench.report._select import Selection, pair_cells, select_cells
 
 
@@ -57,6 +57,8 @@ class PairedResult:
     per_skill: list[SkillDiff] = field(default_factory=list)
     worse: list[Flip] = field(default_factory=list)
     better: list[Flip] = field(default_factory=list)
+    held_out: int = 0
+    """Requests left out because one side used them to calibrate a selector (train split)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,7 @@ class Comparison:
                     "per_skill": [asdict(s) for s in r.per_skill],
                     "flipped_worse": [asdict(f) for f in r.worse],
                     "flipped_better": [asdict(f) for f in r.better],
+                    "held_out": r.held_out,
                 }
             )
         return {
@@ -138,6 +141,11 @@ def _score(rows: Sequence[Row], m: Measure) -> float:
     return sum(bool(m.hit(r)) for r in rows) / len(rows)  # type: ignore[misc]
 
 
+def _train_ids(rows: Sequence[Row]) -> set[str]:
+    """Requests a calibrated selector trained on (not in the summary, not comparable)."""
+    return {str(r.get("request_id")) for r in rows if r.get("split") == "train"}
+
+
 def _pair(
     label: str,
     cells: tuple[Mapping[str, Any], Mapping[str, Any]],
@@ -146,17 +154,28 @@ def _pair(
     resamples: int,
     seed: int,
 ) -> PairedResult:
-    ra, rb = _by_request(rows[0], m), _by_request(rows[1], m)
+    """Compare two cells on their shared requests.
+
+    ``rows`` are every row of each cell, train split included: requests one side trained
+    on are left out of both (the other side's test requests are then a superset).
+    """
+    train = _train_ids(rows[0]) | _train_ids(rows[1])
+    counted = [[r for r in side if str(r.get("request_id")) not in train] for side in rows]
+    ra, rb = _by_request(counted[0], m), _by_request(counted[1], m)
     if not ra or not rb:
         side = "A" if not ra else "B"
         raise SkillbenchError(f"{label}: side {side} has no decisions for metric {m.name!r}")
     if ra.keys() != rb.keys():
         only_a, only_b = sorted(ra.keys() - rb.keys()), sorted(rb.keys() - ra.keys())
+        parts = [
+            f"{len(ids)} only in {side} ({', '.join(ids[:5])}{', …' if len(ids) > 5 else ''})"
+            for side, ids in (("A", only_a), ("B", only_b))
+            if ids
+        ]
         raise SkillbenchError(
-            f"{label}: unpaired requests ({len(only_a)} only in A: {', '.join(only_a[:5])}; "
-            f"{len(only_b)} only in B: {', '.join(only_b[:5])}); "
-            "compare runs over the same requests"
+            f"{label}: unpaired requests: {'; '.join(parts)}; compare runs over the same requests"
         )
+    held_out = len(train & (set(_by_request(rows[0], m)) | set(_by_request(rows[1], m))))
     ids = sorted(ra)
     a = [_score(ra[i], m) for i in ids]
     b = [_score(rb[i], m) for i in ids]
@@ -202,7 +221,15 @@ def _pair(
         per_skill=per_skill,
         worse=flips[True],
         better=flips[False],
+        held_out=held_out,
     )
+
+
+def _all_rows(run: Run) -> dict[CellKey, list[Row]]:
+    out: dict[CellKey, list[Row]] = defaultdict(list)
+    for row in run.rows:
+        out[cell_key(row)].append(row)
+    return out
 
 
 def compare_runs(
@@ -219,6 +246,8 @@ def compare_runs(
     Per pair: the exact McNemar (sign) test on requests whose score changed, a paired bootstrap
     interval for the difference (requests resampled, repeats kept with their request), per-skill
     differences and the flipped requests. Several pairs share ``alpha`` by Bonferroni.
+    Requests a side's selector was calibrated on (``split: train``) are left out of both sides,
+    so a calibrated selector can be compared with an uncalibrated one on its test split.
     """
     m = measure(metric)
     if not m.per_row:
@@ -236,7 +265,7 @@ def compare_runs(
     pairs = pair_cells(
         select_cells(run_a, a), select_cells(run_b, b), set(a.filters) | set(b.filters)
     )
-    rows_a, rows_b = run_a.rows_by_cell(), run_b.rows_by_cell()
+    rows_a, rows_b = _all_rows(run_a), _all_rows(run_b)
     results = [
         _pair(
             label,

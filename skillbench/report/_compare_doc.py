@@ -66,6 +66,12 @@ def build_comparison(cmp: Comparison) -> Document:
     )
     if len(cmp.results) > 1:
         note += f" {len(cmp.results)} cell pairs share α = {cmp.alpha} (Bonferroni)."
+    held = max(r.held_out for r in cmp.results)
+    if held:
+        note += (
+            f" Up to {held:,} requests per pair are left out: a selector was calibrated on "
+            "them (train split)."
+        )
     doc.add(Para(note, muted=True))
     header = ["cell", "requests", "A", "B", "B − A", "95% interval", "worse", "better", "p"]
     rows = [

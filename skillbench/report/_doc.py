@@ -21,7 +21,7 @@ class Heading:
 
 @dataclass(frozen=True)
 class Para:
-    """Text with inline ``code`` and **bold** spans."""
+    """Text with inline ``code``, **bold** and *emphasis* spans."""
 
     text: str
     muted: bool = False
@@ -94,11 +94,16 @@ def to_markdown(doc: Document, image_dir: str | None = "plots") -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|(\[[-+]?[\d.]+, [-+]?[\d.]+\])")
+_INLINE = re.compile(
+    r"`([^`]+)`"  # code
+    r"|\*\*([^*]+)\*\*"  # bold
+    r"|(\[[-+]?[\d.]+, [-+]?[\d.]+\])"  # an interval
+    r"|(?<![*\w])\*([^*\s][^*]*)\*(?![*\w])"  # emphasis
+)
 
 
 def _inline(text: str) -> str:
-    """Escape, then turn `code` and **bold** into tags."""
+    """Escape, then turn `code`, **bold** and *emphasis* into tags."""
     parts, last = [], 0
     for m in _INLINE.finditer(text):
         parts.append(html.escape(text[last : m.start()]))
@@ -106,8 +111,10 @@ def _inline(text: str) -> str:
             parts.append(f"<code>{html.escape(m.group(1))}</code>")
         elif m.group(2) is not None:
             parts.append(f"<strong>{html.escape(m.group(2))}</strong>")
-        else:  # an interval: quieter than the value it qualifies
+        elif m.group(3) is not None:  # an interval: quieter than the value it qualifies
             parts.append(f'<span class="ci">{html.escape(m.group(3))}</span>')
+        else:
+            parts.append(f"<em>{html.escape(m.group(4))}</em>")
         last = m.end()
     parts.append(html.escape(text[last:]))
     return "".join(parts)

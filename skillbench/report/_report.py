@@ -13,6 +13,7 @@ from skillbench._errors import SkillbenchError
 from skillbench.metrics import OUTCOMES
 from skillbench.report._advice import budget_advice, confused_pairs, hidden_skills
 from skillbench.report._doc import (
+    Block,
     Bullets,
     Document,
     Figure,
@@ -24,7 +25,8 @@ from skillbench.report._doc import (
 )
 from skillbench.report._measures import MEASURES
 from skillbench.report._plots import render_plots
-from skillbench.report._run import CELL_KEYS, Run, cell_key, cell_label, load_run
+from skillbench.report._plots_skills import cost_table
+from skillbench.report._run import CELL_KEYS, Run, cell_key, cell_label, fmt_value, load_run
 
 FORMATS = ("md", "html", "csv")
 OVERVIEW = (
@@ -90,16 +92,63 @@ def summary_rows(run: Run) -> list[list[str]]:
     return out
 
 
+OVERVIEW_HEADER = {
+    "accuracy": "accuracy",
+    "false_invocation_rate": "false inv. rate",
+    "false_invocations_rate": "false inv./decision",
+    "coverage": "coverage",
+    "recall_when_shown": "recall when shown",
+}
+
+
+def _overview_metrics(run: Run) -> list[str]:
+    """Overview metrics with a value in some cell (no negatives: no false invocation rate)."""
+    return [m for m in OVERVIEW if any(c.get(m) is not None for c in run.cells)]
+
+
 def overview_rows(run: Run) -> list[list[str]]:
     keys = run.varying()
     out = []
     for cell in run.cells:
         row = [cell_label(cell, keys), str(cell.get("n", ""))]
-        for name in OVERVIEW:
-            row.append(f"{fmt_rate(cell.get(name))} {fmt_ci(cell.get(name + '_ci'))}")
+        for name in _overview_metrics(run):
+            value, ci = cell.get(name), cell.get(name + "_ci")
+            row.append(fmt_rate(value) + ("" if value is None else f" {fmt_ci(ci)}"))
         chars = cell.get("mean_listing_chars")
         row.append("–" if chars is None else f"{chars:,.0f}")
         out.append(row)
+    return out
+
+
+def _notes(run: Run) -> list[Block]:
+    """What holds for the whole run: fixed fields, fields that changed nothing, skipped cells."""
+    out: list[Block] = []
+    first = run.cells[0] if run.cells else {}
+    fixed = [k for k in CELL_KEYS if k not in run.varying() and run.cells]
+    if fixed:
+        same = ", ".join(f"{k} `{fmt_value(first.get(k))}`" for k in fixed)
+        out.append(Para(f"Same in every cell: {same}."))
+    for key in run.inert():
+        values = ", ".join(
+            f"`{v}`" for v in dict.fromkeys(fmt_value(c.get(key)) for c in run.cells)
+        )
+        out.append(
+            Para(
+                f"**{key} changed no rate**: cells differing only in {key} ({values}) have "
+                f"identical outcomes and coverage. Plots and advice show {key} "
+                f"`{fmt_value(first.get(key))}` only; the tables list every cell."
+            )
+        )
+    skipped = run.manifest.get("duplicate_listings_skipped")
+    if isinstance(skipped, list) and skipped:
+        listed = ", ".join(f"`{s}`" for s in skipped[:6])
+        more = f" and {len(skipped) - 6} more" if len(skipped) > 6 else ""
+        out.append(
+            Para(
+                f"Not run, as their listing equals another cell's: {listed}{more}.",
+                muted=True,
+            )
+        )
     return out
 
 
@@ -116,10 +165,7 @@ def build_report(run: Run) -> Document:
     if run.manifest.get("stop_reason"):
         meta.append(f"stop: {run.manifest['stop_reason']}")
     doc.add(Para(" · ".join(meta), muted=True))
-    fixed = [k for k in CELL_KEYS if k not in run.varying() and run.cells]
-    if fixed:
-        first = run.cells[0]
-        doc.add(Para("Same in every cell: " + ", ".join(f"{k} `{first.get(k)}`" for k in fixed)))
+    doc.add(*_notes(run))
 
     doc.add(Heading("What to do"))
     doc.add(Heading("Budget", 3), Bullets(budget_advice(run)))
@@ -127,28 +173,32 @@ def build_report(run: Run) -> Document:
     doc.add(Heading("Confused skills", 3), Bullets(confused_pairs(run)))
 
     doc.add(Heading("Cells"))
-    doc.add(
-        Para(
-            "Rates with Wilson 95% intervals. False invocation rate: on requests that "
-            "need no skill; false invocations: per decision (wrong, false or hallucinated "
-            "skill).",
-            muted=True,
-        )
+    metrics = _overview_metrics(run)
+    note = (
+        "Rates with Wilson 95% intervals. False invocation rate: on requests that need no "
+        "skill; false invocations per decision: wrong, false or hallucinated skill."
     )
-    header = [
-        "cell",
-        "n",
-        "accuracy",
-        "false inv. rate",
-        "false inv./decision",
-        "coverage",
-        "recall when shown",
-        "listing chars",
-    ]
-    doc.add(Table(header, overview_rows(run), numeric=frozenset({1, 7})))
+    if "false_invocation_rate" not in metrics:
+        note += " No request needs no skill, so there is no false invocation rate."
+    doc.add(Para(note, muted=True))
+    header = ["cell", "n", *(OVERVIEW_HEADER[m] for m in metrics), "listing chars"]
+    doc.add(Table(header, overview_rows(run), numeric=frozenset({1, len(header) - 1})))
 
     doc.add(Heading("Plots"))
     doc.add(*render_plots(run))
+    costs = cost_table(run)
+    if costs is not None:
+        doc.add(Heading("Token cost per cell", 3))
+        doc.add(
+            Para(
+                "Totals over each cell's decisions (summary `cost`, docs/cost.md): listing "
+                "tokens sent with every turn; inline and fork tokens of the invoked skills in "
+                "each mode; declared: in the mode each skill declares; wasted: declared tokens "
+                "of false invocations.",
+                muted=True,
+            ),
+            costs,
+        )
 
     doc.add(Heading("Summary table"))
     doc.add(

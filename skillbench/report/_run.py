@@ -62,6 +62,21 @@ class Run:
         """Key fields that take more than one value across the cells (what a label must show)."""
         return varying_keys(self.cells)
 
+    def inert(self) -> list[str]:
+        """Varying key fields that changed no rate (see :func:`inert_keys`)."""
+        return inert_keys(self.cells)
+
+    def distinct(self) -> tuple[list[Mapping[str, Any]], list[str]]:
+        """Cells and label keys for plots and advice: inert fields held at their first value.
+
+        A grid where half-life changed nothing would otherwise draw every line twice, one
+        hiding the other, and give the same advice twice.
+        """
+        inert = self.inert()
+        first = {k: self.cells[0].get(k) for k in inert} if self.cells else {}
+        cells = [c for c in self.cells if all(c.get(k) == v for k, v in first.items())]
+        return cells, [k for k in self.varying() if k not in inert]
+
     def rows_by_cell(self) -> dict[CellKey, list[Row]]:
         """Rows per cell, restricted like the summary (test split when a selector calibrated)."""
         out: dict[CellKey, list[Row]] = {}
@@ -73,6 +88,32 @@ class Run:
 def varying_keys(cells: Iterable[Row]) -> list[str]:
     cells = list(cells)
     return [k for k in CELL_KEYS if len({fmt_value(c.get(k)) for c in cells}) > 1]
+
+
+RESULT_FIELDS = ("n", "outcomes", "coverage", "recall_when_shown")
+"""What decides every rate of a cell: equal fields, equal rates."""
+
+
+def inert_keys(cells: Iterable[Row]) -> list[str]:
+    """Varying key fields whose value changed no rate.
+
+    Cells are grouped by every other key field; a field is inert when, in every group, all
+    its values give the same outcome counts and coverage (e.g. half-lives that reorder the
+    listing without changing what is shown or chosen).
+    """
+    cells = list(cells)
+    out = []
+    for key in varying_keys(cells):
+        others = [k for k in CELL_KEYS if k != key]
+        groups: dict[tuple[str, ...], dict[str, str]] = {}
+        for c in cells:
+            results = json.dumps([c.get(f) for f in RESULT_FIELDS], sort_keys=True, default=str)
+            group = groups.setdefault(tuple(fmt_value(c.get(k)) for k in others), {})
+            group[fmt_value(c.get(key))] = results
+        compared = [g for g in groups.values() if len(g) > 1]
+        if compared and all(len(set(g.values())) == 1 for g in compared):
+            out.append(key)
+    return out
 
 
 def cell_label(cell: Row, keys: Iterable[str]) -> str:

@@ -99,7 +99,11 @@ def pair_cells(
 ) -> list[CellPair]:
     """(label, cell A, cell B) pairs: direct for one cell each, else matched on free key fields."""
     if len(a) == 1 and len(b) == 1:
-        return [(cell_label(b[0], varying_keys([a[0], b[0]])) or "cell", a[0], b[0])]
+        changes = [
+            f"{k} {fmt_value(a[0].get(k))} → {fmt_value(b[0].get(k))}"
+            for k in varying_keys([a[0], b[0]])
+        ]
+        return [(", ".join(changes) or "same cell", a[0], b[0])]
     free = [k for k in CELL_KEYS if k not in fixed]
 
     def index(cells: Sequence[Mapping[str, Any]], name: str) -> dict[tuple[Any, ...], Any]:

@@ -4,10 +4,15 @@ Documents are the shown entries' text (``name: description when``); the corpus i
 itself, so IDF reflects which words distinguish skills within what the model saw. Scores are
 raw BM25 (not normalised): a score of 0 means no content word in common, and each matched
 distinctive word adds roughly 1–3. Query words count once each.
+
+The index of a listing is kept in a small LRU keyed by the shown texts: a replay shows the
+same few listings over and over (one per fixed cell, a handful per usage cell), so each is
+indexed once instead of once per batch.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,6 +28,8 @@ K1 = 1.5
 B = 0.75
 DEFAULT_LEXICAL_THRESHOLD = 1.0
 """Raw BM25 under which the lexical selector abstains: about one distinctive shared word."""
+INDEX_CACHE_SIZE = 32
+"""Listings whose index a lexical selector keeps; an index of 200 shown skills is ~2 MB."""
 
 
 class BM25:
@@ -62,14 +69,29 @@ class LexicalSelector(TopOneSelector):
 
     name = "lexical"
 
-    def __init__(self, threshold: float | None = None) -> None:
+    def __init__(
+        self, threshold: float | None = None, *, cache_size: int = INDEX_CACHE_SIZE
+    ) -> None:
         self.threshold = threshold
+        self.cache_size = cache_size
+        self._indexes: OrderedDict[tuple[str, ...], BM25] = OrderedDict()
+
+    def index(self, texts: tuple[str, ...]) -> BM25:
+        """The BM25 index of a listing's shown texts, built on first use (LRU-bounded)."""
+        found = self._indexes.get(texts)
+        if found is not None:
+            self._indexes.move_to_end(texts)
+            return found
+        found = self._indexes[texts] = BM25(texts)
+        if len(self._indexes) > self.cache_size:
+            self._indexes.popitem(last=False)
+        return found
 
     def score(self, queries: Sequence[Query]) -> list[EntryScores]:
         out: dict[int, EntryScores] = {}
         for texts, members in listing_groups(queries).items():
             names = tuple(e.name for e in queries[members[0]].listing.shown)
-            matrix = BM25(texts).scores([queries[i].request.text for i in members])
+            matrix = self.index(texts).scores([queries[i].request.text for i in members])
             for i, row in zip(members, matrix, strict=True):
                 out[i] = EntryScores(names, row)
         return [out[i] for i in range(len(queries))]

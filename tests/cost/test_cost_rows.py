@@ -127,3 +127,20 @@ def test_session_totals_split_by_session_and_repeat() -> None:
     assert set(sessions) == {"0/s", "1/s"}
     assert sessions["0/s"].invocations == 2 and sessions["1/s"].invocations == 1
     assert sessions["0/s"].listing_tokens == 600
+
+
+def test_per_skill_groups_invocations_and_reports_break_even() -> None:
+    tiny = Skill(name="tiny", description="d", body="ok")
+    catalog = {**CATALOG, "tiny": tiny}
+    rows = [row("a1", "review", "correct_skill"), row("a2", "review", "correct_skill")]
+    rows += [row("a3", "tiny", "false_trigger"), row("b1", "tour", "correct_skill")]
+    cost = cell_cost(rows, catalog, REQUESTS, MODEL)["per_skill"]
+    assert list(cost) == ["review", "tiny", "tour"]
+    assert cost["review"]["invocations"] == 2
+    # Tiny bodies never beat the 50-token summary: fork never pays.
+    assert cost["tiny"]["break_even_turns"] is None
+    tour = MODEL.decision(CATALOG["tour"], remaining_turns=1, request="tour please")
+    assert (
+        cost["tour"]["break_even_turns"]
+        == (400 + tour.body_tokens + tour.request_tokens + 100 + 50) // (tour.body_tokens - 50) + 1
+    )

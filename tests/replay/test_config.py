@@ -73,3 +73,13 @@ def test_hash_ignores_output_dir_but_not_settings(tmp_path: Path) -> None:
     b = load_config(_write(tmp_path, BASE + "output_dir: elsewhere\n"))
     c = load_config(_write(tmp_path, BASE + "seed: 3\n"))
     assert a.config_hash() == b.config_hash() != c.config_hash()
+
+
+def test_cost_section_validates_keys_and_values(tmp_path: Path) -> None:
+    assert load_config(_write(tmp_path, BASE)).cost.model_dump(exclude_none=True) == {}
+    text = BASE + "cost:\n  horizon: 0\n  summary_tokns: 10\n"
+    with pytest.raises(InputErrors) as info:
+        load_config(_write(tmp_path, text))
+    found = {(p.location.field, p.location.line): p.reason for p in info.value.problems}
+    assert "did you mean 'summary_tokens'" in found["cost.summary_tokns", 9]
+    assert "greater than or equal to 1" in found["cost.horizon", 8]

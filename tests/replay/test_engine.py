@@ -52,6 +52,23 @@ if "test-failing" not in SELECTORS:
         return _Failing(int(params["after"]), bool(params.get("stop", False)))
 
 
+class _Counting(OracleSelector):
+    """Oracle that records the size of every ``select`` batch."""
+
+    batches: list[int] = []
+
+    def select(self, queries: Sequence[Query]) -> list[Decision]:
+        self.batches.append(len(queries))
+        return super().select(queries)
+
+
+if "test-counting" not in SELECTORS:
+
+    @SELECTORS.register("test-counting")
+    def _counting(params: Mapping[str, Any], env: SelectorEnv) -> _Counting:
+        return _Counting()
+
+
 def _config(tmp_path: Path, data: Path, selectors: str = BASELINES, extra: str = "") -> Path:
     path = tmp_path / "mt.yaml"
     path.write_text(CONFIG.format(data=data, selectors=selectors) + extra, encoding="utf-8")
@@ -153,13 +170,14 @@ def test_resume_after_interrupt_equals_uninterrupted_run(tmp_path: Path, metatoo
 
 def test_run_stopped_is_recorded_and_resumable(tmp_path: Path, metatool: Path) -> None:
     config = load_config(
-        _config(tmp_path, metatool, "  - {name: sel, type: test-failing, after: 300, stop: true}\n")
+        _config(tmp_path, metatool, "  - {name: sel, type: test-failing, after: 500, stop: true}\n")
     )
     result = run_experiment(config, output=tmp_path / "o", limit=100)
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
     assert result.status == manifest["status"] == "stopped"
     assert manifest["stop_reason"] == "spend cap reached"
-    assert 0 < result.decisions <= 300
+    # Round one: the alpha cells' 400 queries in one batch, then the usage cells step.
+    assert 400 < result.decisions <= 500
     assert json.loads((tmp_path / "o" / "summary.json").read_text())["cells"]
 
 
@@ -202,3 +220,41 @@ def test_dry_run_prints_grid_and_runs_nothing(
         "50 requests × 24 cells = 1200 decisions" in text and "selector lexical (lexical)" in text
     )
     assert not (out / "results.jsonl").exists()
+
+
+def test_cells_with_fixed_listings_batch_and_usage_cells_step(
+    tmp_path: Path, metatool: Path
+) -> None:
+    # codebot + alpha: usage cannot change the listing, so the chosen history need not be
+    # waited for and all 60 requests go in one batch per cell (2 budgets × 2 half-lives).
+    _Counting.batches = []
+    fixed = _config(tmp_path, metatool, "  - {type: test-counting}\n")
+    run_experiment(
+        load_config(fixed).model_copy(update={"orderings": ["alpha"]}),
+        limit=60,
+        output=tmp_path / "a",
+    )
+    assert _Counting.batches == [240]
+    # codebot + usage: each decision can reorder the next listing, one query per cell a round.
+    _Counting.batches = []
+    run_experiment(
+        load_config(fixed).model_copy(update={"orderings": ["usage"]}),
+        limit=60,
+        output=tmp_path / "u",
+    )
+    assert max(_Counting.batches) == 4 and len(_Counting.batches) == 60
+
+
+def test_manifest_records_each_catalog_and_is_deterministic(tmp_path: Path, metatool: Path) -> None:
+    config = load_config(_config(tmp_path, metatool, "  - {type: never}\n"))
+    run_experiment(config, output=tmp_path / "a", limit=10)
+    run_experiment(config, output=tmp_path / "b", limit=10)
+    a, b = (json.loads((tmp_path / d / "manifest.json").read_text()) for d in "ab")
+    tools = [json.loads(line) for line in (metatool / "tools.jsonl").read_text().splitlines()]
+    catalog = a["catalogs"]["metatool"]
+    assert catalog["count"] == catalog["active"] == len(tools) == len(catalog["skills"])
+    assert catalog["skills"]["AI2sql"] == "Converts a natural language text into an SQL query."
+    for manifest in (a, b):
+        for key in ("started_at", "ended_at"):
+            manifest.pop(key)
+    assert a == b and a["status"] == "complete" and a["stop_reason"] is None

@@ -13,7 +13,7 @@ from skillbench.report import write_report
 @pytest.fixture(scope="session")
 def sweep_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Budgets × orderings × half-lives, cost fields present."""
-    rows = sweep_rows(budgets=(500, 1000, 2000), half_lives=("1d", "7d"), n_requests=40)
+    rows = sweep_rows(budgets=(500, 1000, 2000, 4000), half_lives=("1d", "7d"), n_requests=40)
     return write_run(tmp_path_factory.mktemp("sweep") / "run", rows)
 
 

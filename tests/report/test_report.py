@@ -75,7 +75,7 @@ def test_one_point_runs_skip_plots_with_reasons(tmp_path: Path) -> None:
     assert "Skipped: the run has one budget." in md
     assert "Skipped: no cost data in the results." in md
     assert "Only one budget was run (4,000)" in md
-    assert "`review` taken for `refactor` 10 times." in md  # no descriptions: names only
+    assert "`review` requests went to `refactor` 10 times." in md  # no descriptions: names only
 
 
 def test_summary_only_run(sweep_run: Path, tmp_path: Path) -> None:

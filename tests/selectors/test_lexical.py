@@ -87,3 +87,24 @@ def test_empty_listing_abstains(env: SelectorEnv) -> None:
 def test_stopwords_and_case_are_ignored() -> None:
     scores = BM25([Skill("a", "The Weather").description, "pdf"]).scores(["WEATHER of the"])
     assert scores[0][0] > 0 and scores[0][1] == 0
+
+
+def test_index_is_built_once_per_listing_and_bounded() -> None:
+    from skillbench.selectors import LexicalSelector
+
+    selector = LexicalSelector(threshold=0.0, cache_size=2)
+    a, b, c = (listing(names) for names in (["weather", "pdf-merge"], ["weather"], ["translate"]))
+    ask = [query("weather in Oslo", (), lst, rid=str(i)) for i, lst in enumerate((a, a, b))]
+    first = [(d.chosen, d.score) for d in selector.select(ask)]
+    key = ("weather: Report the current weather forecast for a city.",)
+    index_b = selector.index(key)
+    # A second batch over the same listings reuses the indexes and decides identically.
+    assert [(d.chosen, d.score) for d in selector.select(ask)] == first
+    assert selector.index(key) is index_b
+    # Past ``cache_size`` listings the least recently used index is dropped and rebuilt.
+    selector.select([query("translate to French", (), c)])
+    selector.select([query("merge", (), a)])
+    assert selector.index(key) is not index_b
+    assert (
+        selector.index(key).scores(["weather"]).tolist() == BM25(key).scores(["weather"]).tolist()
+    )

@@ -1,4 +1,6 @@
-"""YAML loading that keeps the line of every mapping key, so errors can point at the file."""
+"""YAML loading that keeps the line of every mapping key, so errors can point at the file.
+
+Shared by every YAML input (run configs, request files)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,178 @@
+"""One cell's walk through the timeline: its listings, its queries and its results rows.
+
+A cell is **dependent** when a decision can change a later listing of that cell: it records
+what the selector chose *and* usage scores reach its listing (``ListingPlan.uses_scores``).
+A dependent cell offers one query per round and waits for its decision; every other cell's
+listings are known in advance, so it offers up to ``CHUNK`` queries per round.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from skillbench.dataset import LabelledRequest
+from skillbench.listing import Listing, ListingPlan
+from skillbench.metrics import classify
+from skillbench.replay._types import Cell
+from skillbench.selectors import Calibratable, Decision, Query, Selector
+from skillbench.tokens import count_tokens
+from skillbench.usage import UsageTracker
+
+CHUNK = 256
+"""Queries an independent cell offers per round: large batches, bounded loss on a kill."""
+
+NOT_RUN = ("hallucinated", "malformed", "error")
+"""Outcomes whose invocation never ran, so no usage is recorded for them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListingFacts:
+    """What rows need from a listing, computed once per distinct listing text."""
+
+    shown: frozenset[str]
+    positions: Mapping[str, int]
+    chars: int
+    tokens: int
+
+
+class FactsCache:
+    """``ListingFacts`` by listing text: token counting is the costly part, done once."""
+
+    def __init__(self, token_model: str) -> None:
+        self.token_model = token_model
+        self._by_text: dict[str, ListingFacts] = {}
+
+    def get(self, listing: Listing) -> ListingFacts:
+        facts = self._by_text.get(listing.text)
+        if facts is None:
+            names = listing.shown_names
+            positions: dict[str, int] = {}
+            for i, name in enumerate(names):
+                positions.setdefault(name, i)
+            facts = ListingFacts(
+                frozenset(names),
+                positions,
+                len(listing.text),
+                count_tokens(listing.text, self.token_model),
+            )
+            self._by_text[listing.text] = facts
+        return facts
+
+
+@dataclass
+class CellRun:
+    """One cell's progress through the timeline.
+
+    ``done`` holds rows kept by ``--resume`` (by request id); ``seen`` interns listings by
+    text and is shared by the cells of one plan, so selectors' per-listing work (entry
+    records, indexes) happens once per distinct listing.
+    """
+
+    cell: Cell
+    plan: ListingPlan
+    selector: Selector
+    tracker: UsageTracker
+    record_label: bool
+    done: dict[str, dict[str, Any]]
+    seen: dict[str, Listing] = field(default_factory=dict)
+    train: frozenset[str] = frozenset()
+    pos: int = 0
+    waiting: bool = False
+
+    @property
+    def dependent(self) -> bool:
+        return not self.record_label and self.plan.uses_scores
+
+    def listing_at(self, request: LabelledRequest) -> Listing:
+        """The listing this cell shows at ``request.at``, given the usage recorded so far."""
+        scores: Mapping[str, float] = {}
+        if self.plan.uses_scores:
+            assert request.at is not None
+            scores = self.tracker.scores(request.at)
+        listing = self.plan.render(scores)
+        return self.seen.setdefault(listing.text, listing)
+
+    def issue(self, requests: Sequence[LabelledRequest]) -> list[tuple[int, Query]]:
+        """The next queries this cell can ask now (replaying resumed rows on the way)."""
+        out: list[tuple[int, Query]] = []
+        limit = 1 if self.dependent else CHUNK
+        while not self.waiting and self.pos < len(requests) and len(out) < limit:
+            i, request = self.pos, requests[self.pos]
+            row = self.done.get(request.id)
+            if row is None:
+                query = Query(request, self.listing_at(request), self.cell.repeat, self.cell.label)
+                out.append((i, query))
+                self.waiting = self.dependent
+            if self.record_label:
+                if request.expected:
+                    assert request.at is not None
+                    self.tracker.record(request.expected[0], request.at)
+            elif row is not None and self.dependent:
+                self._record_chosen(request, row)
+            self.pos += 1
+        return out
+
+    def finish(self, request: LabelledRequest, row: Mapping[str, Any]) -> None:
+        """Take the decision on ``request`` (recorded as usage when the cell is dependent)."""
+        if self.dependent:
+            self._record_chosen(request, row)
+            self.waiting = False
+
+    def calibrate(self, requests: Sequence[LabelledRequest]) -> Mapping[str, Any]:
+        """Fit the calibratable selector on the train split, with listings as the warm-start
+        history shows them (the replay's own history does not exist yet)."""
+        assert isinstance(self.selector, Calibratable)
+        queries = [
+            Query(r, self.listing_at(r), self.cell.repeat, self.cell.label)
+            for r in requests
+            if r.id in self.train
+        ]
+        return dict(self.selector.calibrate(queries))
+
+    def _record_chosen(self, request: LabelledRequest, row: Mapping[str, Any]) -> None:
+        """An agent's tracker records an invocation that ran: a shown skill was invoked."""
+        if row.get("chosen") is not None and row.get("outcome") not in NOT_RUN:
+            assert request.at is not None
+            self.tracker.record(row["chosen"], request.at)
+
+
+def make_row(
+    cell: Cell,
+    query: Query,
+    decision: Decision,
+    facts: ListingFacts,
+    split: str,
+    latency: float,
+) -> dict[str, Any]:
+    """The results row of one decision (docs/architecture.md, "Results row")."""
+    request = query.request
+    outcome = classify(request.expected, decision, facts.shown)
+    shown_expected = [facts.positions[n] for n in request.expected if n in facts.positions]
+    score = decision.score
+    return {
+        **cell.fields(),
+        "repeat": cell.repeat,
+        "request_id": request.id,
+        "expected": list(request.expected),
+        "chosen": decision.chosen if decision.kind == "invoke" else None,
+        "outcome": outcome,
+        "visible": bool(shown_expected) if request.expected else None,
+        "gold_position": min(shown_expected) if shown_expected else None,
+        "listing_chars": facts.chars,
+        "listing_tokens": facts.tokens,
+        "shown": len(facts.shown),
+        "latency_ms": round(decision.latency_ms or latency, 3),
+        "at": request.at.isoformat() if request.at else None,
+        "session": request.session,
+        "turn": request.turn,
+        "tags": list(request.tags),
+        "split": split,
+        "score": None if score is None or not math.isfinite(score) else float(score),
+        "detail": dict(decision.detail),
+        "inline_tokens": None,
+        "fork_tokens": None,
+        "declared_tokens": None,
+    }

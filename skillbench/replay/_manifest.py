@@ -1,0 +1,104 @@
+"""``manifest.json``: how a run was made and how it ended, rewritten at each status change.
+
+Everything but ``started_at``/``ended_at`` is a function of the config, the inputs and the
+installed packages, so two runs of one config write the same manifest up to the times.
+"""
+
+from __future__ import annotations
+
+import platform
+from collections.abc import Mapping
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from skillbench.catalog import Catalog
+from skillbench.replay._config import RunConfig
+from skillbench.replay._grid import Grid
+from skillbench.replay._results import MANIFEST, now_iso, write_json
+from skillbench.replay._types import Cell, RunStatus
+
+PACKAGES = ("skillbench", "numpy", "sentence-transformers", "torch", "litellm")
+
+
+def package_versions() -> dict[str, str | None]:
+    """Installed versions, read from metadata without importing the packages."""
+    out: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    out["python"] = platform.python_version()
+    return out
+
+
+def catalog_facts(catalog: Catalog) -> dict[str, Any]:
+    """What reports quote of a catalog: every skill's description and the status counts."""
+    statuses = [catalog.status(s) for s in catalog.skills]
+    return {
+        "skills": {s.name: s.description for s in catalog.skills},
+        "count": len(catalog.skills),
+        **{status: statuses.count(status) for status in ("active", "disabled", "inactive")},
+    }
+
+
+def run_info(
+    config: RunConfig, grid: Grid, fitted: Mapping[Cell, Mapping[str, Any]], resumed: int
+) -> dict[str, Any]:
+    """The run's shape: sizes, usage and timeline settings, catalogs (under the first
+    profile), skipped duplicate listings and the calibration split."""
+    profile = config.profiles[0]
+    info: dict[str, Any] = {
+        "requests": len(grid.requests),
+        "cells": len(grid.cells),
+        "decisions": grid.decisions,
+        "resumed_rows": resumed,
+        "limit": config.limit,
+        "token_model": config.token_model,
+        "usage": config.usage.model_dump(mode="json"),
+        "timeline": {
+            "days": config.timeline.days,
+            "seed": config.seed if config.timeline.seed is None else config.timeline.seed,
+        },
+        "catalogs": {v: catalog_facts(grid.catalogs[v, profile]) for v in config.catalogs},
+    }
+    if grid.duplicates:
+        info["duplicate_listings_skipped"] = grid.duplicates
+    if fitted:
+        info["calibration"] = {
+            "train_fraction": config.calibration.train_fraction,
+            "seed": config.seed if config.calibration.seed is None else config.calibration.seed,
+            "train": len(grid.train),
+            "test": len(grid.requests) - len(grid.train),
+            "fitted": {cell.label: dict(v) for cell, v in fitted.items()},
+        }
+    return info
+
+
+class ManifestWriter:
+    """Writes the manifest of one run; ``write(status)`` at start, stop and end."""
+
+    def __init__(
+        self,
+        run_dir: Path,
+        config: RunConfig,
+        config_hash: str,
+        started: str,
+        info: Mapping[str, Any],
+    ) -> None:
+        self.path = run_dir / MANIFEST
+        self.fixed = {
+            "name": config.name,
+            "config_hash": config_hash,
+            "seed": config.seed,
+            "started_at": started,
+            "versions": package_versions(),
+            **info,
+        }
+
+    def write(self, status: RunStatus, reason: str | None = None) -> None:
+        ended = None if status == "running" else now_iso()
+        write_json(
+            self.path, {**self.fixed, "ended_at": ended, "status": status, "stop_reason": reason}
+        )
