@@ -28,7 +28,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval:
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+    # Exact ends at 0 and n: rounding would otherwise leave the bound a hair past the rate.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(low, high)
 
 
 def rate(successes: int, n: int) -> float | None:

@@ -11,7 +11,7 @@ from skillbench.replay._config import (
     load_config,
 )
 from skillbench.replay._engine import RunResult, run_experiment
-from skillbench.replay._grid import Grid, build_grid, default_cache_dir, replay_order, train_split
+from skillbench.replay._grid import Grid, build_grid, replay_order, train_split
 from skillbench.replay._plan import dry_run
 from skillbench.replay._results import read_rows
 from skillbench.replay._types import (
@@ -44,7 +44,6 @@ __all__ = [
     "TimelineConfig",
     "UsageConfig",
     "build_grid",
-    "default_cache_dir",
     "dry_run",
     "load_config",
     "read_rows",

@@ -8,7 +8,6 @@ Work shared between cells is done here once: one catalog load per (variant, prof
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
+from skillbench.cache import default_cache_root
 from skillbench.catalog import Catalog, SourceSpec, load_catalog
 from skillbench.dataset import LabelledRequest, assign_timeline, check_expected, load_requests
 from skillbench.listing import ListingPlan
@@ -25,19 +25,11 @@ from skillbench.selectors import SELECTORS, Calibratable, Selector, SelectorEnv
 from skillbench.usage import UsageTracker
 
 
-def default_cache_dir() -> Path:
-    """``$SKILLBENCH_CACHE_DIR``, else ``$XDG_CACHE_HOME/skillbench`` (``~/.cache/skillbench``)."""
-    explicit = os.environ.get("SKILLBENCH_CACHE_DIR")
-    if explicit:
-        return Path(explicit).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "skillbench"
-
-
 def selector_env(config: RunConfig, *, max_concurrency: int, quiet: bool) -> SelectorEnv:
-    """The environment selectors are built in: cache, seed, the config's directory."""
+    """The environment selectors are built in: the cache root ``skillbench cache`` manages,
+    the seed and the config's directory."""
     base = config.path.parent if config.path else Path.cwd()
-    return SelectorEnv(default_cache_dir(), config.seed, base, max_concurrency, quiet)
+    return SelectorEnv(default_cache_root(), config.seed, base, max_concurrency, quiet)
 
 
 def usage_trackers(config: RunConfig) -> Callable[[str], UsageTracker]:

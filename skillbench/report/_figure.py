@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 """matplotlib's tab10: distinct hues that survive projectors and common colour blindness."""
@@ -50,7 +50,8 @@ def thousands(axis: Any) -> None:
     axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
 
 
-def finite(value: Any) -> bool:
+def finite(value: Any) -> TypeGuard[float]:
+    """A real, finite number (not a bool, None or NaN)."""
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 

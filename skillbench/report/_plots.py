@@ -15,6 +15,7 @@ from skillbench.metrics import wilson
 from skillbench.report._doc import Figure
 from skillbench.report._figure import COLORS, DASHES, error_bars, finite, png, pyplot
 from skillbench.report._plots_skills import confusion_heatmap, inline_vs_fork
+from skillbench.report._plots_timeline import timeline_by_half_life
 from skillbench.report._run import Run, cell_label, fmt_value
 
 Cell = Mapping[str, Any]
@@ -150,70 +151,6 @@ def coverage_vs_budget(run: Run) -> Figure:
     _legend(fig, ax, len(lines))
     caption = "Positives: requests that expect a skill. " + _lines_caption(run)
     return Figure("coverage_vs_budget", title, png(fig), caption)
-
-
-def _rolling(values: Sequence[float], window: int) -> list[float]:
-    """Means of every full window (a partial first window would be all noise)."""
-    out, total = [], 0.0
-    for i, v in enumerate(values):
-        total += v
-        if i >= window:
-            total -= values[i - window]
-        if i >= window - 1:
-            out.append(total / window)
-    return out
-
-
-def timeline_by_half_life(run: Run) -> Figure:
-    title = "Accuracy over the replay timeline, by half-life"
-    if not run.rows:
-        return Figure("timeline", title, None, "Skipped: results.jsonl is missing.")
-    if "half_life" in run.inert():
-        return Figure(
-            "timeline", title, None, "Skipped: the half-life changed no decision in this run."
-        )
-    by_cell = run.rows_by_cell()
-    usage = {k: v for k, v in by_cell.items() if str(k[3]).startswith("usage")}
-    scope = "usage-ordered cells" if usage and len(usage) < len(by_cell) else "cells"
-    by_cell = usage or by_cell
-    # per cell: request (time, id, repeat) -> correct; only requests every cell decided
-    scores = [
-        {
-            (str(r.get("at") or ""), str(r.get("request_id")), r.get("repeat", 0)): float(
-                r.get("outcome") in ("correct_skill", "correct_abstain")
-            )
-            for r in rows
-        }
-        for rows in by_cell.values()
-    ]
-    shared = sorted(set.intersection(*(set(s) for s in scores)))
-    if len(shared) < 2:
-        return Figure("timeline", title, None, "Skipped: fewer than two shared decisions.")
-    by_hl: dict[str, list[dict[Any, float]]] = defaultdict(list)
-    for key, s in zip(by_cell, scores, strict=True):
-        by_hl[fmt_value(key[4])].append(s)
-    window = min(len(shared), max(5, len(shared) // 10))
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(9, 3.8))
-    for i, (hl, cells) in enumerate(sorted(by_hl.items())):
-        mean = [sum(s[r] for s in cells) / len(cells) for r in shared]
-        ax.plot(
-            range(window, len(shared) + 1),
-            _rolling(mean, window),
-            color=COLORS[i % len(COLORS)],
-            lw=1.6,
-            label=f"half-life {hl} ({len(cells)} cells)",
-        )
-    ax.set_xlabel("decision in replay order (by request time)")
-    ax.set_ylabel(f"accuracy, rolling mean of {window}")
-    ax.set_ylim(0, 1.02)
-    ax.legend(loc="lower right", fontsize=9)
-    fig.tight_layout()
-    caption = (
-        f"Rolling mean over {window} decisions on the {len(shared):,} requests every cell "
-        f"decided, averaged over the {scope} sharing a half-life."
-    )
-    return Figure("timeline", title, png(fig), caption)
 
 
 def position_bins(largest: int) -> list[tuple[int, int]]:

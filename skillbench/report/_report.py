@@ -12,6 +12,7 @@ from typing import Any
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import OUTCOMES
 from skillbench.report._advice import budget_advice, confused_pairs, hidden_skills
+from skillbench.report._advice_half_life import half_life_advice
 from skillbench.report._doc import (
     Block,
     Bullets,
@@ -169,6 +170,9 @@ def build_report(run: Run) -> Document:
 
     doc.add(Heading("What to do"))
     doc.add(Heading("Budget", 3), Bullets(budget_advice(run)))
+    half_life = half_life_advice(run)
+    if half_life:
+        doc.add(Heading("Half-life", 3), Bullets(half_life))
     doc.add(Heading("Skills never shown", 3), Bullets(hidden_skills(run)))
     doc.add(Heading("Confused skills", 3), Bullets(confused_pairs(run)))
 

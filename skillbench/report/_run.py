@@ -1,8 +1,10 @@
-"""Reading a run directory (results.jsonl, summary.json, manifest.json) and naming its cells."""
+"""Reading a run directory (results.jsonl, summary.json, manifest.json, config.yaml) and
+naming its cells."""
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +15,11 @@ from skillbench.metrics import counted_rows
 
 CELL_KEYS = ("catalog", "profile", "budget", "ordering", "half_life", "selector")
 """The fields that identify a cell (docs/architecture.md)."""
+
+BASELINES = frozenset({"never", "random"})
+"""Selector types that ignore what descriptions say: no listing change can help them."""
+ORACLE = "oracle"
+"""The selector type that picks an expected skill whenever one is shown: the listing's bound."""
 
 CellKey = tuple[Any, ...]
 Row = Mapping[str, Any]
@@ -43,12 +50,14 @@ class Run:
         summary: ``summary.json`` (``name``, ``config_hash``, ``cells``).
         rows: every results row, in file order; empty when results.jsonl is absent.
         manifest: ``manifest.json`` when present.
+        config: ``config.yaml`` (the resolved config) when present.
     """
 
     path: Path
     summary: Mapping[str, Any]
     rows: list[Row] = field(default_factory=list)
     manifest: Mapping[str, Any] = field(default_factory=dict)
+    config: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -57,6 +66,14 @@ class Run:
     @property
     def cells(self) -> list[Mapping[str, Any]]:
         return list(self.summary.get("cells", []))
+
+    def selector_type(self, name: Any) -> str:
+        """The registry type of a selector named in the cells (``config.yaml``; else the name,
+        which is the type unless the config renamed it)."""
+        for sel in self.config.get("selectors") or ():
+            if isinstance(sel, Mapping) and str(sel.get("name") or sel.get("type")) == str(name):
+                return str(sel.get("type"))
+        return str(name)
 
     def varying(self) -> list[str]:
         """Key fields that take more than one value across the cells (what a label must show)."""
@@ -116,6 +133,17 @@ def inert_keys(cells: Iterable[Row]) -> list[str]:
     return out
 
 
+def half_life_order(label: Any) -> tuple[float, str]:
+    """Sort key putting half-life labels in duration order (``1h``, ``12h``, ``1d`` … ``inf``)."""
+    from skillbench.usage import parse_duration
+
+    try:
+        duration = parse_duration(None if label is None else str(label))
+    except SkillbenchError:
+        return (math.inf, str(label))
+    return (math.inf if duration is None else duration.total_seconds(), "")
+
+
 def cell_label(cell: Row, keys: Iterable[str]) -> str:
     """``budget=2000 ordering=usage``: only the fields that tell cells apart."""
     parts = [f"{k}={fmt_value(cell.get(k))}" for k in keys]
@@ -163,32 +191,82 @@ def load_run(path: str | Path, *, rows: bool = True) -> Run:
         summary=summary,
         rows=read_rows(results) if rows and results.is_file() else [],
         manifest=_read_json(manifest) if manifest.is_file() else {},
+        config=_read_config(root / "config.yaml"),
     )
 
 
-def skill_descriptions(run: Run) -> dict[str, str]:
-    """Skill name → description when the run recorded its catalog (summary or manifest).
+def _read_config(path: Path) -> Mapping[str, Any]:
+    """The run's resolved config; empty when absent (older runs, synthetic ones)."""
+    if not path.is_file():
+        return {}
+    import yaml
 
-    Accepts ``skills: {name: description}``, ``skills: [{name, description}]`` or
-    ``catalogs: {variant: skills}`` in either file; empty when none is present.
+    try:
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise InputError(Location(str(path), line), f"invalid YAML: {exc}") from None
+    return config if isinstance(config, Mapping) else {}
+
+
+def _skill_facts(run: Run, fact: str) -> dict[str, str]:
+    """Skill name → one text fact (``description``, ``status``) from the summary or manifest.
+
+    Accepts ``skills: {name: text}`` (descriptions only), ``skills: {name: {fact}}``,
+    ``skills: [{name, fact}]``, and ``status: {name: status}``, each at the top level or
+    under ``catalogs.{variant}`` (a skills list may also sit directly under the variant).
     """
     out: dict[str, str] = {}
 
     def take(skills: Any) -> None:
         if isinstance(skills, Mapping):
             for name, value in skills.items():
-                desc = value.get("description") if isinstance(value, Mapping) else value
-                if isinstance(desc, str):
-                    out.setdefault(str(name), desc)
+                if isinstance(value, Mapping):
+                    value = value.get(fact)
+                elif fact != "description":  # a bare string is a description
+                    continue
+                if isinstance(value, str):
+                    out.setdefault(str(name), value)
         elif isinstance(skills, list):
             for item in skills:
-                if isinstance(item, Mapping) and isinstance(item.get("description"), str):
-                    out.setdefault(str(item.get("name")), item["description"])
+                if isinstance(item, Mapping) and isinstance(item.get(fact), str):
+                    out.setdefault(str(item.get("name")), item[fact])
+
+    def scan(source: Mapping[str, Any]) -> None:
+        take(source.get("skills"))
+        if fact != "description" and isinstance(source.get(fact), Mapping):
+            take({k: {fact: v} for k, v in source[fact].items()})
 
     for source in (run.summary, run.manifest):
-        take(source.get("skills"))
+        scan(source)
         catalogs = source.get("catalogs")
         if isinstance(catalogs, Mapping):
             for variant in catalogs.values():
-                take(variant.get("skills") if isinstance(variant, Mapping) else variant)
+                if isinstance(variant, Mapping):
+                    scan(variant)
+                else:
+                    take(variant)
+    return out
+
+
+def skill_descriptions(run: Run) -> dict[str, str]:
+    """Skill name → description when the run recorded its catalog (summary or manifest)."""
+    return _skill_facts(run, "description")
+
+
+def skill_statuses(run: Run) -> dict[str, str]:
+    """Skill name → catalog status (``active``, ``inactive``, ``disabled``) when recorded."""
+    return _skill_facts(run, "status")
+
+
+def status_counts(run: Run) -> dict[str, int]:
+    """``inactive``/``disabled`` skill counts in the manifest (the largest over catalogs)."""
+    out: dict[str, int] = {}
+    catalogs = run.manifest.get("catalogs")
+    for variant in catalogs.values() if isinstance(catalogs, Mapping) else ():
+        for status in ("inactive", "disabled"):
+            count = variant.get(status) if isinstance(variant, Mapping) else None
+            if isinstance(count, int) and count > 0:
+                out[status] = max(out.get(status, 0), count)
     return out

@@ -55,13 +55,17 @@ class BM25:
         self.weights = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths / avg))
 
     def scores(self, queries: Sequence[str]) -> np.ndarray:
-        """A (queries × documents) matrix of BM25 scores."""
-        hits = np.zeros((len(queries), len(self.vocab)), dtype=np.float64)
+        """A (queries × documents) matrix of BM25 scores.
+
+        Each row is summed on its own, in vocabulary order: a query scores the same to the
+        last bit whatever batch it comes in (a matrix product would not promise that).
+        """
+        out = np.zeros((len(queries), self.weights.shape[0]), dtype=np.float64)
         for i, q in enumerate(queries):
-            for w in set(words(q)):
-                if w in self.vocab:
-                    hits[i, self.vocab[w]] = 1.0
-        return hits @ self.weights.T
+            cols = sorted({self.vocab[w] for w in words(q) if w in self.vocab})
+            if cols:
+                out[i] = self.weights[:, cols].sum(axis=1)
+        return out
 
 
 class LexicalSelector(TopOneSelector):

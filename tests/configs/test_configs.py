@@ -79,7 +79,6 @@ def test_quickstart_full_run_shows_budget_and_usage_effects(isolated: Path) -> N
         assert usage > alpha
 
 
-@pytest.mark.slow
 def test_ci_config_passes_its_checked_in_baseline(isolated: Path) -> None:
     run_dir = isolated / "ci"
     assert main(["run", str(REPO / "configs/ci.yaml"), "-o", str(run_dir)]) == 0

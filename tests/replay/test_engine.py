@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -55,7 +55,7 @@ if "test-failing" not in SELECTORS:
 class _Counting(OracleSelector):
     """Oracle that records the size of every ``select`` batch."""
 
-    batches: list[int] = []
+    batches: ClassVar[list[int]] = []
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
         self.batches.append(len(queries))

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from synthetic import paired_rows, sweep_rows, write_run
 
-from skillbench.metrics import wilson
 from skillbench.report import compare_runs, load_run, parse_selection, write_report
 from skillbench.report._advice import budget_advice
 from skillbench.report._figure import error_bars
@@ -29,8 +28,8 @@ def _missed_at(position: int, n: int) -> list[dict]:
 
 
 def test_position_rate_of_zero_does_not_break_the_report(tmp_path: Path) -> None:
-    """The MetaTool failure: "'yerr' must not contain negative values"."""
-    assert wilson(0, 6).low > 0.0  # the float noise that made value - low negative
+    """The MetaTool failure: "'yerr' must not contain negative values" (a Wilson bound that
+    landed 1e-17 past a rate of 0)."""
     rows = _missed_at(49, 6) + [
         {**r, "request_id": f"x{i}"} for i, r in enumerate(paired_rows([True] * 4))
     ]
@@ -69,19 +68,26 @@ def test_a_half_life_that_changes_nothing_is_reported_once(tmp_path: Path) -> No
     assert advice.count("\n- ") == 1  # one line of advice, not one per half-life
 
 
-def test_budget_advice_says_when_accuracy_still_rises(tmp_path: Path) -> None:
-    rows = sweep_rows(budgets=(500, 1000), orderings=("usage",), n_requests=40)
-    (line,) = budget_advice(load_run(write_run(tmp_path / "a", rows)))
-    assert "still rises at the largest budget, 1,000" in line and "try larger budgets" in line
+def _line(tmp_path: Path, name: str, right: dict[int, int]) -> str:
     rows = []
-    for budget, right in ((1000, 120), (2000, 190), (4000, 191)):
-        rows += [
-            {**r, "budget": budget} for r in paired_rows([True] * right + [False] * (200 - right))
-        ]
-    (line,) = budget_advice(load_run(write_run(tmp_path / "b", rows)))
-    assert line == (
+    for budget, n in right.items():
+        rows += [{**r, "budget": budget} for r in paired_rows([True] * n + [False] * (200 - n))]
+    (line,) = budget_advice(load_run(write_run(tmp_path / name, rows)))
+    return line
+
+
+def test_budget_advice_reads_the_sweep(tmp_path: Path) -> None:
+    rows = sweep_rows(budgets=(500, 1000), orderings=("usage",), n_requests=40)
+    (line,) = budget_advice(load_run(write_run(tmp_path / "a", rows)))  # listing ≈ budget
+    assert "still rises at the largest budget, 1,000" in line and "try larger budgets" in line
+    assert _line(tmp_path, "b", {1000: 120, 2000: 190, 4000: 191}) == (
         "best accuracy 0.955 at budget 4,000; the smallest budget within 1 point is "
         "**2,000** (0.950), saving 2,000 characters."
+    )
+    assert _line(tmp_path, "c", {1000: 120, 2000: 150}) == (  # 400-character listings
+        "best accuracy 0.750 at the largest budget, 2,000, where the listing used only "
+        "**400** characters on average: everything fit, so a larger budget shows nothing "
+        "more and the remaining errors are the selector's."
     )
 
 

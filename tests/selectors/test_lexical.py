@@ -108,3 +108,11 @@ def test_index_is_built_once_per_listing_and_bounded() -> None:
     assert (
         selector.index(key).scores(["weather"]).tolist() == BM25(key).scores(["weather"]).tolist()
     )
+
+
+def test_bm25_scores_do_not_depend_on_the_batch() -> None:
+    docs = [f"{s.name} {s.description}" for s in SKILLS.values()] * 7
+    index = BM25(docs)
+    queries = ["merge pdf files", "weather in the city", "translate french text"] * 30
+    batch = index.scores(queries)
+    assert all((index.scores([q])[0] == row).all() for q, row in zip(queries, batch, strict=True))

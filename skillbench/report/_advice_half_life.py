@@ -1,0 +1,113 @@
+"""Half-life advice: which usage half-life to keep, with intervals and paired tests."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skillbench.report._advice import line_head
+from skillbench.report._measures import CORRECT
+from skillbench.report._run import (
+    BASELINES,
+    ORACLE,
+    Row,
+    Run,
+    cell_key,
+    cell_label,
+    fmt_value,
+    half_life_order,
+)
+
+ALPHA = 0.05
+"""Family-wise level of the paired tests against the best half-life (Bonferroni)."""
+
+Cell = Mapping[str, Any]
+
+
+def request_scores(rows: Sequence[Row]) -> dict[str, float]:
+    """Request id → mean correctness over its repeats (the unit of a paired test)."""
+    hits: dict[str, list[bool]] = defaultdict(list)
+    for row in rows:
+        hits[str(row.get("request_id"))].append(row.get("outcome") in CORRECT)
+    return {rid: sum(v) / len(v) for rid, v in hits.items()}
+
+
+def _p_value(a: Mapping[str, float], b: Mapping[str, float]) -> float:
+    """Exact sign test (McNemar for 0/1 scores) on the requests both cells decided."""
+    from skillbench.metrics._paired import sign_test
+
+    ids = sorted(a.keys() & b.keys())
+    return sign_test([a[i] for i in ids], [b[i] for i in ids]).p_value
+
+
+def _ci(cell: Cell) -> str:
+    low, high = cell.get("accuracy_ci") or (None, None)
+    return "" if low is None or high is None else f" [{low:.3f}, {high:.3f}]"
+
+
+def _line(run: Run, label: str, cells: Sequence[Cell], scores: Mapping[Any, Any]) -> str:
+    ranked = sorted(cells, key=lambda c: (-c["accuracy"], half_life_order(c.get("half_life"))))
+    best, others = ranked[0], ranked[1:]
+    alpha = ALPHA / len(others)
+    tested = [(c, _p_value(scores[cell_key(best)], scores[cell_key(c)])) for c in others]
+    ties = [(c, p) for c, p in tested if p >= alpha]
+    oracle = {run.selector_type(c.get("selector")) for c in cells} == {ORACLE}
+    hl = fmt_value(best.get("half_life"))
+    text = f"{line_head(label, oracle)}best half-life **{hl}**, accuracy {best['accuracy']:.3f}"
+    text += _ci(best)
+    if ties:
+        listed = ", ".join(
+            f"{fmt_value(c.get('half_life'))} ({c['accuracy']:.3f}, p = {p:.2g})" for c, p in ties
+        )
+        text += f"; not distinguishable from {listed}"
+        if len(ties) < len(others):
+            text += "; the others are lower"
+    else:
+        text += "; every other half-life is lower"
+    by_duration = sorted(cells, key=lambda c: half_life_order(c.get("half_life")))
+    shape = ", ".join(f"{fmt_value(c.get('half_life'))} {c['accuracy']:.3f}" for c in by_duration)
+    return f"{text}. By half-life: {shape}."
+
+
+def half_life_advice(run: Run) -> list[str]:
+    """Per line of the grid (usage-ordered cells), the best half-life and those tied with it;
+    empty when the half-life does not vary or changed no rate.
+
+    Ties are half-lives a paired exact sign test on the same requests cannot tell from the
+    best (Bonferroni over the comparisons); the accuracy intervals are Wilson 95%.
+    """
+    if "half_life" not in run.varying() or "half_life" in run.inert():
+        return []  # nothing to choose; an inert half-life has its note at the top
+    cells, keys = run.distinct()
+    keys = [k for k in keys if k != "half_life"]
+    lines: dict[str, list[Cell]] = defaultdict(list)
+    for cell in cells:
+        usage = str(cell.get("ordering") or "").startswith("usage")
+        kind = run.selector_type(cell.get("selector"))
+        if usage and kind not in BASELINES and cell.get("accuracy") is not None:
+            lines[cell_label(cell, keys)].append(cell)
+    by_cell = run.rows_by_cell()
+    scores = {key: request_scores(rows) for key, rows in by_cell.items()}
+    ranked = sorted(
+        (
+            (label, cs)
+            for label, cs in lines.items()
+            if len(cs) > 1 and all(cell_key(c) in scores for c in cs)
+        ),
+        key=lambda kv: (
+            {run.selector_type(c.get("selector")) for c in kv[1]} == {ORACLE},
+            -max(c["accuracy"] for c in kv[1]),
+        ),
+    )
+    out = [_line(run, label, cs, scores) for label, cs in ranked]
+    if not out:
+        return ["No usage-ordered cells with results rows to compare half-lives on."]
+    out.append(
+        "Intervals: Wilson 95%. Not distinguishable: a paired exact McNemar test on the same "
+        f"requests gives p ≥ {ALPHA} divided by the number of comparisons with the best "
+        "(Bonferroni). "
+        "Compare two half-lives in full with `skillbench compare RUN::half_life=A "
+        "RUN::half_life=B`."
+    )
+    return out
