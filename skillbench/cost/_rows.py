@@ -84,12 +84,17 @@ def remaining_turns(requests: Iterable[LabelledRequest]) -> dict[str, int]:
 
 
 class RequestIndex:
-    """Requests by id with their remaining turns, computed once for many rows."""
+    """Requests by id with their remaining turns, computed once for many rows.
+
+    It also remembers every decision cost worked out against it: a replay costs the same
+    (skill, request) pair in many cells, and again for the summary.
+    """
 
     def __init__(self, requests: Iterable[LabelledRequest]) -> None:
         self.requests = list(requests)
         self.by_id = {r.id: r for r in self.requests}
         self.remaining = remaining_turns(self.requests)
+        self.costs: dict[tuple[Any, ...], DecisionCost] = {}
 
 
 Requests = Sequence[LabelledRequest] | RequestIndex
@@ -129,18 +134,21 @@ def decision_costs(
             costs.append(None)
             continue
         request_id = row.get("request_id", "")
-        request = index.by_id.get(request_id)
         measured = (row.get("detail") or {}).get(FORK_SUMMARY_KEY)
-        costs.append(
-            cost_model.decision(
+        summary = None if measured is None else int(measured)
+        key = (cost_model, skill, request_id, row.get("session"), summary)
+        cost = index.costs.get(key)
+        if cost is None:
+            request = index.by_id.get(request_id)
+            cost = index.costs[key] = cost_model.decision(
                 skill,
                 remaining_turns=cost_model.horizon or index.remaining.get(request_id, 1),
                 args=request.args if request else None,
                 request=request.text if request else "",
                 session_id=row.get("session"),
-                summary_tokens=None if measured is None else int(measured),
+                summary_tokens=summary,
             )
-        )
+        costs.append(cost)
     return costs
 
 
