@@ -26,6 +26,13 @@ from skillbench.metrics._paired import (
     paired_bootstrap,
     sign_test,
 )
+from skillbench.metrics._repeats import (
+    RequestRepeats,
+    group_repeats,
+    pass_hat_k,
+    repeat_metrics,
+    trigger_rates,
+)
 
 __all__ = [
     "FALSE_INVOCATIONS",
@@ -35,6 +42,7 @@ __all__ = [
     "Interval",
     "McNemar",
     "Outcome",
+    "RequestRepeats",
     "binomial_two_sided",
     "bootstrap_ratio",
     "by_position",
@@ -42,12 +50,16 @@ __all__ = [
     "classify",
     "confusion",
     "counted_rows",
+    "group_repeats",
     "mcnemar_exact",
     "newcombe_diff",
     "paired_bootstrap",
+    "pass_hat_k",
     "per_skill",
     "rate",
+    "repeat_metrics",
     "sign_test",
+    "trigger_rates",
     "wilson",
     "wilson_json",
     "with_ci",

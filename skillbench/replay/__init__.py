@@ -1,5 +1,6 @@
 """Replay experiments: the run config, the grid, the lockstep engine and the run directory."""
 
+from skillbench.replay import _repeats  # noqa: F401  (registers the "repeats" annotator)
 from skillbench.replay._config import (
     CalibrationConfig,
     CostConfig,
@@ -11,7 +12,7 @@ from skillbench.replay._config import (
     load_config,
 )
 from skillbench.replay._engine import RunResult, run_experiment
-from skillbench.replay._grid import Grid, build_grid, replay_order, train_split
+from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
 from skillbench.replay._plan import dry_run
 from skillbench.replay._results import read_rows
 from skillbench.replay._types import (
@@ -46,6 +47,7 @@ __all__ = [
     "build_grid",
     "dry_run",
     "load_config",
+    "load_variant",
     "read_rows",
     "replay_order",
     "run_experiment",

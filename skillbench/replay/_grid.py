@@ -95,15 +95,20 @@ class Grid:
         return len(self.cells) * len(self.requests)
 
 
+def load_variant(config: RunConfig, variant: str, profile: str) -> Catalog:
+    """The catalog of config variant ``variant`` under ``profile``'s precedence rules."""
+    specs = [SourceSpec(str(config.resolve(s.path)), s.source) for s in config.catalogs[variant]]
+    cwd = config.resolve(config.cwd) if config.cwd else None
+    return load_catalog(specs, profile=profile, cwd=cwd)
+
+
 def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
     """Load requests and catalogs, build the plans and enumerate the cells."""
     requests = prepare_requests(config, limit if limit is not None else config.limit)
-    cwd = config.resolve(config.cwd) if config.cwd else None
     catalogs: dict[tuple[str, str], Catalog] = {}
-    for variant, sources in config.catalogs.items():
-        specs = [SourceSpec(str(config.resolve(s.path)), s.source) for s in sources]
+    for variant in config.catalogs:
         for profile in config.profiles:
-            catalog = load_catalog(specs, profile=profile, cwd=cwd)
+            catalog = load_variant(config, variant, profile)
             if not catalog.skills:
                 raise SkillbenchError(f"catalog {variant!r} ({profile}) holds no skills")
             check_expected(requests, catalog, label=variant)

@@ -35,11 +35,13 @@ def package_versions() -> dict[str, str | None]:
 
 def catalog_facts(catalog: Catalog) -> dict[str, Any]:
     """What reports quote of a catalog: every skill's description and the status counts."""
-    statuses = [catalog.status(s) for s in catalog.skills]
+    statuses = {s.name: catalog.status(s) for s in catalog.skills}
+    counts = list(statuses.values())
     return {
         "skills": {s.name: s.description for s in catalog.skills},
         "count": len(catalog.skills),
-        **{status: statuses.count(status) for status in ("active", "disabled", "inactive")},
+        **{status: counts.count(status) for status in ("active", "disabled", "inactive")},
+        "status": {name: status for name, status in statuses.items() if status != "active"},
     }
 
 

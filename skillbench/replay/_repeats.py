@@ -1,0 +1,54 @@
+"""The ``repeats`` annotator: per-request trigger rates and pass^k on cells sampled k > 1 times."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from skillbench.dataset import LabelledRequest
+from skillbench.metrics._repeats import DEFAULT_TRIGGER_THRESHOLD, group_repeats, repeat_metrics
+from skillbench.replay._types import ANNOTATORS
+from skillbench.selectors import Decision, Query
+
+if TYPE_CHECKING:
+    from skillbench.replay._config import RunConfig
+
+
+class RepeatsAnnotator:
+    """Adds a ``repeats`` object to each summary cell; rows are left as they are.
+
+    The trigger threshold is the selector's ``trigger_threshold`` param (skill-creator's 0.5
+    by default): a request counts as triggering when its trigger rate reaches it.
+    """
+
+    def __init__(self, thresholds: Mapping[str, float]) -> None:
+        self.thresholds = thresholds
+
+    def annotate_row(
+        self, row: Mapping[str, Any], query: Query, decision: Decision
+    ) -> Mapping[str, Any]:
+        return {}
+
+    def annotate_cell(
+        self, cell: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ) -> Mapping[str, Any]:
+        groups = list(group_repeats(rows).values())
+        if not groups:
+            return {}
+        threshold = self.thresholds.get(cell["selector"], DEFAULT_TRIGGER_THRESHOLD)
+        return {"repeats": repeat_metrics(groups[0], threshold)}
+
+
+@ANNOTATORS.register("repeats")
+def repeats_annotator(
+    config: RunConfig, requests: Sequence[LabelledRequest]
+) -> RepeatsAnnotator | None:
+    """Takes part only when the config asks for more than one repeat."""
+    if config.repeats < 2:
+        return None
+    return RepeatsAnnotator(
+        {
+            s.label: float(s.params.get("trigger_threshold", DEFAULT_TRIGGER_THRESHOLD))
+            for s in config.selectors
+        }
+    )
