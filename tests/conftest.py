@@ -26,7 +26,7 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """``../shared/data`` (real catalogs and the MetaTool dev split); CI lays it beside the clone."""
+    """``../shared/data``: real catalogs and the MetaTool dev split, laid beside the clone."""
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared data not found at {SHARED_DATA}")
     return SHARED_DATA
