@@ -90,20 +90,29 @@ def by_position(positives: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, A
 def per_skill(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per skill name: ``n`` requests accepting it, recall (those handled correctly), ``chosen``
     (times invoked) and precision (invocations that were correct), each with ``_ci``."""
-    names = sorted({s for r in rows for s in r.get("expected") or ()} | _chosen_names(rows))
-    out: dict[str, dict[str, Any]] = {}
-    for name in names:
-        wanted = [r for r in rows if name in (r.get("expected") or ())]
-        picked = [r for r in rows if r.get("chosen") == name and _outcome(r) in INVOKED]
-        out[name] = {
-            "n": len(wanted),
-            **with_ci("recall", sum(_outcome(r) == "correct_skill" for r in wanted), len(wanted)),
-            "chosen": len(picked),
-            **with_ci(
-                "precision", sum(_outcome(r) == "correct_skill" for r in picked), len(picked)
-            ),
+    wanted: Counter[str] = Counter()
+    recalled: Counter[str] = Counter()
+    picked: Counter[str] = Counter()
+    right: Counter[str] = Counter()
+    for r in rows:
+        correct = _outcome(r) == "correct_skill"
+        for name in set(r.get("expected") or ()):
+            wanted[name] += 1
+            recalled[name] += correct
+        chosen = r.get("chosen")
+        if chosen is not None and _outcome(r) in INVOKED:
+            picked[chosen] += 1
+            right[chosen] += correct
+    names = sorted(set(wanted) | _chosen_names(rows))
+    return {
+        name: {
+            "n": wanted[name],
+            **with_ci("recall", recalled[name], wanted[name]),
+            "chosen": picked[name],
+            **with_ci("precision", right[name], picked[name]),
         }
-    return out
+        for name in names
+    }
 
 
 def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
