@@ -147,3 +147,22 @@ def test_plan_matches_plain_renderer(case: dict) -> None:
         seed=case["seed"],
         options=options,
     )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(), st.data())
+def test_plan_follows_scores_changed_in_place(case: dict, data: st.DataObject) -> None:
+    """One plan rendered after each of a series of small in-place score updates (the replay's
+    pattern, which the plan maintains incrementally) still matches a fresh render."""
+    names = [s.name for s in case["skills"]] + ["ghost"]
+    plan = ListingPlan(case["skills"], profile="codebot", budget=case["budget"])
+    scores = dict(case["scores"])
+    value = st.sampled_from([0.0, 1.0, 3.0]) | st.floats(-1, 50, allow_nan=False)
+    for _ in range(data.draw(st.integers(1, 6))):
+        for name in data.draw(st.lists(st.sampled_from(names), max_size=3)):
+            if data.draw(st.booleans()) and name in scores:
+                del scores[name]
+            else:
+                scores[name] = data.draw(value)
+        expected = render_listing(case["skills"], budget=case["budget"], scores=scores)
+        assert plan.render(scores) == expected
