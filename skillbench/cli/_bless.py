@@ -12,7 +12,7 @@ Write BASELINE.json from a run directory: every cell's metrics with their 95% in
 denominators, plus per-request outcomes so `skillbench check` can run a paired test.
 Check the file in; re-bless when a change is meant to move the numbers.
 
-Example:
+examples:
   skillbench bless reports/ci ci/baseline.json
 """
 

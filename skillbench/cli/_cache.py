@@ -15,6 +15,7 @@ skillbench keeps model responses (one file per request hash) and sentence embedd
 one cache root: --cache-dir, else $SKILLBENCH_CACHE_DIR, else .skillbench-cache/ in the
 current directory. Errors are never cached; the API key is never part of a key or an entry.
 
+examples:
   skillbench cache list                     entries and sizes
   skillbench cache prune --older-than 30d   drop responses unused for 30 days
   skillbench cache clear [--all]            drop every response (--all: embeddings too)
@@ -76,10 +77,10 @@ def run(args: argparse.Namespace) -> int:
             )
             return EXIT_OK
         print(f"cache root  {root}")
-        print(
-            f"responses   {stats.entries} entries, {_size(stats.bytes)} "
-            f"(last used {_when(stats.oldest)} … {_when(stats.newest)})"
+        used = (
+            f" (last used {_when(stats.oldest)} … {_when(stats.newest)})" if stats.entries else ""
         )
+        print(f"responses   {stats.entries} entries, {_size(stats.bytes)}{used}")
         print(f"embeddings  {_size(emb)}")
         return EXIT_OK
     if args.action == "prune":

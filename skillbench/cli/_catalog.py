@@ -15,7 +15,7 @@ from skillbench.catalog import (
     Skill,
     load_catalog,
 )
-from skillbench.cli._common import EXIT_OK, add_format, env_default
+from skillbench.cli._common import EXIT_OK, add_cwd, add_format, add_sources, env_default
 
 HELP = "load skill sources and show the deduplicated catalog"
 DESCRIPTION = f"""\
@@ -36,19 +36,14 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("sources", nargs="+", metavar="SOURCE", help="[KIND=]PATH of skills")
+    add_sources(parser)
     parser.add_argument(
         "--profile",
         choices=PRECEDENCE.names(),
         default=env_default("profile", "codebot"),
         help="precedence rules to apply (default: codebot) [env: SKILLBENCH_PROFILE]",
     )
-    parser.add_argument(
-        "--cwd",
-        default=env_default("cwd"),
-        help="working directory for `paths` activation (default: none, so every "
-        "`paths` skill is inactive) [env: SKILLBENCH_CWD]",
-    )
+    add_cwd(parser)
     add_format(parser, ["text", "json"], "text")
 
 

@@ -22,7 +22,7 @@ when they rise.
 Exit codes: 0 every gated metric holds, 100 one failed, 1 error (missing files,
 cells that differ from the baseline).
 
-Example:
+examples:
   skillbench check reports/ci --baseline ci/baseline.json --min accuracy=0.8 --junit junit.xml
 """
 
@@ -45,10 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", metavar="DIR", help="run directory to check")
     parser.add_argument(
         "--baseline",
-        required=True,
+        required=env_default("baseline") is None,
         default=env_default("baseline"),
         metavar="BASELINE.json",
-        help="file written by `skillbench bless`",
+        help="file written by `skillbench bless` [env: SKILLBENCH_BASELINE]",
     )
     parser.add_argument(
         "--metric",
@@ -87,8 +87,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from skillbench.report import Thresholds, check_run, write_junit
 
+    metrics = [m.strip() for m in args.metric.split(",") if m.strip()]
+    if not metrics:
+        raise SkillbenchError(f"--metric: no metric given in {args.metric!r}")
     thresholds = Thresholds(
-        metrics=[m.strip() for m in args.metric.split(",") if m.strip()],
+        metrics=metrics,
         max_drop=args.max_drop,
         minimum=_thresholds(args.min, "--min"),
         maximum=_thresholds(args.max, "--max"),

@@ -42,5 +42,35 @@ def add_quiet(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_sources(parser: argparse.ArgumentParser) -> None:
+    """The ``SOURCE ...`` positional of the commands that load a catalog."""
+    parser.add_argument("sources", nargs="+", metavar="SOURCE", help="[KIND=]PATH of skills")
+
+
+def add_cwd(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cwd",
+        default=env_default("cwd"),
+        help="working directory for `paths` activation (default: none, so every "
+        "`paths` skill is inactive) [env: SKILLBENCH_CWD]",
+    )
+
+
+def positive_int(text: str) -> int:
+    """argparse ``type`` for counts that must be at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be >= 1")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse ``type`` for token counts that may be 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be >= 0")
+    return value
+
+
 def warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)

@@ -14,9 +14,16 @@ Compare B against A on the same requests: exact McNemar test on the requests tha
 a paired bootstrap 95% interval for the difference (requests resampled, repeats kept
 together), per-skill differences and the flipped requests.
 
-{selection}
+A side is a run directory, optionally followed by '::' and cell filters:
+  reports/sweep                               every cell of the run
+  reports/sweep::catalog=rewrite              only cells whose catalog is 'rewrite'
+  reports/sweep::catalog=base,budget=4000     several filters (all must hold)
+Filter keys: catalog, profile, budget, ordering, half_life, selector ('none' matches a null
+budget). --cell-a/--cell-b add filters the same way. When both sides are one cell they are
+paired directly; otherwise cells are paired on the key fields no filter names (e.g. compare
+catalog=base with catalog=rewrite at every budget).
 
-Examples:
+examples:
   skillbench compare runs/main runs/pr                           two runs, cell by cell
   skillbench compare runs/x::catalog=base runs/x::catalog=rewrite  two catalogs, one run
   skillbench compare runs/x runs/x --cell-a budget=2000 --cell-b budget=4000
@@ -27,14 +34,7 @@ with --fail-on-regression.
 """
 
 
-def _description() -> str:
-    from skillbench.report._select import SELECTION_HELP
-
-    return DESCRIPTION.format(selection=SELECTION_HELP)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.description = _description()
     parser.add_argument("a", metavar="A", help="baseline side: DIR or DIR::key=value,...")
     parser.add_argument("b", metavar="B", help="candidate side: DIR or DIR::key=value,...")
     parser.add_argument("--cell-a", metavar="K=V,...", help="extra cell filters for A")

@@ -7,7 +7,16 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from skillbench.cli._common import EXIT_OK, add_format, env_default
+from skillbench.cli._common import (
+    EXIT_OK,
+    add_cwd,
+    add_format,
+    add_sources,
+    env_default,
+    non_negative_int,
+    positive_int,
+)
+from skillbench.listing import RENDERERS, render_listing
 
 HELP = "per-skill inline vs fork token cost, break-even turns and the listing's per-turn cost"
 DESCRIPTION = """\
@@ -28,7 +37,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("sources", nargs="+", metavar="SOURCE", help="[KIND=]PATH of skills")
+    add_sources(parser)
     parser.add_argument(
         "--model",
         default=env_default("model", "gpt-4o"),
@@ -37,37 +46,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--profile",
+        choices=RENDERERS.names(),
         default=env_default("profile", "codebot"),
         help="agent profile for precedence and the listing (default: codebot) "
         "[env: SKILLBENCH_PROFILE]",
     )
     parser.add_argument(
-        "--budget", type=int, default=None, help="listing budget (default: the profile's)"
+        "--budget",
+        type=int,
+        default=env_default("budget"),
+        help="listing budget in characters (default: the profile's) [env: SKILLBENCH_BUDGET]",
     )
-    parser.add_argument(
-        "--cwd", default=env_default("cwd"), help="working directory for `paths` activation"
-    )
+    add_cwd(parser)
     parser.add_argument(
         "--horizon",
-        type=_positive,
+        type=positive_int,
         default=None,
         help="remaining turns to cost each mode at (default: 10)",
     )
     parser.add_argument(
         "--fork-system-tokens",
-        type=_non_negative,
+        type=non_negative_int,
         default=None,
         help="sub-agent system prompt tokens (default: 1000)",
     )
     parser.add_argument(
         "--fork-work-tokens",
-        type=_non_negative,
+        type=non_negative_int,
         default=None,
         help="extra tokens a sub-agent spends re-reading context (default: 1000)",
     )
     parser.add_argument(
         "--summary-tokens",
-        type=_non_negative,
+        type=non_negative_int,
         default=None,
         help="sub-agent summary returned to the main context (default: 200)",
     )
@@ -83,7 +94,6 @@ def run(args: argparse.Namespace) -> int:
         pricing_for,
         skill_costs,
     )
-    from skillbench.listing import render_listing
 
     overrides = {
         "fork_system_prompt_tokens": args.fork_system_tokens,
@@ -174,17 +184,3 @@ def to_text(report: dict[str, Any]) -> str:
         lines += ["", "shell injections (left as text, never executed):"]
         lines += [f"  {name}: !`{command}`" for name, command in injected]
     return "\n".join(lines)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be >= 1")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be >= 0")
-    return value

@@ -10,7 +10,14 @@ from datetime import UTC, datetime
 from typing import Any, get_args
 
 from skillbench._errors import SkillbenchError
-from skillbench.cli._common import EXIT_OK, add_format, add_quiet, env_default
+from skillbench.cli._common import (
+    EXIT_OK,
+    add_cwd,
+    add_format,
+    add_quiet,
+    add_sources,
+    env_default,
+)
 from skillbench.listing import ORDERINGS, RENDERERS, EntryStatus, Listing, render_listing
 from skillbench.usage import USAGE_MODELS, UsageTracker
 
@@ -32,7 +39,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("sources", nargs="+", metavar="SOURCE", help="[KIND=]PATH of skills")
+    add_sources(parser)
     parser.add_argument(
         "--profile",
         choices=RENDERERS.names(),
@@ -59,13 +66,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--usage-model", choices=USAGE_MODELS, default="last_use", help="usage score model"
     )
     parser.add_argument("--now", help="ISO-8601 time usage decays to (default: now)")
-    parser.add_argument(
-        "--cwd", default=env_default("cwd"), help="working directory for `paths` activation"
-    )
+    add_cwd(parser)
     parser.add_argument(
         "--model",
         default=env_default("model"),
-        help="tokenizer model for the json token count (default: gpt-4o)",
+        help="tokenizer model for the json token count (default: gpt-4o) [env: SKILLBENCH_MODEL]",
     )
     add_format(parser, ["text", "json"], "text")
     add_quiet(parser)
@@ -123,12 +128,11 @@ def _json(listing: Listing, args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from skillbench.catalog import load_catalog
 
-    budget = None if args.budget in (None, "") else int(args.budget)
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
     listing = render_listing(
         catalog.skills,
         profile=args.profile,
-        budget=budget,
+        budget=args.budget,
         ordering=args.order,
         scores=_scores(args),
         inactive=catalog.inactive,

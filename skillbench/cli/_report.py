@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from skillbench._errors import SkillbenchError
 from skillbench.cli._common import EXIT_OK, add_output, add_quiet, env_default
 
 HELP = "write report.md, report.html and CSVs for a run directory"
@@ -13,7 +14,7 @@ Write the report of a run directory (also done at the end of `skillbench run`):
   report.html                the same, self-contained (plots embedded; opens from disk)
   summary.csv, decisions.csv one row per cell; one row per decision
 
-Example:
+examples:
   skillbench report reports/budget-sweep --format html -o /tmp/sweep-report
 """
 
@@ -33,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
     from skillbench.report import write_report
 
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    if not formats:
+        raise SkillbenchError(f"--format: no report format given in {args.format!r}")
     written = write_report(args.run_dir, formats, output=args.output)
     if not args.quiet:
         for path in written:

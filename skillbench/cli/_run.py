@@ -17,6 +17,12 @@ Replay labelled requests against rendered listings for every cell of the config'
 write results.jsonl, summary.json, manifest.json and config.yaml into the run directory
 (default reports/<name>/). Each decision is appended as it finishes: after Ctrl-C, a killed
 process or a spend stop, `--resume` redoes only the missing decisions.
+
+examples:
+  skillbench run configs/quickstart.yaml                  → reports/quickstart/
+  skillbench run configs/quickstart.yaml --dry-run        grid size and estimated calls
+  skillbench run configs/quickstart.yaml --limit 50 -o /tmp/smoke
+  skillbench run configs/quickstart.yaml --resume         finish an interrupted run
 """
 
 
@@ -34,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-j",
         "--max-concurrency",
         type=int,
-        default=int(env_default("max-concurrency", 8)),
+        default=env_default("max-concurrency", "8"),
         help="concurrent calls per endpoint for model selectors (default 8) "
         "[env: SKILLBENCH_MAX_CONCURRENCY]",
     )
@@ -90,11 +96,9 @@ def _progress_bar() -> tuple[Callable[[int, int], None], Callable[[], None]]:
 
 
 def _report(run_dir: Path) -> None:
-    """Write the report when the report package provides ``write_report``; never fatal."""
-    try:
-        from skillbench.report import write_report  # type: ignore[attr-defined]
-    except ImportError:
-        return
+    """Write the report; never fatal, since the results it reads are already on disk."""
+    from skillbench.report import write_report
+
     try:
         write_report(run_dir)
     except Exception as exc:

@@ -96,7 +96,15 @@ def _csv_records(path: Path) -> Iterator[tuple[int, Any]]:
         reader = csv.DictReader(fh)
         start = reader.line_num + 1
         for row in reader:
-            yield start, {k: v for k, v in row.items() if k is not None}
+            extra = row.pop(None, None)  # cells past the header (restkey)
+            if extra:
+                reason = (
+                    f"{len(extra)} more cell(s) than the header's {len(reader.fieldnames or [])} "
+                    "columns; quote fields that contain commas"
+                )
+                yield start, InputError(Location(str(path), start), reason)
+            else:
+                yield start, row
             start = reader.line_num + 1
 
 

@@ -27,6 +27,7 @@ from skillbench.metrics._paired import (
     sign_test,
 )
 from skillbench.metrics._repeats import (
+    DEFAULT_TRIGGER_THRESHOLD,
     RequestRepeats,
     group_repeats,
     pass_hat_k,
@@ -35,6 +36,7 @@ from skillbench.metrics._repeats import (
 )
 
 __all__ = [
+    "DEFAULT_TRIGGER_THRESHOLD",
     "FALSE_INVOCATIONS",
     "INVOKED",
     "OUTCOMES",

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from skillbench.dataset import LabelledRequest
-from skillbench.metrics._repeats import DEFAULT_TRIGGER_THRESHOLD, group_repeats, repeat_metrics
+from skillbench.metrics import DEFAULT_TRIGGER_THRESHOLD, group_repeats, repeat_metrics
 from skillbench.replay._types import ANNOTATORS
 from skillbench.selectors import Decision, Query
 

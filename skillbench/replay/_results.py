@@ -15,7 +15,6 @@ RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 MANIFEST = "manifest.json"
 CONFIG_COPY = "config.yaml"
-TIMING_FIELDS = ("latency_ms",)
 
 RowKey = tuple[Any, ...]
 

@@ -14,11 +14,10 @@ from skillbench.report._gate import (
 from skillbench.report._measures import MEASURES, Measure
 from skillbench.report._report import build_report, write_report
 from skillbench.report._run import Run, load_run
-from skillbench.report._select import SELECTION_HELP, Selection, parse_selection
+from skillbench.report._select import Selection, parse_selection
 
 __all__ = [
     "MEASURES",
-    "SELECTION_HELP",
     "Comparison",
     "Document",
     "Flip",

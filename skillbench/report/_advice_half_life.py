@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from skillbench.metrics import sign_test
 from skillbench.report._advice import line_head
 from skillbench.report._measures import CORRECT
 from skillbench.report._run import (
@@ -35,8 +36,6 @@ def request_scores(rows: Sequence[Row]) -> dict[str, float]:
 
 def _p_value(a: Mapping[str, float], b: Mapping[str, float]) -> float:
     """Exact sign test (McNemar for 0/1 scores) on the requests both cells decided."""
-    from skillbench.metrics._paired import sign_test
-
     ids = sorted(a.keys() & b.keys())
     return sign_test([a[i] for i in ids], [b[i] for i in ids]).p_value
 

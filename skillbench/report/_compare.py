@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics._paired import Bootstrap, McNemar, paired_bootstrap, sign_test
+from skillbench.metrics import Bootstrap, McNemar, paired_bootstrap, sign_test
 from skillbench.report._measures import Measure, measure
 from skillbench.report._run import CellKey, Row, Run, cell_key, load_run
 from skillbench.report._select import Selection, pair_cells, select_cells

@@ -11,7 +11,7 @@ MAX_FLIPS = 50
 MAX_SKILLS = 30
 
 
-def _pct(x: float) -> str:
+def _rate(x: float) -> str:
     return f"{x:.3f}"
 
 
@@ -78,8 +78,8 @@ def build_comparison(cmp: Comparison) -> Document:
         [
             r.label,
             str(r.n_requests),
-            _pct(r.value_a),
-            _pct(r.value_b),
+            _rate(r.value_a),
+            _rate(r.value_b),
             _signed(r.bootstrap.diff),
             f"[{r.bootstrap.ci.low:+.3f}, {r.bootstrap.ci.high:+.3f}]",
             str(r.test.worse),
@@ -100,7 +100,7 @@ def build_comparison(cmp: Comparison) -> Document:
                 Table(
                     ["expected skill", "requests", "A", "B", "B − A"],
                     [
-                        [f"`{s.skill}`", str(s.n), _pct(s.a), _pct(s.b), _signed(s.diff)]
+                        [f"`{s.skill}`", str(s.n), _rate(s.a), _rate(s.b), _signed(s.diff)]
                         for s in changed[:MAX_SKILLS]
                     ],
                     numeric=frozenset({1, 2, 3, 4}),

@@ -19,8 +19,7 @@ from statistics import NormalDist
 from typing import Any, Literal
 
 from skillbench._errors import InputError, Location, SkillbenchError
-from skillbench.metrics import wilson
-from skillbench.metrics._paired import newcombe_diff, sign_test
+from skillbench.metrics import newcombe_diff, sign_test, wilson
 from skillbench.report._measures import MEASURES, Measure, measure
 from skillbench.report._run import CELL_KEYS, Run, cell_key, cell_label, load_run, varying_keys
 

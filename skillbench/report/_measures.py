@@ -108,11 +108,3 @@ def measure(name: str) -> Measure:
         raise SkillbenchError(
             f"unknown metric {name!r}{suggest(name, MEASURES)}; known: {known}"
         ) from None
-
-
-def parse_metrics(text: str) -> list[Measure]:
-    """``accuracy,false_invocation_rate`` → measures."""
-    names = [t.strip() for t in text.split(",") if t.strip()]
-    if not names:
-        raise SkillbenchError("no metric given")
-    return [measure(n) for n in names]

@@ -18,15 +18,6 @@ from skillbench.report._run import (
 )
 
 SEPARATOR = "::"
-SELECTION_HELP = """\
-A side is a run directory, optionally followed by '::' and cell filters:
-  reports/sweep                               every cell of the run
-  reports/sweep::catalog=rewrite              only cells whose catalog is 'rewrite'
-  reports/sweep::catalog=base,budget=4000     several filters (all must hold)
-Filter keys: catalog, profile, budget, ordering, half_life, selector ('none' matches a null
-budget). --cell-a/--cell-b add filters the same way. When both sides are one cell they are
-paired directly; otherwise cells are paired on the key fields no filter names (e.g. compare
-catalog=base with catalog=rewrite at every budget)."""
 
 
 @dataclass(frozen=True)

@@ -93,3 +93,13 @@ def test_check_expected_lists_all_unknown_names_with_suggestions(tmp_path: Path)
     assert [p.location.line for p in problems] == [1, 2]
     assert "did you mean 'review'" in problems[0].reason and "'deploy'" in problems[1].reason
     check_expected(requests[1:2], ["refactor", "deploy"])
+
+
+def test_csv_row_with_more_cells_than_the_header_is_an_error(tmp_path: Path) -> None:
+    """An unquoted comma once shifted the row and its trailing cells were silently dropped."""
+    path = tmp_path / "r.csv"
+    path.write_text(
+        "id,text,expected\nr1,hi,review\nr2,fix this, please,review\n", encoding="utf-8"
+    )
+    with pytest.raises(InputErrors, match=r"r\.csv:3: 1 more cell\(s\) than the header's 3"):
+        load_requests(path)

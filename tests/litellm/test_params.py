@@ -40,3 +40,25 @@ def test_system_prompt_from_a_file_next_to_the_config(tmp_path: Path) -> None:
         build({"model": "openai/x", "system_prompt": "missing.md"}, tmp_path)
     inline = build({"model": "openai/x", "system_prompt": "Be helpful."}, tmp_path)
     assert inline.params.system_prompt == "Be helpful."
+
+
+def test_fork_params_default_to_the_selection_params(tmp_path: Path) -> None:
+    (tmp_path / "sub.md").write_text("You run one skill.\n", encoding="utf-8")
+    sel = build({"model": "openai/x", "params": {"temperature": 0}}, tmp_path)
+    assert not sel.params.execute_fork and sel.params.fork_params == {"temperature": 0}
+    assert "sub-agent" in sel.params.fork_system_prompt
+    own = build(
+        {
+            "model": "openai/x",
+            "execute_fork": True,
+            "fork_system_prompt": "sub.md",
+            "fork_params": {"max_tokens": 300},
+        },
+        tmp_path,
+    )
+    assert own.params.fork_system_prompt == "You run one skill."
+    assert own.params.fork_params == {"max_tokens": 300}
+    with pytest.raises(SkillbenchError, match="tools cannot be set"):
+        build({"model": "openai/x", "fork_params": {"tools": []}}, tmp_path)
+    with pytest.raises(SkillbenchError, match="true or false"):
+        build({"model": "openai/x", "execute_fork": "yes"}, tmp_path)

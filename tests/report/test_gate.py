@@ -61,18 +61,8 @@ def test_small_significant_drop_fails_even_within_max_drop(tmp_path: Path, capsy
     a, b = flipped(400, worse=12, better=0)  # 3 points, paired p ≈ 0.0005
     baseline = _bless(write_run(tmp_path / "a", paired_rows(a)), tmp_path)
     cur = write_run(tmp_path / "b", paired_rows(b))
-    code = main(
-        [
-            "check",
-            str(cur),
-            "--baseline",
-            str(baseline),
-            "--metric",
-            "accuracy",
-            "--max-drop",
-            "0.1",
-        ]
-    )
+    flags = ["--metric", "accuracy", "--max-drop", "0.1"]
+    code = main(["check", str(cur), "--baseline", str(baseline), *flags])
     assert code == 100
     assert "paired exact McNemar" in capsys.readouterr().err
 
@@ -83,18 +73,8 @@ def test_unpaired_fallback_uses_newcombe_on_kept_counts(tmp_path: Path, capsys) 
     for run in (base, cur):
         (run / "results.jsonl").unlink()
     baseline = _bless(base, tmp_path)
-    code = main(
-        [
-            "check",
-            str(cur),
-            "--baseline",
-            str(baseline),
-            "--metric",
-            "accuracy",
-            "--max-drop",
-            "0.5",
-        ]
-    )
+    flags = ["--metric", "accuracy", "--max-drop", "0.5"]
+    code = main(["check", str(cur), "--baseline", str(baseline), *flags])
     assert code == 100
     assert "unpaired Newcombe" in capsys.readouterr().err
 
@@ -158,3 +138,16 @@ def test_errors_exit_1(sweep_run: Path, tmp_path: Path, capsys) -> None:
     assert main(["check", str(sweep_run), "--baseline", str(baseline), "--metric", "acc"]) == 1
     assert "did you mean 'accuracy'" in capsys.readouterr().err
     assert main(["check", str(sweep_run), "--baseline", str(sweep_run / "summary.json")]) == 1
+
+
+def test_empty_metric_list_is_an_error_not_a_silent_pass(
+    sweep_run: Path, tmp_path: Path, capsys
+) -> None:
+    baseline = _bless(sweep_run, tmp_path)
+    assert main(["check", str(sweep_run), "--baseline", str(baseline), "--metric", " , "]) == 1
+    assert "--metric: no metric given" in capsys.readouterr().err
+
+
+def test_baseline_from_env(sweep_run: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("SKILLBENCH_BASELINE", str(_bless(sweep_run, tmp_path)))
+    assert main(["check", str(sweep_run), "-q"]) == 0

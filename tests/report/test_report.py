@@ -102,3 +102,9 @@ def test_cli_report(sweep_run: Path, tmp_path: Path, capsys) -> None:
     (bad / "results.jsonl").write_text('{"catalog": "x"}\nnot json\n')
     assert main(["report", str(bad)]) == 1
     assert "results.jsonl:2: invalid JSON" in capsys.readouterr().err
+
+
+def test_cli_report_with_no_format_is_an_error(sweep_run: Path, tmp_path: Path, capsys) -> None:
+    """``--format ,`` once wrote nothing and exited 0."""
+    assert main(["report", str(sweep_run), "--format", ",", "-o", str(tmp_path / "out")]) == 1
+    assert "--format: no report format given" in capsys.readouterr().err

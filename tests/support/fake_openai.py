@@ -11,6 +11,8 @@ answer in text. Faults are triggered by markers in the user text (or by ``script
 lack ``skill``; ``[[unknown]]`` the call names an unlisted skill; ``[[multi]]`` the turn
 holds a ``read_file`` call, then the Skill call, then a second Skill call; ``[[text]]``
 text only; ``[[echokey]]`` the reply text repeats the bearer token (a leaking server).
+A request without tools is a sub-agent (``execute_fork``): it gets a text of
+:func:`fork_words` words, and that many completion tokens in ``usage``.
 Run it as a script (``python tests/support/fake_openai.py --latency 0.05``) to serve from a
 separate process: the benchmark does, so the server does not compete for the client's GIL.
 
@@ -76,9 +78,21 @@ def overlap_choice(body: Mapping[str, Any]) -> str | None:
     return best
 
 
+def fork_words(task: str) -> int:
+    """Words of the sub-agent answer to ``task``: 10 plus one per word of the task."""
+    return 10 + len(task.split())
+
+
+def fork_answer(body: Mapping[str, Any]) -> str:
+    """The sub-agent's deterministic answer: ``fork_words`` words."""
+    return " ".join(f"w{i}" for i in range(fork_words(user_text(body))))
+
+
 def default_policy(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
-    """Tool calls (or text) for ``body``, honouring the output markers."""
+    """Tool calls (or text) for ``body``, honouring the output markers; no tools: a fork."""
     text = user_text(body)
+    if not body.get("tools"):
+        return fork_answer(body)
     marks = {m.group(1) for m in _MARK.finditer(text)}
     tools = {t["function"]["name"] for t in body.get("tools", [])}
     choice = "no-such-skill" if "unknown" in marks else overlap_choice(body)
@@ -223,9 +237,12 @@ class FakeOpenAI:
 def _completion(body: Mapping[str, Any], answer: list[tuple[str, str]] | str) -> dict[str, Any]:
     """A chat.completion object holding ``answer`` (tool calls or text) and token usage."""
     prompt_tokens = max(1, len(json.dumps(body.get("messages", []))) // 4)
+    completion_tokens = 12
     if isinstance(answer, str):
         message: dict[str, Any] = {"role": "assistant", "content": answer}
         finish = "stop"
+        if not body.get("tools"):
+            completion_tokens = len(answer.split())
     else:
         calls = [
             {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": a}}
@@ -241,8 +258,8 @@ def _completion(body: Mapping[str, Any], answer: list[tuple[str, str]] | str) ->
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": {
             "prompt_tokens": prompt_tokens,
-            "completion_tokens": 12,
-            "total_tokens": prompt_tokens + 12,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
         },
     }
 

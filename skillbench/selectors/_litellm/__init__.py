@@ -9,6 +9,7 @@ from typing import Any
 
 from skillbench.selectors._litellm._client import redact
 from skillbench.selectors._litellm._detect import detect
+from skillbench.selectors._litellm._fork import DEFAULT_FORK_SYSTEM_PROMPT, ForkTask
 from skillbench.selectors._litellm._params import LitellmParams, parse_params
 from skillbench.selectors._litellm._prompt import (
     DEFAULT_SYSTEM_PROMPT,
@@ -26,15 +27,18 @@ from skillbench.selectors._types import Selector, SelectorEnv
 @SELECTORS.register("litellm")
 def litellm_selector(params: Mapping[str, Any], env: SelectorEnv) -> Selector:
     """Params: model, api_base, api_key_env, params, system_prompt, timeout, max_attempts,
-    max_cost_usd, trigger_threshold, backoff_s, cache (docs/models.md)."""
+    max_cost_usd, trigger_threshold, backoff_s, cache, execute_fork, fork_system_prompt,
+    fork_params (docs/models.md)."""
     return LitellmSelector(parse_params(params, env), env)
 
 
 __all__ = [
+    "DEFAULT_FORK_SYSTEM_PROMPT",
     "DEFAULT_SYSTEM_PROMPT",
     "READ_FILE_TOOL",
     "SKILL_TOOL",
     "SKILL_TOOL_DESCRIPTION",
+    "ForkTask",
     "LitellmParams",
     "LitellmSelector",
     "Prompt",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
+from skillbench.selectors._litellm._fork import DEFAULT_FORK_SYSTEM_PROMPT
 from skillbench.selectors._litellm._prompt import DEFAULT_SYSTEM_PROMPT
 from skillbench.selectors._params import (
     check_params,
@@ -40,6 +41,10 @@ class LitellmParams:
     trigger_threshold: float = 0.5
     backoff_s: float = 1.0
     cache: bool = True
+    execute_fork: bool = False
+    fork_system_prompt: str = DEFAULT_FORK_SYSTEM_PROMPT
+    fork_params: Mapping[str, Any] = field(default_factory=dict)
+    """Sampling params of sub-agent calls; ``parse_params`` defaults them to ``params``."""
 
 
 def _optional_str(value: Any) -> str | None:
@@ -129,8 +134,16 @@ def parse_params(params: Mapping[str, Any], env: SelectorEnv) -> LitellmParams:
             "trigger_threshold": (probability_param, 0.5),
             "backoff_s": (_non_negative, 1.0),
             "cache": (_bool, True),
+            "execute_fork": (_bool, False),
+            "fork_system_prompt": (
+                lambda v: _system_prompt(v, env.base_dir),
+                DEFAULT_FORK_SYSTEM_PROMPT,
+            ),
+            "fork_params": (lambda v: None if v is None else _sampling(v), None),
         },
     )
+    if p["fork_params"] is None:
+        p["fork_params"] = p["params"]
     if p["model"] is None:
         raise SkillbenchError(
             "selector 'litellm': parameter 'model' is required (a litellm model string such as "

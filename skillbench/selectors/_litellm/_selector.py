@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from skillbench.cache import ResponseCache, cache_key
@@ -20,6 +21,13 @@ from skillbench.selectors._litellm._client import (
     secrets,
 )
 from skillbench.selectors._litellm._detect import detect
+from skillbench.selectors._litellm._fork import (
+    ForkTask,
+    expected_task,
+    fork_detail,
+    fork_estimate,
+    fork_task,
+)
 from skillbench.selectors._litellm._params import LitellmParams
 from skillbench.selectors._litellm._prompt import Prompt, build_prompt
 from skillbench.selectors._litellm._spend import (
@@ -58,26 +66,39 @@ class LitellmSelector:
     def prompt(self, query: Query) -> tuple[Prompt, str]:
         """The chat request for ``query`` and its cache key."""
         prompt = build_prompt(query, self.params.system_prompt)
-        key = cache_key(
+        tools = {"tools": prompt.tools, "tool_choice": prompt.tool_choice}
+        return prompt, self._key(prompt.messages, tools, self.params.params, query.repeat)
+
+    def fork_request(self, query: Query, decision: Decision) -> tuple[ForkTask, str] | None:
+        """The sub-agent call ``decision`` triggers and its cache key (``None``: no fork)."""
+        return self._keyed(fork_task(query, decision, self.params.fork_system_prompt), query)
+
+    def _keyed(self, task: ForkTask | None, query: Query) -> tuple[ForkTask, str] | None:
+        if task is None:
+            return None
+        return task, self._key(task.messages, {}, self.params.fork_params, query.repeat)
+
+    def _key(
+        self,
+        messages: list[dict[str, Any]],
+        tools: Mapping[str, Any],
+        params: Mapping[str, Any],
+        repeat: int,
+    ) -> str:
+        return cache_key(
             model=self.params.model,
             api_base=self.params.api_base,
-            messages=prompt.messages,
-            tools=prompt.tools,
-            tool_choice=prompt.tool_choice,
-            params=self.params.params,
-            repeat=query.repeat,
+            messages=messages,
+            tools=tools.get("tools"),
+            tool_choice=tools.get("tool_choice"),
+            params=params,
+            repeat=repeat,
         )
-        return prompt, key
 
-    def _request(self, prompt: Prompt) -> dict[str, Any]:
+    def _request(self, messages: list[dict[str, Any]], fields: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``acompletion`` arguments: messages, ``fields`` (tools, sampling) and the key."""
         p = self.params
-        request: dict[str, Any] = {
-            "model": p.model,
-            "messages": prompt.messages,
-            "tools": prompt.tools,
-            "tool_choice": prompt.tool_choice,
-            **p.params,
-        }
+        request: dict[str, Any] = {"model": p.model, "messages": messages, **fields}
         if p.api_base:
             request["api_base"] = p.api_base
         if p.api_key_env:
@@ -100,41 +121,63 @@ class LitellmSelector:
         return decisions
 
     async def _select(self, queries: Sequence[Query]) -> list[Decision]:
-        return list(await asyncio.gather(*(self._decide(q) for q in queries)))
+        decisions = await asyncio.gather(*(self._decide(q) for q in queries))
+        if not self.params.execute_fork:
+            return list(decisions)
+        pairs = zip(queries, decisions, strict=True)
+        return list(await asyncio.gather(*(self._fork(q, d) for q, d in pairs)))
 
     async def _decide(self, query: Query) -> Decision:
         start = time.perf_counter()
         prompt, key = self.prompt(query)
-        entry = self.cache.get(key) if self.cache is not None else None
-        if entry is not None:
-            fetched = Fetched(
-                response=entry["response"],
-                attempts=0,
-                usage=entry.get("usage", {}),
-                cost_usd=entry.get("cost_usd"),
-            )
-        else:
-            fetched = await self._fetch_once(key, prompt)
+        fields = {"tools": prompt.tools, "tool_choice": prompt.tool_choice, **self.params.params}
+        fetched, cached = await self._get(key, self._request(prompt.messages, fields))
         latency = (time.perf_counter() - start) * 1000
-        return self._decision(query, prompt, fetched, latency, cached=entry is not None)
+        return self._decision(query, prompt, fetched, latency, cached=cached)
 
-    async def _fetch_once(self, key: str, prompt: Prompt) -> Fetched:
+    async def _fork(self, query: Query, decision: Decision) -> Decision:
+        """``decision`` with its sub-agent run recorded in ``detail`` (unchanged: no fork)."""
+        found = self.fork_request(query, decision)
+        if found is None:
+            return decision
+        task, key = found
+        start = time.perf_counter()
+        request = self._request(task.messages, self.params.fork_params)
+        fetched, cached = await self._get(key, request)
+        latency = (time.perf_counter() - start) * 1000
+        model = self.params.model
+        extra = fork_detail(task, fetched, model=model, cached=cached, latency_ms=latency)
+        detail = redact({**decision.detail, **extra}, secrets(self.params.api_key_env))
+        return replace(decision, detail=detail)
+
+    async def _get(self, key: str, request: dict[str, Any]) -> tuple[Fetched, bool]:
+        """The cached answer for ``key``, else one call (shared with concurrent askers)."""
+        entry = self.cache.get(key) if self.cache is not None else None
+        if entry is None:
+            return await self._fetch_once(key, request), False
+        fetched = Fetched(
+            response=entry["response"],
+            attempts=0,
+            usage=entry.get("usage", {}),
+            cost_usd=entry.get("cost_usd"),
+        )
+        return fetched, True
+
+    async def _fetch_once(self, key: str, request: dict[str, Any]) -> Fetched:
         """One call per distinct key at a time: later askers await the first one's task."""
         table = runtime().inflight
         task = table.get(key)
         if task is None:
-            task = asyncio.ensure_future(self._fetch(key, prompt))
+            task = asyncio.ensure_future(self._fetch(key, request))
             table[key] = task
             task.add_done_callback(lambda _: table.pop(key, None))
         return await task
 
-    async def _fetch(self, key: str, prompt: Prompt) -> Fetched:
+    async def _fetch(self, key: str, request: dict[str, Any]) -> Fetched:
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
         cap = self.params.max_cost_usd
         hidden = secrets(self.params.api_key_env)
-        fetched = await call_model(
-            self._request(prompt), semaphore, self.policy, hidden, self._may_send
-        )
+        fetched = await call_model(request, semaphore, self.policy, hidden, self._may_send)
         if fetched.response is None:
             return fetched
         self.spend.add(fetched.usage, fetched.cost_usd)
@@ -200,12 +243,22 @@ class LitellmSelector:
         """What ``--dry-run`` prints: calls still needed after dedupe and cache, and cost."""
         needed: dict[str, Prompt] = {}
         cached: set[str] = set()
+        forks: dict[str, ForkTask] = {}
+        forks_cached: set[str] = set()
         for query in queries:
             prompt, key = self.prompt(query)
+            if key in needed or key in cached:
+                continue
             if self.cache is not None and key in self.cache:
                 cached.add(key)
-            elif key not in needed:
+            else:
                 needed[key] = prompt
+            if self.params.execute_fork:
+                fork = self._planned_fork(query, prompt, key)
+                if fork is not None and self.cache is not None and fork[1] in self.cache:
+                    forks_cached.add(fork[1])
+                elif fork is not None:
+                    forks.setdefault(fork[1], fork[0])
         est_in = sum(
             prompt_tokens(self.params.model, _prompt_text(prompt)) for prompt in needed.values()
         )
@@ -223,7 +276,25 @@ class LitellmSelector:
             "est_completion_tokens": est_out,
             "est_cost_usd": None if cost is None else round(cost, 6),
             "max_cost_usd": self.params.max_cost_usd,
+            **(
+                fork_estimate(
+                    self.params.model,
+                    forks,
+                    self.params.fork_params.get("max_tokens"),
+                    len(forks_cached),
+                )
+                if self.params.execute_fork
+                else {}
+            ),
         }
+
+    def _planned_fork(self, query: Query, prompt: Prompt, key: str) -> tuple[ForkTask, str] | None:
+        """The fork a cached decision triggers; for an uncached one, its expected skill's."""
+        entry = self.cache.get(key) if self.cache is not None else None
+        if entry is None:
+            return self._keyed(expected_task(query, self.params.fork_system_prompt), query)
+        decision = detect(entry["response"], query.listing, prompt.trigger)
+        return self.fork_request(query, decision)
 
 
 def _prompt_text(prompt: Prompt) -> str:
