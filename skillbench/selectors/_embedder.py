@@ -14,7 +14,9 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 _DEFAULT_ALIASES = frozenset({DEFAULT_MODEL.lower(), "sentence-transformers/all-minilm-l6-v2"})
 _SCHEMA = "v1-normalised-float32"
+_LOCK_TIMEOUT = 60.0
 _shared: dict[tuple[str, str], Embedder] = {}
 _models: dict[str, Any] = {}
 _shared_lock = threading.Lock()
@@ -66,16 +69,35 @@ class VectorStore:
         self.path = directory / "vectors.sqlite"
         info = directory / "model.json"
         if not info.exists():
-            tmp = info.with_suffix(f".{os.getpid()}.tmp")
+            tmp = info.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
             tmp.write_text(json.dumps({"model_id": model_id, "schema": _SCHEMA}) + "\n")
             tmp.replace(info)
-        with self._connect() as con:
-            con.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB)")
+        self._create()
+
+    def _create(self) -> None:
+        """Switch the file to WAL (stored in the file, so once) and create the table.
+
+        WAL lets readers and a writer overlap. The switch needs a lock that SQLite refuses at
+        once, without waiting out the busy timeout, while another process is creating the same
+        file; so a locked error here is retried.
+        """
+        deadline = time.monotonic() + _LOCK_TIMEOUT
+        while True:
+            try:
+                with closing(self._connect()) as con:
+                    con.execute("PRAGMA journal_mode=WAL")
+                    with con:
+                        con.execute(
+                            "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB)"
+                        )
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=60)
-        con.execute("PRAGMA journal_mode=WAL")
-        return con
+        return sqlite3.connect(self.path, timeout=_LOCK_TIMEOUT)
 
     def get(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
