@@ -22,12 +22,12 @@ DESCRIPTION = """\
 Measure how well agents select skills from budgeted listings.
 
 Typical flow:
-  skillbench catalog datasets/devtools/skills        what loads, what overrides what
-  skillbench render  datasets/devtools/skills        exactly what the model sees
-  skillbench run     configs/quickstart.yaml         replay labelled requests over a grid
-  skillbench report  reports/quickstart              markdown/HTML/CSV report
-  skillbench compare RUN_A RUN_B                     paired comparison (McNemar, bootstrap)
-  skillbench check   RUN --baseline base.json        CI gate (exit 100 on regression)
+  skillbench catalog project=datasets/devtools/skills/project   what loads, what overrides what
+  skillbench render  project=datasets/devtools/skills/project   exactly what the model sees
+  skillbench run     configs/quickstart.yaml                   replay labelled requests over a grid
+  skillbench report  reports/quickstart                        markdown/HTML/CSV report
+  skillbench compare RUN_A RUN_B                               paired comparison (McNemar)
+  skillbench check   RUN --baseline base.json                  CI gate (exit 100 on regression)
 
 Exit codes: 0 ok, 1 error, 100 gate failed.
 """

@@ -94,7 +94,11 @@ def _summary(listing: Listing) -> str:
     parts = ", ".join(
         f"{status} {counts[status]}" for status in get_args(EntryStatus) if counts[status]
     )
-    size = f"{listing.used:,} of {listing.budget:,} budget" if listing.budget is not None else ""
+    size = (
+        f"{listing.used:,} of {listing.budget:,} budget (wrapper not counted)"
+        if listing.budget is not None
+        else ""
+    )
     return (
         f"{listing.profile}: shown {len(listing.shown_names)} of {len(listing.entries)} "
         f"skills ({parts}); {listing.chars:,} chars{'; ' + size if size else ''}"

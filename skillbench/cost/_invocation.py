@@ -31,7 +31,8 @@ _FRONTMATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?", re.S
 _YAML_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:")
 _SKILL_DIR_VAR = re.compile(r"\$\{(?:[A-Z][A-Z0-9]*_)*SKILL_DIR\}")
 _SESSION_VAR = re.compile(r"\$\{(?:[A-Z][A-Z0-9]*_)*SESSION_ID\}")
-_SHELL_INJECTION = re.compile(r"!`([^`\n]+)`")
+# `!` right after a backtick or a word is prose (`` `!` `` as code, "hello!`x`"), not an injection.
+_SHELL_INJECTION = re.compile(r"(?<![`\w])!`([^`\n]+)`")
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
-from skillbench.selectors import Decision
+if TYPE_CHECKING:
+    from skillbench.selectors import Decision
 
 Outcome = Literal[
     "correct_skill",

@@ -144,6 +144,11 @@ def test_shell_injections_are_found_and_left_visible() -> None:
         assert "!`git status --short`" in inv.text
 
 
+def test_a_bang_in_inline_code_is_prose_not_an_injection() -> None:
+    body = "Avoid non-null assertions (`!`) that hide `undefined`; wow!`x` is not one either."
+    assert process_invocation(make(body), args=None, via="model").shell_injections == ()
+
+
 def test_name_with_quote_is_escaped_in_wrapper() -> None:
     skill = Skill(name='odd"name', description="d", body="b")
     assert process_invocation(skill, args=None, via="model").text.startswith(
