@@ -185,6 +185,7 @@ def cell_cost(
         "fork_system_prompt_tokens": cost_model.fork_system_prompt_tokens,
         "fork_work_tokens": cost_model.fork_work_tokens,
         "summary_tokens": cost_model.summary_tokens,
+        "measured_summaries": _measured_summaries(rows),
         **asdict(_totals(pairs, pricing)),
         "sessions": {
             "n": len(sessions),
@@ -194,6 +195,16 @@ def cell_cost(
         },
         "per_skill": per_skill_costs(pairs, catalog),
     }
+
+
+def _measured_summaries(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Count and mean of the sub-agent summaries measured with ``execute_fork`` (else None)."""
+    sizes = [
+        size
+        for r in rows
+        if isinstance(size := (r.get("detail") or {}).get(FORK_SUMMARY_KEY), int | float)
+    ]
+    return {"n": len(sizes), "mean_tokens": sum(sizes) / len(sizes)} if sizes else None
 
 
 def per_skill_costs(pairs: Sequence[_Pair], catalog: SkillLookup) -> dict[str, dict[str, Any]]:

@@ -102,6 +102,12 @@ def test_measured_summary_replaces_the_default_and_reruns_send_nothing(
     assert cell_cost(tmp_path / "fork")["fork_tokens"] == (
         cell_cost(tmp_path / "plain")["fork_tokens"] + total_gap
     )
+    sizes = [forked[r]["detail"]["fork_summary_tokens"] for r in REMAINING]
+    assert cell_cost(tmp_path / "fork")["measured_summaries"] == {
+        "n": len(sizes),
+        "mean_tokens": sum(sizes) / len(sizes),
+    }
+    assert cell_cost(tmp_path / "plain")["measured_summaries"] is None
     sent = fake.requests
     again = run(tmp_path / "again", fake, execute_fork=True)
     assert fake.requests == sent  # selections and forks both come from the cache
