@@ -56,6 +56,22 @@ def add_cwd(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_profile_and_budget(parser: argparse.ArgumentParser, profiles: list[str], what: str) -> None:
+    """``--profile`` (``what`` says what it decides here) and ``--budget`` in characters."""
+    parser.add_argument(
+        "--profile",
+        choices=profiles,
+        default=env_default("profile", "codebot"),
+        help=f"agent profile: {what} (default: codebot) [env: SKILLBENCH_PROFILE]",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=env_default("budget"),
+        help="listing budget in characters (default: the profile's) [env: SKILLBENCH_BUDGET]",
+    )
+
+
 def positive_int(text: str) -> int:
     """argparse ``type`` for counts that must be at least 1."""
     value = int(text)

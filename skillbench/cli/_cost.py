@@ -11,6 +11,7 @@ from skillbench.cli._common import (
     EXIT_OK,
     add_cwd,
     add_format,
+    add_profile_and_budget,
     add_sources,
     env_default,
     non_negative_int,
@@ -44,19 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="tokenizer and prices from litellm's cost map (default: gpt-4o) "
         "[env: SKILLBENCH_MODEL]",
     )
-    parser.add_argument(
-        "--profile",
-        choices=RENDERERS.names(),
-        default=env_default("profile", "codebot"),
-        help="agent profile for precedence and the listing (default: codebot) "
-        "[env: SKILLBENCH_PROFILE]",
-    )
-    parser.add_argument(
-        "--budget",
-        type=int,
-        default=env_default("budget"),
-        help="listing budget in characters (default: the profile's) [env: SKILLBENCH_BUDGET]",
-    )
+    add_profile_and_budget(parser, RENDERERS.names(), "precedence and the listing")
     add_cwd(parser)
     parser.add_argument(
         "--horizon",

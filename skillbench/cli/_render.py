@@ -14,6 +14,7 @@ from skillbench.cli._common import (
     EXIT_OK,
     add_cwd,
     add_format,
+    add_profile_and_budget,
     add_quiet,
     add_sources,
     env_default,
@@ -40,19 +41,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sources(parser)
-    parser.add_argument(
-        "--profile",
-        choices=RENDERERS.names(),
-        default=env_default("profile", "codebot"),
-        help="agent profile: loading rules and listing format (default: codebot) "
-        "[env: SKILLBENCH_PROFILE]",
-    )
-    parser.add_argument(
-        "--budget",
-        type=int,
-        default=env_default("budget"),
-        help="listing budget in characters (default: the profile's) [env: SKILLBENCH_BUDGET]",
-    )
+    add_profile_and_budget(parser, RENDERERS.names(), "loading rules and listing format")
     parser.add_argument(
         "--order",
         default=env_default("order", "usage"),

@@ -35,6 +35,20 @@ def queries(texts: list[str], profile: str = "codebot", repeat: int = 0) -> list
     return [Query(LabelledRequest(f"r{i}", t), shown, repeat) for i, t in enumerate(texts)]
 
 
+def fake_selector(base_url: str, **params: Any) -> dict[str, Any]:
+    """A ``litellm`` selector config aimed at the fake server, with fast retries."""
+    return {
+        "type": "litellm",
+        "name": "fake",
+        "model": MODEL,
+        "api_base": base_url,
+        "api_key_env": KEY_ENV,
+        "backoff_s": 0.01,
+        "max_attempts": 3,
+        **params,
+    }
+
+
 def write_project(
     root: Path, requests: list[Mapping[str, Any]], selector: Mapping[str, Any], **config: Any
 ) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_helpers import KEY_ENV, MODEL, SECRET, listing, queries, write_project
+from llm_helpers import KEY_ENV, MODEL, SECRET, fake_selector, listing, queries, write_project
 from support.fake_openai import FakeOpenAI, fork_answer, fork_words, user_text
 
 from skillbench.catalog import Skill
@@ -41,16 +41,7 @@ REMAINING = {"a0": 3, "a1": 2, "a2": 1}
 
 def run(root: Path, fake: FakeOpenAI, **params: Any) -> dict[str, dict[str, Any]]:
     """``skillbench run`` on a one-cell project under ``root``; rows by request id."""
-    selector = {
-        "type": "litellm",
-        "name": "fake",
-        "model": MODEL,
-        "api_base": fake.base_url,
-        "api_key_env": KEY_ENV,
-        "backoff_s": 0.01,
-        "max_attempts": 3,
-        **params,
-    }
+    selector = fake_selector(fake.base_url, **params)
     config = write_project(root, REQUESTS, selector, profiles=["codebot"], half_lives=["7d"])
     out = root / "run"
     assert main(["run", str(config), "-o", str(out), "-q"]) == 0

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_helpers import KEY_ENV, MODEL, SECRET, write_project
+from llm_helpers import KEY_ENV, SECRET, fake_selector, write_project
 from support.fake_openai import FakeOpenAI
 
 from skillbench.cli import main
@@ -39,15 +39,7 @@ REQUESTS = [
 @pytest.fixture
 def project(tmp_path: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(tmp_path / "cache"))
-    selector = {
-        "type": "litellm",
-        "name": "fake",
-        "model": MODEL,
-        "api_base": fake.base_url,
-        "api_key_env": KEY_ENV,
-        "backoff_s": 0.01,
-        "max_attempts": 3,
-    }
+    selector = fake_selector(fake.base_url)
     return write_project(
         tmp_path, REQUESTS, selector, profiles=["codebot", "codex"], half_lives=["1d", "7d"]
     )
