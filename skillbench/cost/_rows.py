@@ -152,6 +152,16 @@ def decision_costs(
     return costs
 
 
+def _pairs(
+    rows: Sequence[Mapping[str, Any]],
+    catalog: SkillLookup,
+    requests: Requests,
+    cost_model: CostModel,
+) -> list[_Pair]:
+    """Each row with its decision cost."""
+    return list(zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True))
+
+
 def session_costs(
     rows: Sequence[Mapping[str, Any]],
     catalog: SkillLookup,
@@ -159,8 +169,7 @@ def session_costs(
     cost_model: CostModel,
 ) -> dict[str, CostTotals]:
     """Totals per session (``"<repeat>/<session>"``; a request without session is its own)."""
-    pairs = list(zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True))
-    return _by_session(pairs, _pricing(cost_model.model))
+    return _by_session(_pairs(rows, catalog, requests, cost_model), _pricing(cost_model.model))
 
 
 def cell_cost(
@@ -175,7 +184,7 @@ def cell_cost(
     ``per_skill`` breaks the invocations down by invoked skill (see :func:`per_skill_costs`).
     """
     pricing = _pricing(cost_model.model)
-    pairs = list(zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True))
+    pairs = _pairs(rows, catalog, requests, cost_model)
     sessions = list(_by_session(pairs, pricing).values())
     main = [s.main_context_tokens for s in sessions]
     dollars = [s.dollars for s in sessions if s.dollars is not None]
