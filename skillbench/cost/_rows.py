@@ -19,7 +19,7 @@ from skillbench.catalog import Skill
 from skillbench.cost._model import CostModel, DecisionCost, break_even_turns
 from skillbench.cost._pricing import Pricing, pricing_for
 from skillbench.dataset import LabelledRequest
-from skillbench.metrics import FALSE_INVOCATIONS
+from skillbench.types import FALSE_INVOCATIONS
 
 FORK_SUMMARY_KEY = "fork_summary_tokens"
 """``row["detail"][FORK_SUMMARY_KEY]``: a measured sub-agent summary size (tokens).

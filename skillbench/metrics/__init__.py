@@ -1,7 +1,6 @@
 """Outcomes, per-cell metrics and the statistics behind them."""
 
 from skillbench.metrics._cell import (
-    INVOKED,
     by_position,
     cell_metrics,
     confusion,
@@ -16,7 +15,6 @@ from skillbench.metrics._intervals import (
     wilson,
     wilson_json,
 )
-from skillbench.metrics._outcome import FALSE_INVOCATIONS, OUTCOMES, Outcome, classify
 from skillbench.metrics._paired import (
     Bootstrap,
     McNemar,
@@ -34,6 +32,7 @@ from skillbench.metrics._repeats import (
     repeat_metrics,
     trigger_rates,
 )
+from skillbench.types import FALSE_INVOCATIONS, INVOKED, OUTCOMES, Outcome, classify
 
 __all__ = [
     "DEFAULT_TRIGGER_THRESHOLD",

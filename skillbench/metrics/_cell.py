@@ -8,10 +8,7 @@ from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.metrics._intervals import bootstrap_ratio, rate, wilson_json
-from skillbench.metrics._outcome import FALSE_INVOCATIONS, OUTCOMES
-
-INVOKED = frozenset({"correct_skill", "wrong_skill", "false_trigger", "hallucinated"})
-"""Outcomes where the selector invoked some skill (listed or not)."""
+from skillbench.types import FALSE_INVOCATIONS, INVOKED, OUTCOMES
 
 
 def with_ci(name: str, successes: int, n: int) -> dict[str, Any]:

@@ -12,7 +12,6 @@ concurrently.
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,8 +44,9 @@ from skillbench.replay._results import (
     write_rows,
 )
 from skillbench.replay._summary import summarize
-from skillbench.replay._types import ANNOTATORS, Annotator, RunStatus, RunStopped
-from skillbench.selectors import Calibratable, Preparable, Query, Selector
+from skillbench.replay._types import ANNOTATORS, Annotator, RunStatus
+from skillbench.selectors import Calibratable, Preparable, Selector
+from skillbench.types import Query, RunStopped
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each decision."""
@@ -110,7 +110,7 @@ def run_experiment(
     for r in calibrated:
         r.train = grid.train
     fitted = {r.cell: r.calibrate(grid.requests) for r in calibrated}
-    annotators = _annotators(config, grid.requests)
+    annotators = _annotators(config, grid)
     (run_dir / CONFIG_COPY).write_text(
         yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8"
     )
@@ -149,11 +149,9 @@ def run_experiment(
     return RunResult(run_dir, status, reason, cells, len(ordered), len(kept))
 
 
-def _annotators(config: RunConfig, requests: Sequence[LabelledRequest]) -> list[Annotator]:
-    """Every registered annotator that takes part in this run (importing ``skillbench.cost``
-    registers the cost annotator)."""
-    importlib.import_module("skillbench.cost")
-    built = (ANNOTATORS.get(name)(config, requests) for name in ANNOTATORS)
+def _annotators(config: RunConfig, grid: Grid) -> list[Annotator]:
+    """Every registered annotator that takes part in this run."""
+    built = (ANNOTATORS.get(name)(config, grid) for name in ANNOTATORS)
     return [a for a in built if a is not None]
 
 

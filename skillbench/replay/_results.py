@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.replay._types import CELL_FIELDS
+from skillbench.types import CELL_FIELDS
 
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"

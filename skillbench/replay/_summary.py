@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from skillbench.replay._results import SUMMARY, write_json
-from skillbench.replay._types import CELL_FIELDS, Annotator, Cell
+from skillbench.replay._types import Annotator, Cell
+from skillbench.types import CellKey
 
 
 def summarize(
@@ -27,11 +28,11 @@ def summarize(
     """
     from skillbench.metrics import cell_metrics
 
-    by_key: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    by_key: dict[CellKey, list[Mapping[str, Any]]] = {}
     for row in rows:
-        by_key.setdefault(tuple(row[f] for f in CELL_FIELDS), []).append(row)
+        by_key.setdefault(CellKey.of(row), []).append(row)
     out: list[dict[str, Any]] = []
-    seen: set[tuple[Any, ...]] = set()
+    seen: set[CellKey] = set()
     for cell in cells:
         if cell.key in seen:
             continue
