@@ -39,7 +39,7 @@ INVOKED: frozenset[Outcome] = frozenset(
 )
 """The selector invoked some skill, listed or not."""
 
-FALSE_INVOCATIONS: frozenset[Outcome] = frozenset({"false_trigger", "wrong_skill", "hallucinated"})
+UNWANTED: frozenset[Outcome] = frozenset({"false_trigger", "wrong_skill", "hallucinated"})
 """An invocation that should not have happened: on a negative, of the wrong skill, or unlisted."""
 
 NOT_RUN: frozenset[Outcome] = frozenset({"hallucinated", "malformed", "error"})

@@ -15,6 +15,7 @@ from skillbench.metrics._intervals import (
     wilson,
     wilson_json,
 )
+from skillbench.metrics._metric import METRICS, RENAMED, Metric, completed, metric
 from skillbench.metrics._paired import (
     Bootstrap,
     McNemar,
@@ -32,16 +33,19 @@ from skillbench.metrics._repeats import (
     repeat_metrics,
     trigger_rates,
 )
-from skillbench.types import FALSE_INVOCATIONS, INVOKED, OUTCOMES, Outcome, classify
+from skillbench.types import INVOKED, OUTCOMES, UNWANTED, Outcome, classify
 
 __all__ = [
     "DEFAULT_TRIGGER_THRESHOLD",
-    "FALSE_INVOCATIONS",
     "INVOKED",
+    "METRICS",
     "OUTCOMES",
+    "RENAMED",
+    "UNWANTED",
     "Bootstrap",
     "Interval",
     "McNemar",
+    "Metric",
     "Outcome",
     "RequestRepeats",
     "binomial_two_sided",
@@ -49,10 +53,12 @@ __all__ = [
     "by_position",
     "cell_metrics",
     "classify",
+    "completed",
     "confusion",
     "counted_rows",
     "group_repeats",
     "mcnemar_exact",
+    "metric",
     "newcombe_diff",
     "paired_bootstrap",
     "pass_hat_k",

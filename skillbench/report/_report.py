@@ -33,7 +33,7 @@ FORMATS = ("md", "html", "csv")
 OVERVIEW = (
     "accuracy",
     "false_invocation_rate",
-    "false_invocations_rate",
+    "unwanted_invocation_rate",
     "coverage",
     "recall_when_shown",
 )
@@ -96,7 +96,7 @@ def summary_rows(run: Run) -> list[list[str]]:
 OVERVIEW_HEADER = {
     "accuracy": "accuracy",
     "false_invocation_rate": "false inv. rate",
-    "false_invocations_rate": "false inv./decision",
+    "unwanted_invocation_rate": "unwanted inv./decision",
     "coverage": "coverage",
     "recall_when_shown": "recall when shown",
 }
@@ -237,11 +237,11 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, An
 
 
 def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
-    header = [*CELL_KEYS, "n"]
+    header = [*CELL_KEYS, "n", "errors"]
     for m in MEASURES:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]
-    header += ["false_invocations", "mean_listing_chars", "mean_listing_tokens"]
+    header += ["unwanted_invocations", "mean_listing_chars", "mean_listing_tokens"]
     records = []
     for cell in run.cells:
         rec = dict(cell)

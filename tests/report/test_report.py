@@ -10,6 +10,7 @@ from pathlib import Path
 from synthetic import paired_rows, write_run
 
 from skillbench.cli import main
+from skillbench.metrics import METRICS
 from skillbench.report import load_run, write_report
 from skillbench.report._report import summary_rows
 
@@ -50,7 +51,7 @@ def test_html_is_self_contained(sweep_report) -> None:
 def test_summary_table_rows_and_csvs(sweep_run: Path, tmp_path: Path) -> None:
     run = load_run(sweep_run)
     rows = summary_rows(run)
-    assert len(rows) == len(run.cells) * 9  # every rate, f1 included
+    assert len(rows) == len(run.cells) * len(METRICS.values())  # every registered metric
     first = rows[0]
     assert first[1] == "accuracy" and first[5].startswith("[") and first[6] == "40"
     write_report(sweep_run, formats=["csv"], output=tmp_path)
