@@ -22,8 +22,8 @@ from skillbench.replay._types import (
     AnnotatorFactory,
     Cell,
     Plannable,
-    RunStatus,
 )
+from skillbench.results import RunStatus
 from skillbench.types import CELL_FIELDS, RunStopped
 
 __all__ = [

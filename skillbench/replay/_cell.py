@@ -153,6 +153,7 @@ def make_row(
         **cell.fields(),
         "repeat": cell.repeat,
         "request_id": request.id,
+        "text": request.text,
         "expected": list(request.expected),
         "chosen": decision.chosen if decision.kind == "invoke" else None,
         "outcome": outcome,

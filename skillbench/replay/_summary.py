@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from skillbench.replay._results import SUMMARY, write_json
+from skillbench.replay._results import write_json
 from skillbench.replay._types import Annotator, Cell
+from skillbench.results import SUMMARY, Summary, SummaryCell
 from skillbench.types import CellKey
 
 
@@ -49,6 +50,7 @@ def summarize(
             }
         for annotator in annotators:
             entry.update(annotator.annotate_cell(entry, cell_rows))
-        out.append(entry)
-    write_json(run_dir / SUMMARY, {"name": name, "config_hash": config_hash, "cells": out})
+        out.append(SummaryCell.model_validate(entry).to_json())
+    summary = Summary(name=name, config_hash=config_hash, cells=[])
+    write_json(run_dir / SUMMARY, {**summary.to_json(), "cells": out})
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from skillbench._registry import Registry
 from skillbench.types import CellKey, Decision, Query
@@ -12,9 +12,6 @@ from skillbench.types import CellKey, Decision, Query
 if TYPE_CHECKING:
     from skillbench.replay._config import RunConfig
     from skillbench.replay._grid import Grid
-
-RunStatus = Literal["running", "complete", "incomplete", "stopped", "interrupted", "failed"]
-"""How a run ended (``running`` while it goes): see ``skillbench.results.RunStatus``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import json
 import re
 from pathlib import Path
 
@@ -99,8 +98,10 @@ def test_cli_report(sweep_run: Path, tmp_path: Path, capsys) -> None:
     assert main(["report", str(tmp_path / "missing")]) == 1
     bad = tmp_path / "bad"
     bad.mkdir()
-    (bad / "summary.json").write_text(json.dumps({"cells": []}))
-    (bad / "results.jsonl").write_text('{"catalog": "x"}\nnot json\n')
+    for name in ("summary.json", "manifest.json"):
+        (bad / name).write_text((sweep_run / name).read_text())
+    first = (sweep_run / "results.jsonl").read_text().splitlines()[0]
+    (bad / "results.jsonl").write_text(first + "\nnot json\n")
     assert main(["report", str(bad)]) == 1
     assert "results.jsonl:2: invalid JSON" in capsys.readouterr().err
 
