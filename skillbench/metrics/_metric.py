@@ -44,6 +44,7 @@ class Metric:
         applies: whether a row is in the denominator (None: no per-row form, e.g. f1).
         hit: whether an applicable row counts as a success.
         compute: the value and interval over one cell's rows.
+        headline: shown in compact tables (the ``run`` command's), not only in full ones.
     """
 
     name: str
@@ -53,6 +54,7 @@ class Metric:
     applies: RowTest | None
     hit: RowTest | None
     compute: Callable[[Sequence[Row]], Value]
+    headline: bool = False
 
     @property
     def per_row(self) -> bool:
@@ -87,6 +89,7 @@ def share(
     applies: RowTest,
     hit: RowTest,
     over_errors: bool = False,
+    headline: bool = False,
 ) -> Metric:
     """Register a share of rows with a Wilson interval; ``over_errors`` keeps errored rows in
     the denominator (only ``error_rate`` does)."""
@@ -100,7 +103,7 @@ def share(
                 hits += bool(hit(row))
         return rate(hits, n), wilson_json(hits, n)
 
-    metric = Metric(name, definition, higher_is_better, "wilson", counted, hit, compute)
+    metric = Metric(name, definition, higher_is_better, "wilson", counted, hit, compute, headline)
     METRICS.register(name)(metric)
     return metric
 
@@ -137,6 +140,7 @@ share(
     higher_is_better=True,
     applies=_everything,
     hit=_outcome_in(CORRECT),
+    headline=True,
 )
 PRECISION = share(
     "precision",
@@ -195,6 +199,7 @@ share(
     higher_is_better=False,
     applies=negative,
     hit=_outcome_in(INVOKED),
+    headline=True,
 )
 share(
     "unwanted_invocation_rate",
@@ -210,6 +215,7 @@ share(
     higher_is_better=False,
     applies=positive,
     hit=_is("missed"),
+    headline=True,
 )
 share(
     "coverage",
@@ -217,6 +223,7 @@ share(
     higher_is_better=True,
     applies=positive,
     hit=lambda row: bool(row.get("visible")),
+    headline=True,
 )
 share(
     "recall_when_shown",

@@ -93,6 +93,10 @@ class SelectorConfig(BaseModel):
         return dict(self.model_extra or {})
 
 
+PACING_PARAMS = frozenset({"max_cost_usd", "timeout", "max_attempts", "backoff_s", "cache"})
+"""Selector params that change how a run is paced or paid for, never what it decides."""
+
+
 def _default_budgets() -> list[int | None]:
     """One budget: the profile's default."""
     return [None]
@@ -157,8 +161,16 @@ class RunConfig(_Strict):
         return Path(self.output_dir or f"reports/{self.name}")
 
     def config_hash(self) -> str:
-        """Hash of what decides the results: the config (minus output_dir) and the requests file."""
+        """Hash of what decides the results: the config and the requests file.
+
+        The output folder and the selectors' pacing settings (``PACING_PARAMS``: spend cap,
+        timeouts, retries, caching) are left out, so a run stopped by its spend cap resumes
+        after the cap is raised.
+        """
         data = self.model_dump(mode="json", exclude={"output_dir"})
+        data["selectors"] = [
+            {k: v for k, v in sel.items() if k not in PACING_PARAMS} for sel in data["selectors"]
+        ]
         digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode())
         requests = self.resolve(self.requests)
         if requests.is_file():
