@@ -66,9 +66,11 @@ def _counting(params: Mapping[str, Any], env: SelectorEnv) -> _Counting:
 @pytest.fixture(autouse=True)
 def _test_selectors() -> Iterator[None]:
     """The two test selectors, registered for each test and removed after it."""
-    with SELECTORS.temporarily("test-failing", _failing):
-        with SELECTORS.temporarily("test-counting", _counting):
-            yield
+    with (
+        SELECTORS.temporarily("test-failing", _failing),
+        SELECTORS.temporarily("test-counting", _counting),
+    ):
+        yield
 
 
 def _config(tmp_path: Path, data: Path, selectors: str = BASELINES, extra: str = "") -> Path:
