@@ -156,6 +156,8 @@ def _notes(run: Run) -> list[Block]:
 def build_report(run: Run) -> Document:
     """The report as blocks (shared by the Markdown and HTML outputs)."""
     doc = Document(f"skillbench report: {run.name}")
+    if run.banner:
+        doc.add(Para(f"**{run.banner}**"))
     meta = [f"{len(run.cells)} cells", f"{len(run.rows):,} decisions"]
     if run.summary.get("config_hash"):
         meta.append(f"config `{run.summary['config_hash']}`")
@@ -180,7 +182,8 @@ def build_report(run: Run) -> Document:
     metrics = _overview_metrics(run)
     note = (
         "Rates with Wilson 95% intervals. False invocation rate: on requests that need no "
-        "skill; false invocations per decision: wrong, false or hallucinated skill."
+        "skill; unwanted invocations per decision: wrong, false or hallucinated skill. "
+        "Decisions without an answer (errors) are outside every rate."
     )
     if "false_invocation_rate" not in metrics:
         note += " No request needs no skill, so there is no false invocation rate."

@@ -112,6 +112,7 @@ def test_errors_make_the_run_incomplete_and_resume_retries_exactly_them(
     assert cell.metric("accuracy") == 1.0
     assert cell.metric("error_rate") == pytest.approx(2 / 6)
     assert cell.metric("recall") == 1.0  # over the 3 answered positives
+    assert "**Run incomplete: 2 decision(s) got no answer" in (out / "report.md").read_text()
     sent = fake.requests
 
     fake.script.clear()
