@@ -115,9 +115,8 @@ def run_experiment(
     started = now_iso()
     grid = build_grid(config)
     kept = resumable_rows(run_dir, config_hash) if resume else []
-    pool = SelectorPool(
-        grid.selector_configs, selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
-    )
+    env = selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
+    pool = SelectorPool(grid.selector_configs, env, config)
     runs = _cell_runs(config, grid, pool, kept)
     texts = [r.text for r in grid.requests]
     for selector in {id(r.selector): r.selector for r in runs}.values():
