@@ -16,6 +16,7 @@ from skillbench.replay._engine import RunResult, run_experiment
 from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
 from skillbench.replay._plan import dry_run
 from skillbench.replay._results import read_rows
+from skillbench.replay._schema import config_schema
 from skillbench.replay._types import (
     ANNOTATORS,
     Annotator,
@@ -46,6 +47,7 @@ __all__ = [
     "TimelineConfig",
     "UsageConfig",
     "build_grid",
+    "config_schema",
     "cost_annotator",
     "dry_run",
     "load_config",
