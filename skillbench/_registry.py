@@ -7,6 +7,7 @@ registered names, so a typo in a config reads as a suggestion rather than a stac
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 from skillbench._errors import SkillbenchError, suggest
@@ -36,6 +37,16 @@ class Registry(Generic[T]):
 
         return decorate
 
+    @contextmanager
+    def temporarily(self, name: str, obj: T) -> Iterator[T]:
+        """Register ``obj`` as ``name`` for the ``with`` block only (tests, one-off plug-ins),
+        so the registry is left as it was found."""
+        self.register(name)(obj)
+        try:
+            yield obj
+        finally:
+            del self._items[name]
+
     def get(self, name: str) -> T:
         """The part registered as ``name``, or a SkillbenchError suggesting the nearest name."""
         try:
@@ -48,6 +59,10 @@ class Registry(Generic[T]):
 
     def names(self) -> list[str]:
         return sorted(self._items)
+
+    def values(self) -> list[T]:
+        """The registered parts in registration order (for displays with a meaningful order)."""
+        return list(self._items.values())
 
     def __contains__(self, name: object) -> bool:
         return name in self._items

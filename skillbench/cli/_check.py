@@ -16,7 +16,7 @@ Compare a run with a blessed baseline, cell by cell. A gated metric fails when
   - it is significantly worse: exact paired McNemar test on the requests (Newcombe interval
     from the kept counts when requests differ), Bonferroni-corrected over all cell × metric
     tests at --alpha.
-Lower-is-better metrics (false_invocation_rate, false_invocations_rate, miss_rate) fail
+Lower-is-better metrics (false_invocation_rate, unwanted_invocation_rate, miss_rate) fail
 when they rise.
 
 Exit codes: 0 every gated metric holds, 100 one failed, 1 error (missing files,

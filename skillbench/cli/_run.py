@@ -9,14 +9,18 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from skillbench.cli._common import EXIT_OK, add_output, add_quiet, env_default, warn
+from skillbench.cli._common import EXIT_ERROR, EXIT_OK, add_output, add_quiet, env_default, warn
 
 HELP = "replay labelled requests over a config's grid (budgets × orderings × selectors …)"
 DESCRIPTION = """\
 Replay labelled requests against rendered listings for every cell of the config's grid and
 write results.jsonl, summary.json, manifest.json and config.yaml into the run directory
 (default reports/<name>/). Each decision is appended as it finishes: after Ctrl-C, a killed
-process or a spend stop, `--resume` redoes only the missing decisions.
+process or a spend stop, `--resume` redoes only the missing decisions (and those that got no
+answer). A folder holding another config's run is refused unless --overwrite.
+
+exit status: 0 complete; 1 incomplete (decisions without an answer), stopped (spend cap) or
+failed; 130 interrupted (Ctrl-C). The manifest records which, with the reason.
 
 examples:
   skillbench run configs/quickstart.yaml                  → reports/quickstart/
@@ -32,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, help="replay only the first N requests")
     parser.add_argument(
         "--resume", action="store_true", help="keep finished decisions of the same config in -o DIR"
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        default=env_default("overwrite", "") not in ("", "0", "false"),
+        help="replace a run of another config found in -o DIR [env: SKILLBENCH_OVERWRITE]",
     )
     parser.add_argument(
         "--dry-run", action="store_true", help="print the grid and estimated calls, run nothing"
@@ -66,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
             output=args.output,
             limit=args.limit,
             resume=args.resume,
+            overwrite=args.overwrite,
             max_concurrency=args.max_concurrency,
             quiet=args.quiet,
             progress=progress,
@@ -76,9 +87,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(summary_table(result.cells))
         print(f"\n{result.decisions} decisions → {result.run_dir}")
-    if result.status == "stopped":
-        warn(f"run stopped: {result.reason}; continue with --resume -o {result.run_dir}")
-    return EXIT_OK
+    if result.status == "complete":
+        return EXIT_OK
+    print(
+        f"error: run {result.status}: {result.reason}\n"
+        f"continue it with: skillbench run {args.config} --resume -o {result.run_dir}",
+        file=sys.stderr,
+    )
+    return EXIT_ERROR
 
 
 def _progress_bar() -> tuple[Callable[[int, int], None], Callable[[], None]]:
@@ -112,18 +128,21 @@ def _fmt(value: Any) -> str:
 
 
 def summary_table(cells: Sequence[Mapping[str, Any]]) -> str:
-    """One line per summary cell: the settings, n, accuracy with its interval, key rates."""
-    head = ("catalog", "profile", "budget", "ordering", "half_life", "selector", "n", "accuracy")
-    lines = [[*head, "95% CI", "false_inv", "miss", "coverage"]]
+    """One line per summary cell: the settings, n (and errors, when any), the headline
+    metrics of the registry with accuracy's interval."""
+    from skillbench.metrics import METRICS
+    from skillbench.types import CELL_FIELDS
+
+    metrics = [m.name for m in METRICS.values() if m.headline]
+    counts = ["n", "errors"] if any(c.get("errors") for c in cells) else ["n"]
+    lines = [[*CELL_FIELDS, *counts, metrics[0], "95% CI", *metrics[1:]]]
     for c in cells:
-        ci = c.get("accuracy_ci") or [None, None]
+        ci = c.get(f"{metrics[0]}_ci") or [None, None]
         lines.append(
             [
-                *(_fmt(c.get(k)) for k in head),
+                *(_fmt(c.get(k)) for k in (*CELL_FIELDS, *counts, metrics[0])),
                 f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
-                _fmt(c.get("false_invocation_rate")),
-                _fmt(c.get("miss_rate")),
-                _fmt(c.get("coverage")),
+                *(_fmt(c.get(m)) for m in metrics[1:]),
             ]
         )
     widths = [max(len(row[i]) for row in lines) for i in range(len(lines[0]))]

@@ -1,6 +1,5 @@
 """Invocation processing and the token cost of inline versus fork execution (issue 5)."""
 
-from skillbench.cost._annotator import CostAnnotator, cost_annotator
 from skillbench.cost._invocation import (
     PRIVILEGED_SOURCES,
     Invocation,
@@ -40,7 +39,6 @@ __all__ = [
     "DEFAULT_HORIZON",
     "FORK_SUMMARY_KEY",
     "PRIVILEGED_SOURCES",
-    "CostAnnotator",
     "CostModel",
     "CostTotals",
     "DecisionCost",
@@ -56,7 +54,6 @@ __all__ = [
     "annotate_rows",
     "break_even_turns",
     "cell_cost",
-    "cost_annotator",
     "decision_costs",
     "expand_args",
     "find_shell_injections",

@@ -19,7 +19,7 @@ from skillbench.catalog import Skill
 from skillbench.cost._model import CostModel, DecisionCost, break_even_turns
 from skillbench.cost._pricing import Pricing, pricing_for
 from skillbench.dataset import LabelledRequest
-from skillbench.metrics import FALSE_INVOCATIONS
+from skillbench.types import UNWANTED
 
 FORK_SUMMARY_KEY = "fork_summary_tokens"
 """``row["detail"][FORK_SUMMARY_KEY]``: a measured sub-agent summary size (tokens).
@@ -277,9 +277,7 @@ def _totals(pairs: Sequence[_Pair], pricing: Pricing | None) -> CostTotals:
         declared_tokens=sum(c.declared_tokens for c in costs),
         main_context_tokens=sum(listing) + sum(c.main_tokens(c.declared) for c in costs),
         all_tokens=sum(listing) + sum(c.declared_tokens for c in costs),
-        waste_tokens=sum(
-            c.declared_tokens for row, c in invoked if row.get("outcome") in FALSE_INVOCATIONS
-        ),
+        waste_tokens=sum(c.declared_tokens for row, c in invoked if row.get("outcome") in UNWANTED),
         **_dollars(listing, costs, pricing),
     )
 

@@ -1,7 +1,6 @@
 """Outcomes, per-cell metrics and the statistics behind them."""
 
 from skillbench.metrics._cell import (
-    INVOKED,
     by_position,
     cell_metrics,
     confusion,
@@ -16,7 +15,7 @@ from skillbench.metrics._intervals import (
     wilson,
     wilson_json,
 )
-from skillbench.metrics._outcome import FALSE_INVOCATIONS, OUTCOMES, Outcome, classify
+from skillbench.metrics._metric import METRICS, RENAMED, Metric, completed, metric
 from skillbench.metrics._paired import (
     Bootstrap,
     McNemar,
@@ -34,15 +33,19 @@ from skillbench.metrics._repeats import (
     repeat_metrics,
     trigger_rates,
 )
+from skillbench.types import INVOKED, OUTCOMES, UNWANTED, Outcome, classify
 
 __all__ = [
     "DEFAULT_TRIGGER_THRESHOLD",
-    "FALSE_INVOCATIONS",
     "INVOKED",
+    "METRICS",
     "OUTCOMES",
+    "RENAMED",
+    "UNWANTED",
     "Bootstrap",
     "Interval",
     "McNemar",
+    "Metric",
     "Outcome",
     "RequestRepeats",
     "binomial_two_sided",
@@ -50,10 +53,12 @@ __all__ = [
     "by_position",
     "cell_metrics",
     "classify",
+    "completed",
     "confusion",
     "counted_rows",
     "group_repeats",
     "mcnemar_exact",
+    "metric",
     "newcombe_diff",
     "paired_bootstrap",
     "pass_hat_k",

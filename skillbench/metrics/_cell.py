@@ -7,11 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics._intervals import bootstrap_ratio, rate, wilson_json
-from skillbench.metrics._outcome import FALSE_INVOCATIONS, OUTCOMES
-
-INVOKED = frozenset({"correct_skill", "wrong_skill", "false_trigger", "hallucinated"})
-"""Outcomes where the selector invoked some skill (listed or not)."""
+from skillbench.metrics._intervals import rate, wilson_json
+from skillbench.metrics._metric import METRICS, completed
+from skillbench.types import INVOKED, OUTCOMES, UNANSWERED, UNWANTED
 
 
 def with_ci(name: str, successes: int, n: int) -> dict[str, Any]:
@@ -27,45 +25,27 @@ def counted_rows(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def cell_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Every summary metric of one cell (docs/architecture.md, ``summary.json``).
+    """Every summary metric of one cell, JSON-ready (the ``summary.json`` cell contract).
 
-    Definitions (positives expect a skill, negatives expect none):
-    accuracy = (correct_skill + correct_abstain) / n; precision = correct_skill / invoked;
-    recall = correct_skill / positives; f1 = harmonic mean (bootstrap interval);
-    false_invocation_rate = negatives where anything was invoked (false_trigger or a
-    hallucinated name) / negatives; false_invocations = false_trigger + wrong_skill +
-    hallucinated, ``_rate`` over n; miss_rate = missed / positives; coverage = positives whose
-    expected skill was shown / positives; recall_when_shown = correct_skill / those.
-    Undefined rates are ``None``; the result is JSON-ready.
+    ``n`` counts every decision of the cell and ``errors`` those that got no answer; each
+    registered metric (``METRICS``) adds its value and ``_ci`` interval, every rate but
+    ``error_rate`` over the completed decisions. Undefined rates are ``None``.
     """
     rows = counted_rows(rows)
-    outcomes = Counter(_outcome(r) for r in rows)
-    n = len(rows)
-    positives = [r for r in rows if r.get("expected")]
-    negatives = [r for r in rows if not r.get("expected")]
-    correct = outcomes["correct_skill"]
-    invoked = sum(outcomes[o] for o in INVOKED)
-    negative_invoked = sum(_outcome(r) in INVOKED for r in negatives)
-    false_invocations = sum(outcomes[o] for o in FALSE_INVOCATIONS)
-    shown = [r for r in positives if r.get("visible")]
-    shown_correct = sum(_outcome(r) == "correct_skill" for r in shown)
-    precision, recall = rate(correct, invoked), rate(correct, len(positives))
+    for row in rows:
+        _outcome(row)
+    outcomes = Counter(str(r["outcome"]) for r in rows)
+    scored = [r for r in rows if completed(r)]
+    positives = [r for r in scored if r.get("expected")]
+    out: dict[str, Any] = {"n": len(rows), "errors": sum(outcomes[o] for o in UNANSWERED)}
+    for m in METRICS.values():
+        out[m.name], out[f"{m.name}_ci"] = m.compute(rows)
     return {
-        "n": n,
-        **with_ci("accuracy", correct + outcomes["correct_abstain"], n),
-        **with_ci("precision", correct, invoked),
-        **with_ci("recall", correct, len(positives)),
-        "f1": _f1(precision, recall),
-        "f1_ci": _f1_ci(rows),
-        **with_ci("false_invocation_rate", negative_invoked, len(negatives)),
-        "false_invocations": false_invocations,
-        **with_ci("false_invocations_rate", false_invocations, n),
-        **with_ci("miss_rate", outcomes["missed"], len(positives)),
-        **with_ci("coverage", len(shown), len(positives)),
-        **with_ci("recall_when_shown", shown_correct, len(shown)),
+        **out,
+        "unwanted_invocations": sum(outcomes[o] for o in UNWANTED),
         "outcomes": {o: outcomes[o] for o in OUTCOMES},
         "by_position": by_position(positives),
-        "per_skill": per_skill(rows),
+        "per_skill": per_skill(scored),
         "confusion": confusion(rows),
         "mean_listing_chars": _mean(rows, "listing_chars"),
         "mean_listing_tokens": _mean(rows, "listing_tokens"),
@@ -131,29 +111,6 @@ def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
         row = str(chosen) if chosen in expected else (str(expected[0]) if expected else "none")
         table.setdefault(row, Counter())[col] += 1
     return {k: dict(sorted(v.items())) for k, v in sorted(table.items())}
-
-
-def _f1(precision: float | None, recall: float | None) -> float | None:
-    if precision is None or recall is None:
-        return None
-    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
-
-
-def _f1_ci(rows: Sequence[Mapping[str, Any]]) -> list[float] | None:
-    """Bootstrap interval of F1 = 2·correct / (invoked + positives), by row category."""
-    kinds = Counter(
-        (_outcome(r) == "correct_skill", _outcome(r) in INVOKED, bool(r.get("expected")))
-        for r in rows
-    )
-    if not any(invoked or positive for _, invoked, positive in kinds):
-        return None
-    keys = sorted(kinds)
-    low, high = bootstrap_ratio(
-        [2.0 * tp for tp, _, _ in keys],
-        [float(inv) + float(pos) for _, inv, pos in keys],
-        [kinds[k] for k in keys],
-    )
-    return [low, high]
 
 
 def _chosen_names(rows: Sequence[Mapping[str, Any]]) -> set[str]:

@@ -16,10 +16,8 @@ from math import comb
 from typing import Any
 
 from skillbench.metrics._intervals import wilson_json
+from skillbench.types import CORRECT, INVOKED, CellKey
 
-CELL_KEYS = ("catalog", "profile", "budget", "ordering", "half_life", "selector")
-PASSING = frozenset({"correct_skill", "correct_abstain"})
-INVOKING = frozenset({"correct_skill", "wrong_skill", "false_trigger", "hallucinated"})
 DEFAULT_TRIGGER_THRESHOLD = 0.5
 
 
@@ -37,11 +35,11 @@ class RequestRepeats:
 
     def add(self, outcome: str) -> None:
         self.n += 1
-        self.passed += outcome in PASSING
+        self.passed += outcome in CORRECT
         if self.positive:
             self.triggered += outcome == "correct_skill"
         else:
-            self.triggered += outcome in INVOKING
+            self.triggered += outcome in INVOKED
 
     @property
     def trigger_rate(self) -> float:
@@ -63,16 +61,16 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
 
 def group_repeats(
     rows: Iterable[Mapping[str, Any]], *, split: str | None = "test"
-) -> dict[tuple[Any, ...], list[RequestRepeats]]:
-    """Rows grouped by cell (``CELL_KEYS``), then by request, in first-seen order.
+) -> dict[CellKey, list[RequestRepeats]]:
+    """Rows grouped by cell (``CellKey``), then by request, in first-seen order.
 
     Rows of another ``split`` (calibration train rows) are left out; ``split=None`` keeps all.
     """
-    cells: dict[tuple[Any, ...], dict[str, RequestRepeats]] = {}
+    cells: dict[CellKey, dict[str, RequestRepeats]] = {}
     for row in rows:
         if split is not None and row.get("split", "test") != split:
             continue
-        key = tuple(row.get(k) for k in CELL_KEYS)
+        key = CellKey.of(row)
         requests = cells.setdefault(key, {})
         rid = str(row["request_id"])
         if rid not in requests:

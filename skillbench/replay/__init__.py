@@ -1,6 +1,6 @@
 """Replay experiments: the run config, the grid, the lockstep engine and the run directory."""
 
-from skillbench.replay import _repeats  # noqa: F401  (registers the "repeats" annotator)
+from skillbench.replay import _cost, _repeats  # noqa: F401  (register the annotators)
 from skillbench.replay._config import (
     CalibrationConfig,
     CostConfig,
@@ -11,20 +11,21 @@ from skillbench.replay._config import (
     UsageConfig,
     load_config,
 )
+from skillbench.replay._cost import CostAnnotator, cost_annotator
 from skillbench.replay._engine import RunResult, run_experiment
 from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
 from skillbench.replay._plan import dry_run
 from skillbench.replay._results import read_rows
+from skillbench.replay._schema import config_schema
 from skillbench.replay._types import (
     ANNOTATORS,
-    CELL_FIELDS,
     Annotator,
     AnnotatorFactory,
     Cell,
     Plannable,
-    RunStatus,
-    RunStopped,
 )
+from skillbench.results import RunStatus
+from skillbench.types import CELL_FIELDS, RunStopped
 
 __all__ = [
     "ANNOTATORS",
@@ -33,6 +34,7 @@ __all__ = [
     "AnnotatorFactory",
     "CalibrationConfig",
     "Cell",
+    "CostAnnotator",
     "CostConfig",
     "Grid",
     "Plannable",
@@ -45,6 +47,8 @@ __all__ = [
     "TimelineConfig",
     "UsageConfig",
     "build_grid",
+    "config_schema",
+    "cost_annotator",
     "dry_run",
     "load_config",
     "load_variant",

@@ -15,17 +15,14 @@ from typing import Any
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
-from skillbench.metrics import classify
 from skillbench.replay._types import Cell
-from skillbench.selectors import Calibratable, Decision, Query, Selector
+from skillbench.selectors import Calibratable, Selector
 from skillbench.tokens import count_tokens
+from skillbench.types import NOT_RUN, Decision, Query, classify
 from skillbench.usage import UsageTracker
 
 CHUNK = 256
 """Queries an independent cell offers per round: large batches, bounded loss on a kill."""
-
-NOT_RUN = ("hallucinated", "malformed", "error")
-"""Outcomes whose invocation never ran, so no usage is recorded for them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +153,7 @@ def make_row(
         **cell.fields(),
         "repeat": cell.repeat,
         "request_id": request.id,
+        "text": request.text,
         "expected": list(request.expected),
         "chosen": decision.chosen if decision.kind == "invoke" else None,
         "outcome": outcome,

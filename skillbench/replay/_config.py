@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
-from skillbench._errors import InputError, Location, suggest
+from skillbench._errors import InputError, Location, SkillbenchError, suggest
 from skillbench._yaml import LineDict, load_yaml
 from skillbench.catalog import SourceKind
 from skillbench.dataset import InputErrors
@@ -93,6 +93,10 @@ class SelectorConfig(BaseModel):
         return dict(self.model_extra or {})
 
 
+PACING_PARAMS = frozenset({"max_cost_usd", "timeout", "max_attempts", "backoff_s", "cache"})
+"""Selector params that change how a run is paced or paid for, never what it decides."""
+
+
 def _default_budgets() -> list[int | None]:
     """One budget: the profile's default."""
     return [None]
@@ -121,6 +125,7 @@ class RunConfig(_Strict):
     limit: int | None = Field(default=None, ge=1)
 
     _path: Path | None = PrivateAttr(default=None)
+    _lines: dict[tuple[Any, ...], int | None] = PrivateAttr(default_factory=dict)
 
     @field_validator("catalogs", mode="before")
     @classmethod
@@ -153,12 +158,27 @@ class RunConfig(_Strict):
                 return (base / path).resolve()
         return (self._path.parent / path).resolve()
 
+    def location(self, *loc: Any) -> Location:
+        """Where ``loc`` (e.g. ``"selectors", 0``) sits in the config file, for errors found
+        after loading (a selector's params, an empty catalog)."""
+        return Location(
+            str(self._path or "<config>"), self._lines.get(loc), _dotted(loc) if loc else None
+        )
+
     def output_path(self) -> Path:
         return Path(self.output_dir or f"reports/{self.name}")
 
     def config_hash(self) -> str:
-        """Hash of what decides the results: the config (minus output_dir) and the requests file."""
+        """Hash of what decides the results: the config and the requests file.
+
+        The output folder and the selectors' pacing settings (``PACING_PARAMS``: spend cap,
+        timeouts, retries, caching) are left out, so a run stopped by its spend cap resumes
+        after the cap is raised.
+        """
         data = self.model_dump(mode="json", exclude={"output_dir"})
+        data["selectors"] = [
+            {k: v for k, v in sel.items() if k not in PACING_PARAMS} for sel in data["selectors"]
+        ]
         digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode())
         requests = self.resolve(self.requests)
         if requests.is_file():
@@ -195,46 +215,82 @@ def load_config(path: str | Path) -> RunConfig:
         config = RunConfig.model_validate(raw)
     except ValidationError as exc:
         raise InputErrors([_to_input_error(path, raw, err) for err in exc.errors()]) from None
-    _check_semantics(path, raw, config)
     config._path = path.resolve()
+    config._lines = {
+        **{("selectors", i): _line(raw, ("selectors", i)) for i in range(len(config.selectors))},
+        **{("catalogs", v): _line(raw, ("catalogs", v)) for v in config.catalogs},
+    }
+    _check_semantics(path, raw, config)
     return config
 
 
 def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
-    """Checks pydantic cannot do: unique selector names, known types, parseable half-lives."""
+    """Checks pydantic cannot do: registry names (profiles, orderings, selector types),
+    unique selector names, parseable half-lives, positive budgets and input paths that exist."""
+    from skillbench.listing import RENDERERS, get_ordering
+    from skillbench.selectors import SELECTORS
     from skillbench.usage import parse_duration
 
     problems: list[InputError] = []
-    seen: set[str] = set()
-    for i, sel in enumerate(config.selectors):
-        where = Location(str(path), _line(raw, ("selectors", i)), f"selectors[{i}]")
-        if sel.label in seen:
-            problems.append(InputError(where, f"duplicate selector name {sel.label!r}"))
-        seen.add(sel.label)
-        known = _selector_types()
-        if known is not None and sel.type not in known:
+
+    def where(*loc: Any) -> Location:
+        return Location(str(path), _line(raw, loc), _dotted(loc))
+
+    for i, profile in enumerate(config.profiles):
+        if profile not in RENDERERS:
+            known = RENDERERS.names()
             problems.append(
-                InputError(where, f"unknown selector type {sel.type!r}{suggest(sel.type, known)}")
+                InputError(
+                    where("profiles", i),
+                    f"unknown profile {profile!r}{suggest(profile, known)}; "
+                    f"choose one of: {', '.join(known)}",
+                )
+            )
+    for i, spec in enumerate(config.orderings):
+        try:
+            get_ordering(spec)
+        except SkillbenchError as exc:
+            problems.append(InputError(where("orderings", i), str(exc)))
+    for i, budget in enumerate(config.budgets):
+        if budget is not None and budget < 1:
+            problems.append(
+                InputError(
+                    where("budgets", i), f"budget must be at least 1 character, not {budget}"
+                )
+            )
+    inputs: list[tuple[tuple[Any, ...], str, str]] = [(("requests",), config.requests, "requests")]
+    inputs += [(("cwd",), config.cwd, "working directory")] if config.cwd else []
+    for variant, sources in config.catalogs.items():
+        inputs += [
+            (("catalogs", variant, j), s.path, "catalog source") for j, s in enumerate(sources)
+        ]
+    for loc, value, what in inputs:
+        if not config.resolve(value).exists():
+            problems.append(InputError(where(*loc), f"{what} {value!r} not found"))
+    seen: set[str] = set()
+    types = SELECTORS.names()
+    for i, sel in enumerate(config.selectors):
+        if sel.label in seen:
+            problems.append(
+                InputError(where("selectors", i), f"duplicate selector name {sel.label!r}")
+            )
+        seen.add(sel.label)
+        if sel.type not in types:
+            problems.append(
+                InputError(
+                    where("selectors", i),
+                    f"unknown selector type {sel.type!r}{suggest(sel.type, types)}",
+                )
             )
     for i, label in enumerate(config.half_lives):
         try:
             parse_duration(label)
-        except Exception as exc:
-            where = Location(str(path), _line(raw, ("half_lives", i)), f"half_lives[{i}]")
-            problems.append(InputError(where, f"bad duration {label!r}: {exc}"))
+        except SkillbenchError as exc:
+            problems.append(InputError(where("half_lives", i), f"bad duration {label!r}: {exc}"))
     if len(set(config.half_lives)) != len(config.half_lives):
-        where = Location(str(path), _line(raw, ("half_lives",)), "half_lives")
-        problems.append(InputError(where, "duplicate half-life"))
+        problems.append(InputError(where("half_lives"), "duplicate half-life"))
     if problems:
         raise InputErrors(problems)
-
-
-def _selector_types() -> list[str] | None:
-    try:
-        from skillbench.selectors import SELECTORS  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return SELECTORS.names()
 
 
 def _to_input_error(path: Path, raw: Any, err: Any) -> InputError:

@@ -12,7 +12,6 @@ concurrently.
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,17 +35,20 @@ from skillbench.replay._grid import (
 )
 from skillbench.replay._manifest import ManifestWriter, run_info
 from skillbench.replay._results import (
-    CONFIG_COPY,
-    RESULTS,
     ResultsWriter,
+    RowKey,
+    checked_row,
+    claim_output,
     now_iso,
     resumable_rows,
     row_key,
     write_rows,
 )
 from skillbench.replay._summary import summarize
-from skillbench.replay._types import ANNOTATORS, Annotator, RunStatus, RunStopped
-from skillbench.selectors import Calibratable, Preparable, Query, Selector
+from skillbench.replay._types import ANNOTATORS, Annotator
+from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
+from skillbench.selectors import Calibratable, Preparable, Selector
+from skillbench.types import Query, RunStopped
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each decision."""
@@ -54,7 +56,18 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class RunResult:
-    """What a run produced: where, how it ended and the summary cells."""
+    """What a run produced: where, how it ended and the summary cells.
+
+    Attributes:
+        run_dir: the run directory.
+        status: ``complete``, ``incomplete`` (some decisions got no answer) or ``stopped``.
+        reason: why the run is not complete (the stop reason, or the error count and first
+            error message).
+        cells: the summary cells.
+        decisions: decisions in results.jsonl.
+        resumed: decisions kept from an earlier run.
+        errors: decisions that got no answer after the selector's retries.
+    """
 
     run_dir: Path
     status: RunStatus
@@ -62,6 +75,7 @@ class RunResult:
     cells: list[dict[str, Any]]
     decisions: int
     resumed: int
+    errors: int = 0
 
 
 def run_experiment(
@@ -70,6 +84,7 @@ def run_experiment(
     output: str | Path | None = None,
     limit: int | None = None,
     resume: bool = False,
+    overwrite: bool = False,
     max_concurrency: int = 8,
     quiet: bool = True,
     progress: Progress | None = None,
@@ -80,26 +95,28 @@ def run_experiment(
         config: the validated run config.
         output: run directory (default ``config.output_dir`` or ``reports/<name>``).
         limit: replay only the first ``limit`` requests of the file (overrides the config).
-        resume: keep the decisions of an earlier run of the same config in ``output`` and
-            do only the missing ones; usage replays their recorded choices.
+        resume: keep the answered decisions of an earlier run of the same config in
+            ``output`` and do only the missing and errored ones; usage replays their choices.
+        overwrite: replace a run of another config found in ``output``.
         max_concurrency: calls per endpoint for model selectors.
         quiet: tell selectors not to print progress.
         progress: ``progress(done, total)`` after each decision.
 
     Raises:
+        SkillbenchError: an unusable output folder (before any work), or a selector that
+            cannot go on (after recording ``status: failed`` and the finished decisions).
         KeyboardInterrupt: after recording ``status: interrupted``; ``--resume`` continues.
     """
     if limit is not None:
         config = config.model_copy(update={"limit": limit})
-    run_dir = Path(output) if output is not None else config.output_path()
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = prepare_output(Path(output) if output is not None else config.output_path())
     config_hash = config.config_hash()
+    claim_output(run_dir, config_hash, resume=resume, overwrite=overwrite)
     started = now_iso()
     grid = build_grid(config)
     kept = resumable_rows(run_dir, config_hash) if resume else []
-    pool = SelectorPool(
-        grid.selector_configs, selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
-    )
+    env = selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
+    pool = SelectorPool(grid.selector_configs, env, config)
     runs = _cell_runs(config, grid, pool, kept)
     texts = [r.text for r in grid.requests]
     for selector in {id(r.selector): r.selector for r in runs}.values():
@@ -110,7 +127,7 @@ def run_experiment(
     for r in calibrated:
         r.train = grid.train
     fitted = {r.cell: r.calibrate(grid.requests) for r in calibrated}
-    annotators = _annotators(config, grid.requests)
+    annotators = _annotators(config, grid)
     (run_dir / CONFIG_COPY).write_text(
         yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8"
     )
@@ -120,8 +137,21 @@ def run_experiment(
     manifest.write("running")
     rows = {(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}
     writer = ResultsWriter(run_dir / RESULTS, (rows[k] for k in sorted(rows)))
-    status: RunStatus = "complete"
-    reason: str | None = None
+
+    def finish(status: RunStatus, reason: str | None) -> RunResult:
+        """Write the summary of what was done, then the manifest saying how it ended."""
+        writer.close()
+        ordered = [rows[k] for k in sorted(rows)]
+        write_rows(run_dir / RESULTS, ordered)
+        cells = summarize(
+            run_dir, config.name, config_hash, grid.cells, ordered, fitted, grid.train, annotators
+        )
+        errors = [r for r in ordered if r["outcome"] == "error"]
+        if errors and status == "complete":
+            status, reason = "incomplete", _error_reason(errors)
+        manifest.write(status, reason, len(errors))
+        return RunResult(run_dir, status, reason, cells, len(ordered), len(kept), len(errors))
+
     try:
         _replay(
             runs,
@@ -134,40 +164,72 @@ def run_experiment(
             grid.decisions,
         )
     except RunStopped as stop:
-        status, reason = "stopped", stop.reason
+        return finish("stopped", stop.reason)
+    except KeyboardInterrupt:
+        finish("interrupted", "interrupted by the user (SIGINT)")
+        raise
+    except SkillbenchError as exc:
+        finish("failed", str(exc))
+        raise
     except BaseException as exc:
         writer.close()
-        manifest.write("interrupted", type(exc).__name__ + (f": {exc}" if str(exc) else ""))
+        manifest.write("failed", type(exc).__name__ + (f": {exc}" if str(exc) else ""))
         raise
-    writer.close()
-    ordered = [rows[k] for k in sorted(rows)]
-    write_rows(run_dir / RESULTS, ordered)
-    cells = summarize(
-        run_dir, config.name, config_hash, grid.cells, ordered, fitted, grid.train, annotators
+    return finish("complete", None)
+
+
+def _error_reason(errors: Sequence[Mapping[str, Any]]) -> str:
+    first = errors[0]
+    message = (first.get("detail") or {}).get("error") or "no message recorded"
+    return (
+        f"{len(errors)} decision(s) got no answer; first ({first['request_id']}, "
+        f"{first['selector']}): {message}"
     )
-    manifest.write(status, reason)
-    return RunResult(run_dir, status, reason, cells, len(ordered), len(kept))
 
 
-def _annotators(config: RunConfig, requests: Sequence[LabelledRequest]) -> list[Annotator]:
-    """Every registered annotator that takes part in this run (importing ``skillbench.cost``
-    registers the cost annotator)."""
-    importlib.import_module("skillbench.cost")
-    built = (ANNOTATORS.get(name)(config, requests) for name in ANNOTATORS)
+def prepare_output(run_dir: Path) -> Path:
+    """Create the run directory, or say in one line why it cannot be one."""
+    try:
+        resolved = run_dir.resolve()
+    except OSError as exc:
+        raise SkillbenchError(f"-o {run_dir}: unusable output folder ({exc.strerror})") from None
+    if resolved == Path("/proc") or Path("/proc") in resolved.parents:
+        raise SkillbenchError(f"-o {run_dir}: cannot write a run under /proc")
+    if run_dir.exists() and not run_dir.is_dir():
+        raise SkillbenchError(f"-o {run_dir}: exists and is not a folder")
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        probe = run_dir / ".skillbench-write-test"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        if isinstance(exc, NotADirectoryError):
+            reason = "a parent is a file, not a folder"
+        raise SkillbenchError(f"-o {run_dir}: cannot write there ({reason})") from None
+    return run_dir
+
+
+def _annotators(config: RunConfig, grid: Grid) -> list[Annotator]:
+    """Every registered annotator that takes part in this run."""
+    built = (ANNOTATORS.get(name)(config, grid) for name in ANNOTATORS)
     return [a for a in built if a is not None]
 
 
 def _cell_runs(
     config: RunConfig, grid: Grid, pool: SelectorPool, kept: Iterable[Mapping[str, Any]]
 ) -> list[CellRun]:
-    done: dict[tuple[Any, ...], dict[str, Any]] = {row_key(r): dict(r) for r in kept}
+    done: dict[RowKey, dict[str, Any]] = {row_key(r): dict(r) for r in kept}
     tracker = usage_trackers(config)
     interned: dict[int, dict[str, Listing]] = {}
     runs = []
     for cell in grid.cells:
         plan = grid.plans[cell]
-        prefix = (*cell.key, cell.repeat)
-        mine = {r.id: done[(*prefix, r.id)] for r in grid.requests if (*prefix, r.id) in done}
+        mine = {
+            r.id: done[key]
+            for r in grid.requests
+            if (key := RowKey(cell.key, cell.repeat, r.id)) in done
+        }
         runs.append(
             CellRun(
                 cell,
@@ -223,6 +285,7 @@ def _replay(
                 row = make_row(run.cell, query, decision, facts.get(query.listing), split, share)
                 for annotator in annotators:
                     row.update(annotator.annotate_row(row, query, decision))
+                row = checked_row(row)
                 rows[run.cell.index, i] = row
                 writer.write(row)
                 run.finish(query.request, row)

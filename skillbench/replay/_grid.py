@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skillbench._errors import SkillbenchError
+from skillbench._errors import InputError, SkillbenchError
 from skillbench.cache import default_cache_root
 from skillbench.catalog import Catalog, SourceSpec, load_catalog
 from skillbench.dataset import LabelledRequest, assign_timeline, check_expected, load_requests
@@ -110,7 +110,10 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
         for profile in config.profiles:
             catalog = load_variant(config, variant, profile)
             if not catalog.skills:
-                raise SkillbenchError(f"catalog {variant!r} ({profile}) holds no skills")
+                raise InputError(
+                    config.location("catalogs", variant),
+                    f"catalog {variant!r} holds no skills (profile {profile})",
+                )
             check_expected(requests, catalog, label=variant)
             catalogs[variant, profile] = catalog
     plans: dict[Cell, ListingPlan] = {}
@@ -156,15 +159,26 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
 class SelectorPool:
     """Selectors built once per run; calibratable ones once per cell (each fits its own)."""
 
-    def __init__(self, configs: dict[str, SelectorConfig], env: SelectorEnv) -> None:
+    def __init__(
+        self, configs: dict[str, SelectorConfig], env: SelectorEnv, config: RunConfig
+    ) -> None:
         self.env = env
         self.configs = configs
+        self._index = {sel.label: i for i, sel in enumerate(config.selectors)}
+        self._config = config
         self._shared: dict[str, Selector] = {}
         self._per_cell: dict[Cell, Selector] = {}
 
     def _build(self, name: str) -> Selector:
+        """Build a selector; a parameter its factory rejects is reported at its config line."""
         sel = self.configs[name]
-        return SELECTORS.get(sel.type)(sel.params, self.env)
+        try:
+            return SELECTORS.get(sel.type)(sel.params, self.env)
+        except InputError:
+            raise
+        except SkillbenchError as exc:
+            where = self._config.location("selectors", self._index[name])
+            raise InputError(where, str(exc)) from None
 
     def for_cell(self, cell: Cell) -> Selector:
         if cell in self._per_cell:

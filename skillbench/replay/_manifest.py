@@ -15,8 +15,9 @@ from typing import Any
 from skillbench.catalog import Catalog
 from skillbench.replay._config import RunConfig
 from skillbench.replay._grid import Grid
-from skillbench.replay._results import MANIFEST, now_iso, write_json
-from skillbench.replay._types import Cell, RunStatus
+from skillbench.replay._results import now_iso, write_json
+from skillbench.replay._types import Cell
+from skillbench.results import MANIFEST, Manifest, RunStatus, manifest_json
 
 PACKAGES = ("skillbench", "numpy", "sentence-transformers", "torch", "litellm")
 
@@ -99,8 +100,15 @@ class ManifestWriter:
             **info,
         }
 
-    def write(self, status: RunStatus, reason: str | None = None) -> None:
+    def write(self, status: RunStatus, reason: str | None = None, errors: int = 0) -> None:
         ended = None if status == "running" else now_iso()
-        write_json(
-            self.path, {**self.fixed, "ended_at": ended, "status": status, "stop_reason": reason}
+        manifest = Manifest.model_validate(
+            {
+                **self.fixed,
+                "ended_at": ended,
+                "status": status,
+                "stop_reason": reason,
+                "errors": errors,
+            }
         )
+        write_json(self.path, manifest_json(manifest))

@@ -21,9 +21,8 @@ def dry_run(
     if limit is not None:
         config = config.model_copy(update={"limit": limit})
     grid = build_grid(config)
-    pool = SelectorPool(
-        grid.selector_configs, selector_env(config, max_concurrency=max_concurrency, quiet=True)
-    )
+    env = selector_env(config, max_concurrency=max_concurrency, quiet=True)
+    pool = SelectorPool(grid.selector_configs, env, config)
     tracker = usage_trackers(config)
     selectors: dict[str, Any] = {}
     for name, selector in pool.shared().items():

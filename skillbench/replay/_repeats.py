@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from skillbench.dataset import LabelledRequest
 from skillbench.metrics import DEFAULT_TRIGGER_THRESHOLD, group_repeats, repeat_metrics
 from skillbench.replay._types import ANNOTATORS
-from skillbench.selectors import Decision, Query
+from skillbench.types import Decision, Query
 
 if TYPE_CHECKING:
     from skillbench.replay._config import RunConfig
+    from skillbench.replay._grid import Grid
 
 
 class RepeatsAnnotator:
@@ -40,9 +40,7 @@ class RepeatsAnnotator:
 
 
 @ANNOTATORS.register("repeats")
-def repeats_annotator(
-    config: RunConfig, requests: Sequence[LabelledRequest]
-) -> RepeatsAnnotator | None:
+def repeats_annotator(config: RunConfig, grid: Grid) -> RepeatsAnnotator | None:
     """Takes part only when the config asks for more than one repeat."""
     if config.repeats < 2:
         return None

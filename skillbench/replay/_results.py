@@ -1,4 +1,8 @@
-"""The run directory: results rows appended as they finish, JSON files, resume."""
+"""Writing the run directory: results rows appended as they finish, JSON files, resume.
+
+Every row, the summary and the manifest pass through their ``skillbench.results`` model
+before they are written, so the files hold exactly the shapes ``read_run`` accepts.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +10,29 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
-from skillbench.replay._types import CELL_FIELDS
+from skillbench.results import MANIFEST, RESULTS, RUN_FILES, SUMMARY, ResultRow, dumps
+from skillbench.results import read_rows as read_result_rows
+from skillbench.types import CellKey
 
-RESULTS = "results.jsonl"
-SUMMARY = "summary.json"
-MANIFEST = "manifest.json"
-CONFIG_COPY = "config.yaml"
 
-RowKey = tuple[Any, ...]
+class RowKey(NamedTuple):
+    """What identifies a decision: its cell, its repeat and its request."""
+
+    cell: CellKey
+    repeat: int
+    request_id: str
 
 
 def row_key(row: Mapping[str, Any]) -> RowKey:
-    """What identifies a decision: the cell, the repeat and the request."""
-    return (*(row[f] for f in CELL_FIELDS), row["repeat"], row["request_id"])
+    return RowKey(CellKey.of(row), row["repeat"], row["request_id"])
 
 
-def dumps(obj: Any) -> str:
-    """Canonical JSON (sorted keys): identical inputs give identical bytes."""
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, allow_nan=False, default=str)
+def checked_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """``row`` as the results model stores it (a programming error if it does not fit)."""
+    return ResultRow.model_validate(row).model_dump(mode="json")
 
 
 def now_iso() -> str:
@@ -53,44 +59,58 @@ class ResultsWriter:
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a results file; a torn last line (a killed writer) is dropped."""
-    if not path.is_file():
-        return []
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(row, dict) and "request_id" in row:
-                rows.append(row)
-    return rows
-
-
-def read_manifest(run_dir: Path) -> dict[str, Any] | None:
-    path = run_dir / MANIFEST
-    if not path.is_file():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError:
-        return None
+    """Rows of a results file as plain dicts (read by ``skillbench.results.read_rows``)."""
+    return [r.model_dump(mode="json") for r in read_result_rows(path)]
 
 
 def resumable_rows(run_dir: Path, config_hash: str) -> list[dict[str, Any]]:
-    """Rows a ``--resume`` may keep: only from a run of the very same config."""
-    manifest = read_manifest(run_dir)
-    if manifest is None:
+    """Rows a ``--resume`` may keep: answered decisions of a run of the very same config.
+
+    Decisions that ended in ``error`` are left out, so the resumed run asks them again. The
+    old summary is removed: it no longer matches, and the run writes a new one when it ends.
+    """
+    path = run_dir / MANIFEST
+    if not path.is_file():
         if (run_dir / RESULTS).exists():
             raise SkillbenchError(f"{run_dir}: results without a manifest; cannot resume safely")
         return []
-    if manifest.get("config_hash") != config_hash:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")).get("config_hash")
+    except (json.JSONDecodeError, AttributeError, OSError):
+        raise SkillbenchError(f"{path}: unreadable manifest; cannot resume safely") from None
+    if found != config_hash:
         raise SkillbenchError(
-            f"{run_dir}: holds a run of a different config (hash {manifest.get('config_hash')}, "
-            f"now {config_hash}); use another -o directory or run without --resume"
+            f"{run_dir}: holds a run of a different config (hash {found}, now {config_hash}); "
+            "use another -o directory, or run without --resume (and with --overwrite)"
         )
-    return read_rows(run_dir / RESULTS)
+    kept = [r for r in read_rows(run_dir / RESULTS) if r["outcome"] != "error"]
+    (run_dir / SUMMARY).unlink(missing_ok=True)
+    return kept
+
+
+def claim_output(run_dir: Path, config_hash: str, *, resume: bool, overwrite: bool) -> None:
+    """Make ``run_dir`` ready for this run, before any work starts.
+
+    A folder holding another config's run is refused unless ``overwrite``; the old run's
+    files are then removed, as are a re-run's own, so the folder never mixes two runs. A
+    resume keeps the folder (``resumable_rows`` checks it holds the same config).
+    """
+    manifest = run_dir / MANIFEST
+    if resume or not any((run_dir / f).exists() for f in RUN_FILES):
+        return
+    found = None
+    if manifest.is_file():
+        try:
+            found = json.loads(manifest.read_text(encoding="utf-8")).get("config_hash")
+        except (json.JSONDecodeError, AttributeError, OSError):
+            found = None
+    if found != config_hash and not overwrite:
+        raise SkillbenchError(
+            f"{run_dir}: holds another run (config hash {found}, now {config_hash}); "
+            "pass --overwrite to replace it, or choose another -o directory"
+        )
+    for name in RUN_FILES:
+        (run_dir / name).unlink(missing_ok=True)
 
 
 def write_json(path: Path, data: Any) -> None:

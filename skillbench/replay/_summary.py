@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from skillbench.replay._results import SUMMARY, write_json
-from skillbench.replay._types import CELL_FIELDS, Annotator, Cell
+from skillbench.replay._results import write_json
+from skillbench.replay._types import Annotator, Cell
+from skillbench.results import SUMMARY, Summary, SummaryCell
+from skillbench.types import CellKey
 
 
 def summarize(
@@ -27,11 +29,11 @@ def summarize(
     """
     from skillbench.metrics import cell_metrics
 
-    by_key: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    by_key: dict[CellKey, list[Mapping[str, Any]]] = {}
     for row in rows:
-        by_key.setdefault(tuple(row[f] for f in CELL_FIELDS), []).append(row)
+        by_key.setdefault(CellKey.of(row), []).append(row)
     out: list[dict[str, Any]] = []
-    seen: set[tuple[Any, ...]] = set()
+    seen: set[CellKey] = set()
     for cell in cells:
         if cell.key in seen:
             continue
@@ -48,6 +50,7 @@ def summarize(
             }
         for annotator in annotators:
             entry.update(annotator.annotate_cell(entry, cell_rows))
-        out.append(entry)
-    write_json(run_dir / SUMMARY, {"name": name, "config_hash": config_hash, "cells": out})
+        out.append(SummaryCell.model_validate(entry).to_json())
+    summary = Summary(name=name, config_hash=config_hash, cells=[])
+    write_json(run_dir / SUMMARY, {**summary.to_json(), "cells": out})
     return out

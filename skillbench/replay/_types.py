@@ -1,34 +1,17 @@
-"""Small public types of the replay engine: cells, stop signal and extension points."""
+"""Small public types of the replay engine: cells, run status and extension points."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from skillbench._registry import Registry
-from skillbench.dataset import LabelledRequest
-from skillbench.selectors import Decision, Query
+from skillbench.types import CellKey, Decision, Query
 
 if TYPE_CHECKING:
     from skillbench.replay._config import RunConfig
-
-CELL_FIELDS = ("catalog", "profile", "budget", "ordering", "half_life", "selector")
-"""The fields identifying a summary cell (a grid cell without its repeat index)."""
-
-RunStatus = Literal["running", "complete", "interrupted", "stopped"]
-
-
-class RunStopped(Exception):
-    """Raised by a selector to end the run cleanly (e.g. a spend cap was reached).
-
-    The engine keeps every finished decision, writes the summary of what was done and records
-    ``status: stopped`` with ``reason`` in the manifest; ``--resume`` continues later.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    from skillbench.replay._grid import Grid
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,15 +32,10 @@ class Cell:
     repeat: int
 
     @property
-    def key(self) -> tuple[Any, ...]:
-        """The summary-cell identity (``CELL_FIELDS``), repeats pooled."""
-        return (
-            self.catalog,
-            self.profile,
-            self.budget,
-            self.ordering,
-            self.half_life,
-            self.selector,
+    def key(self) -> CellKey:
+        """The summary-cell identity, repeats pooled."""
+        return CellKey(
+            self.catalog, self.profile, self.budget, self.ordering, self.half_life, self.selector
         )
 
     @property
@@ -67,7 +45,7 @@ class Cell:
         return "/".join(parts) + f"/r{self.repeat}"
 
     def fields(self) -> dict[str, Any]:
-        return dict(zip(CELL_FIELDS, self.key, strict=True))
+        return self.key._asdict()
 
 
 @runtime_checkable
@@ -95,7 +73,8 @@ class Annotator(Protocol):
         ...
 
 
-AnnotatorFactory = Callable[["RunConfig", Sequence[LabelledRequest]], "Annotator | None"]
+AnnotatorFactory = Callable[["RunConfig", "Grid"], "Annotator | None"]
 ANNOTATORS: Registry[AnnotatorFactory] = Registry("annotator")
-"""Every registered factory is called for each run; a factory returns None to stay out.
-``skillbench.cost`` registers here when it is importable."""
+"""Every registered factory is called for each run with the config and the prepared grid
+(requests, catalogs); a factory returns None to stay out. The replay package registers
+``cost`` and ``repeats``."""

@@ -118,7 +118,7 @@ def accuracy_vs_budget(run: Run) -> Figure:
     fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.2))
     for label, (style, cells) in lines.items():
         _line_with_band(axes[0], cells, "accuracy", label=label, **style)
-        _line_with_band(axes[1], cells, "false_invocations_rate", label=label, **style)
+        _line_with_band(axes[1], cells, "unwanted_invocation_rate", label=label, **style)
     axes[0].set_ylabel("accuracy (share of decisions)")
     axes[0].set_title("Accuracy (higher is better)", fontsize=10)
     axes[1].set_ylabel("false invocations per decision")

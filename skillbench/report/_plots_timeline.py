@@ -21,6 +21,7 @@ from skillbench.report._run import (
     fmt_value,
     half_life_order,
 )
+from skillbench.types import CORRECT
 
 MAX_PANELS = 4
 """Selectors drawn in their own panel; more would make each too small to read."""
@@ -44,7 +45,7 @@ def _rolling(values: Sequence[float], window: int) -> list[float]:
 def _scores(rows: Sequence[Row]) -> dict[Decision, float]:
     return {
         (str(r.get("at") or ""), str(r.get("request_id")), r.get("repeat", 0)): float(
-            r.get("outcome") in ("correct_skill", "correct_abstain")
+            r.get("outcome") in CORRECT
         )
         for r in rows
     }

@@ -33,7 +33,7 @@ FORMATS = ("md", "html", "csv")
 OVERVIEW = (
     "accuracy",
     "false_invocation_rate",
-    "false_invocations_rate",
+    "unwanted_invocation_rate",
     "coverage",
     "recall_when_shown",
 )
@@ -96,7 +96,7 @@ def summary_rows(run: Run) -> list[list[str]]:
 OVERVIEW_HEADER = {
     "accuracy": "accuracy",
     "false_invocation_rate": "false inv. rate",
-    "false_invocations_rate": "false inv./decision",
+    "unwanted_invocation_rate": "unwanted inv./decision",
     "coverage": "coverage",
     "recall_when_shown": "recall when shown",
 }
@@ -156,6 +156,8 @@ def _notes(run: Run) -> list[Block]:
 def build_report(run: Run) -> Document:
     """The report as blocks (shared by the Markdown and HTML outputs)."""
     doc = Document(f"skillbench report: {run.name}")
+    if run.banner:
+        doc.add(Para(f"**{run.banner}**"))
     meta = [f"{len(run.cells)} cells", f"{len(run.rows):,} decisions"]
     if run.summary.get("config_hash"):
         meta.append(f"config `{run.summary['config_hash']}`")
@@ -180,7 +182,8 @@ def build_report(run: Run) -> Document:
     metrics = _overview_metrics(run)
     note = (
         "Rates with Wilson 95% intervals. False invocation rate: on requests that need no "
-        "skill; false invocations per decision: wrong, false or hallucinated skill."
+        "skill; unwanted invocations per decision: wrong, false or hallucinated skill. "
+        "Decisions without an answer (errors) are outside every rate."
     )
     if "false_invocation_rate" not in metrics:
         note += " No request needs no skill, so there is no false invocation rate."
@@ -237,11 +240,11 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, An
 
 
 def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
-    header = [*CELL_KEYS, "n"]
+    header = [*CELL_KEYS, "n", "errors"]
     for m in MEASURES:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]
-    header += ["false_invocations", "mean_listing_chars", "mean_listing_tokens"]
+    header += ["unwanted_invocations", "mean_listing_chars", "mean_listing_tokens"]
     records = []
     for cell in run.cells:
         rec = dict(cell)

@@ -8,26 +8,26 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from skillbench._errors import InputError, Location, SkillbenchError
+from skillbench._errors import SkillbenchError
 from skillbench.metrics import counted_rows
+from skillbench.types import CELL_FIELDS, CellKey
 
-CELL_KEYS = ("catalog", "profile", "budget", "ordering", "half_life", "selector")
-"""The fields that identify a cell (docs/architecture.md)."""
+CELL_KEYS = CELL_FIELDS
+"""The fields that identify a cell."""
 
 BASELINES = frozenset({"never", "random"})
 """Selector types that ignore what descriptions say: no listing change can help them."""
 ORACLE = "oracle"
 """The selector type that picks an expected skill whenever one is shown: the listing's bound."""
 
-CellKey = tuple[Any, ...]
 Row = Mapping[str, Any]
 
 
 def cell_key(record: Row) -> CellKey:
     """The identity of the cell a results row or summary cell belongs to."""
-    return tuple(record.get(k) for k in CELL_KEYS)
+    return CellKey.of(record)
 
 
 def fmt_value(value: Any) -> str:
@@ -62,6 +62,23 @@ class Run:
     @property
     def name(self) -> str:
         return str(self.summary.get("name") or self.path.name)
+
+    @property
+    def status(self) -> str:
+        """How the run ended (``complete`` when no manifest says otherwise)."""
+        return str(self.manifest.get("status") or "complete")
+
+    @property
+    def banner(self) -> str | None:
+        """One line warning that the results are partial, for runs that did not complete."""
+        if self.status == "complete":
+            return None
+        reason = self.manifest.get("stop_reason")
+        return (
+            f"Run {self.status}"
+            + (f": {reason}" if reason else "")
+            + ("; the figures cover only the decisions that were made and answered.")
+        )
 
     @property
     def cells(self) -> list[Mapping[str, Any]]:
@@ -150,109 +167,34 @@ def cell_label(cell: Row, keys: Iterable[str]) -> str:
     return " ".join(parts) or "all"
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SkillbenchError(f"{path}: not found (is this a skillbench run directory?)") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(Location(str(path), exc.lineno), f"invalid JSON: {exc.msg}") from None
-
-
-def read_rows(path: Path) -> list[Row]:
-    """Rows of a ``results.jsonl``; a bad line is an error naming file and line."""
-    rows: list[Row] = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(Location(str(path), lineno), f"invalid JSON: {exc.msg}") from None
-            if not isinstance(row, dict):
-                raise InputError(Location(str(path), lineno), "expected a JSON object")
-            rows.append(row)
-    return rows
-
-
 def load_run(path: str | Path, *, rows: bool = True) -> Run:
-    """Load a run directory; ``summary.json`` is required, results and manifest are optional."""
-    root = Path(path)
-    if not root.is_dir():
-        raise SkillbenchError(f"{root}: not a directory (expected a skillbench run directory)")
-    summary = _read_json(root / "summary.json")
-    if not isinstance(summary, dict) or not isinstance(summary.get("cells"), list):
-        raise InputError(Location(str(root / "summary.json"), field="cells"), "missing cell list")
-    results = root / "results.jsonl"
-    manifest = root / "manifest.json"
+    """Load a run directory with ``skillbench.results.read_run`` (which checks that its files
+    belong together) and give the report its mapping views of the records."""
+    from skillbench.results import manifest_json, read_run
+
+    run = read_run(path, rows=rows)
     return Run(
-        path=root,
-        summary=summary,
-        rows=read_rows(results) if rows and results.is_file() else [],
-        manifest=_read_json(manifest) if manifest.is_file() else {},
-        config=_read_config(root / "config.yaml"),
+        path=run.path,
+        summary=run.summary.to_json(),
+        rows=[r.model_dump(mode="json") for r in run.rows],
+        manifest=manifest_json(run.manifest) if run.manifest is not None else {},
+        config=run.config,
     )
 
 
-def _read_config(path: Path) -> Mapping[str, Any]:
-    """The run's resolved config; empty when absent (older runs, synthetic ones)."""
-    if not path.is_file():
-        return {}
-    import yaml
-
-    try:
-        config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(Location(str(path), line), f"invalid YAML: {exc}") from None
-    return config if isinstance(config, Mapping) else {}
-
-
-def _skill_facts(run: Run, fact: str) -> dict[str, str]:
-    """Skill name → one text fact (``description``, ``status``) from the summary or manifest.
-
-    Accepts ``skills: {name: text}`` (descriptions only), ``skills: {name: {fact}}``,
-    ``skills: [{name, fact}]``, and ``status: {name: status}``, each at the top level or
-    under ``catalogs.{variant}`` (a skills list may also sit directly under the variant).
-    """
+def _skill_facts(run: Run, fact: Literal["skills", "status"]) -> dict[str, str]:
+    """Skill name → description (``skills``) or non-active status (``status``), from the
+    manifest's catalog variants (the first variant naming a skill wins)."""
     out: dict[str, str] = {}
-
-    def take(skills: Any) -> None:
-        if isinstance(skills, Mapping):
-            for name, value in skills.items():
-                if isinstance(value, Mapping):
-                    value = value.get(fact)
-                elif fact != "description":  # a bare string is a description
-                    continue
-                if isinstance(value, str):
-                    out.setdefault(str(name), value)
-        elif isinstance(skills, list):
-            for item in skills:
-                if isinstance(item, Mapping) and isinstance(item.get(fact), str):
-                    out.setdefault(str(item.get("name")), item[fact])
-
-    def scan(source: Mapping[str, Any]) -> None:
-        take(source.get("skills"))
-        if fact != "description" and isinstance(source.get(fact), Mapping):
-            take({k: {fact: v} for k, v in source[fact].items()})
-
-    for source in (run.summary, run.manifest):
-        scan(source)
-        catalogs = source.get("catalogs")
-        if isinstance(catalogs, Mapping):
-            for variant in catalogs.values():
-                if isinstance(variant, Mapping):
-                    scan(variant)
-                else:
-                    take(variant)
+    for variant in (run.manifest.get("catalogs") or {}).values():
+        for name, value in variant[fact].items():
+            out.setdefault(name, value)
     return out
 
 
 def skill_descriptions(run: Run) -> dict[str, str]:
-    """Skill name → description when the run recorded its catalog (summary or manifest)."""
-    return _skill_facts(run, "description")
+    """Skill name → description when the run recorded its catalog."""
+    return _skill_facts(run, "skills")
 
 
 def skill_statuses(run: Run) -> dict[str, str]:

@@ -19,6 +19,7 @@ import numpy as np
 
 from skillbench._errors import SkillbenchError
 from skillbench.selectors._types import Decision, Preparable, Query, Selector
+from skillbench.types import CORRECT, classify
 
 S = TypeVar("S")
 """A selector's per-query scores (whatever ``decide`` needs)."""
@@ -175,9 +176,7 @@ def best_threshold(steps: Sequence[tuple[np.ndarray, np.ndarray]]) -> float:
 
 def _correct(query: Query, chosen: str | None) -> int:
     """1 when invoking ``chosen`` (None = abstain) is a correct decision for ``query``."""
-    from skillbench.metrics import classify
-
     shown = query.listing.shown_names
     decision = Decision("abstain") if chosen is None else Decision("invoke", chosen)
     outcome = classify(query.request.expected, decision, shown)
-    return int(outcome in ("correct_skill", "correct_abstain"))
+    return int(outcome in CORRECT)

@@ -5,48 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from skillbench.dataset import LabelledRequest
-from skillbench.listing import Listing
+from skillbench.types import Decision, DecisionKind, Query
 
-DecisionKind = Literal["invoke", "abstain", "malformed", "error"]
-
-
-@dataclass(frozen=True, slots=True)
-class Query:
-    """One decision to make: a request against the listing the model would see at that moment.
-
-    Attributes:
-        request: the labelled request (selectors other than ``oracle`` must not read ``expected``).
-        listing: the rendered listing; only its shown entries may be chosen from.
-        repeat: repeat index (0-based), part of cache keys for sampled models.
-        cell: opaque label of the grid cell, for logging only.
-    """
-
-    request: LabelledRequest
-    listing: Listing
-    repeat: int = 0
-    cell: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What a selector did.
-
-    Attributes:
-        kind: invoke (``chosen`` set), abstain, malformed (unusable tool call) or error.
-        chosen: the skill name the model invoked, verbatim (may be unlisted: hallucinated).
-        score: the selector's confidence for ``chosen`` (similarity, BM25 …), when it has one.
-        detail: extra facts kept in results (raw response, other tool calls, error message,
-            token usage, cost); must be JSON-serialisable and never contain secrets.
-    """
-
-    kind: DecisionKind
-    chosen: str | None = None
-    score: float | None = None
-    latency_ms: float = 0.0
-    detail: Mapping[str, Any] = field(default_factory=dict)
+__all__ = [
+    "Calibratable",
+    "Decision",
+    "DecisionKind",
+    "Preparable",
+    "Query",
+    "Selector",
+    "SelectorEnv",
+    "SelectorFactory",
+]
 
 
 @runtime_checkable

@@ -37,18 +37,21 @@ ROWS = [
 
 
 def test_rates_match_hand_computation() -> None:
+    # The errored decision (last row) got no answer: it is counted in n and errors, and left
+    # out of every rate but error_rate, so the rates are over the 7 completed decisions.
     m = cell_metrics(ROWS)
-    assert m["n"] == 8
-    assert m["accuracy"] == pytest.approx(2 / 8)
+    assert (m["n"], m["errors"]) == (8, 1)
+    assert m["error_rate"] == pytest.approx(1 / 8)
+    assert m["accuracy"] == pytest.approx(2 / 7)  # correct_skill + correct_abstain
     assert m["precision"] == pytest.approx(1 / 4)  # invoked: r1 r2 r6 r7
-    assert m["recall"] == pytest.approx(1 / 5)  # 5 positives
-    assert m["f1"] == pytest.approx(2 * 0.25 * 0.2 / 0.45)
+    assert m["recall"] == pytest.approx(1 / 4)  # completed positives: r1..r4
+    assert m["f1"] == pytest.approx(0.25)  # precision = recall = 1/4
     assert m["false_invocation_rate"] == pytest.approx(2 / 3)  # false_trigger + hallucinated
-    assert m["false_invocations"] == 3
-    assert m["false_invocations_rate"] == pytest.approx(3 / 8)
-    assert m["miss_rate"] == pytest.approx(2 / 5)
-    assert m["coverage"] == pytest.approx(4 / 5)
-    assert m["recall_when_shown"] == pytest.approx(1 / 4)
+    assert m["unwanted_invocations"] == 3
+    assert m["unwanted_invocation_rate"] == pytest.approx(3 / 7)
+    assert m["miss_rate"] == pytest.approx(2 / 4)
+    assert m["coverage"] == pytest.approx(3 / 4)  # r1 r2 r3 shown
+    assert m["recall_when_shown"] == pytest.approx(1 / 3)
     assert m["mean_listing_chars"] == pytest.approx(1700 / 8)
     assert m["mean_listing_tokens"] == pytest.approx(25.0)
     assert m["outcomes"] == {
@@ -65,10 +68,11 @@ def test_rates_match_hand_computation() -> None:
 
 def test_every_rate_has_its_wilson_interval() -> None:
     m = cell_metrics(ROWS)
-    assert m["accuracy_ci"] == list(wilson(2, 8))
+    assert m["accuracy_ci"] == list(wilson(2, 7))
     assert m["precision_ci"] == list(wilson(1, 4))
     assert m["false_invocation_rate_ci"] == list(wilson(2, 3))
-    assert m["coverage_ci"] == list(wilson(4, 5))
+    assert m["coverage_ci"] == list(wilson(3, 4))
+    assert m["error_rate_ci"] == list(wilson(1, 8))
     low, high = m["f1_ci"]
     assert 0 <= low <= m["f1"] <= high <= 1
 
@@ -78,10 +82,9 @@ def test_by_position_per_skill_and_confusion() -> None:
     assert {k: (v["n"], v["accuracy"]) for k, v in m["by_position"].items()} == {
         "0": (2, 0.5),
         "1": (1, 0.0),
-        "2": (1, 0.0),
-    }
+    }  # the errored row (position 2) is not scored
     a, b, zz = m["per_skill"]["a"], m["per_skill"]["b"], m["per_skill"]["zz"]
-    assert (a["n"], a["recall"], a["chosen"], a["precision"]) == (3, pytest.approx(1 / 3), 2, 0.5)
+    assert (a["n"], a["recall"], a["chosen"], a["precision"]) == (2, 0.5, 2, 0.5)
     assert (b["n"], b["recall"], b["chosen"], b["precision"]) == (2, 0.0, 1, 0.0)
     assert (zz["n"], zz["recall"], zz["recall_ci"], zz["chosen"]) == (0, None, None, 1)
     assert m["confusion"] == {
@@ -94,7 +97,7 @@ def test_by_position_per_skill_and_confusion() -> None:
 def test_train_rows_are_excluded_when_a_split_exists() -> None:
     train = [row(["a"], "a", "correct_skill", True, 0, split="train")] * 5
     test = [{**r, "split": "test"} for r in ROWS]
-    assert cell_metrics(train + test)["accuracy"] == pytest.approx(2 / 8)
+    assert cell_metrics(train + test)["accuracy"] == pytest.approx(2 / 7)
     assert cell_metrics(train + test)["n"] == 8
 
 

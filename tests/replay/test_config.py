@@ -20,6 +20,12 @@ selectors:
 
 
 def _write(tmp_path: Path, text: str) -> Path:
+    """The config under ``configs/``, beside an empty catalog folder and requests file."""
+    (tmp_path / "skills").mkdir(exist_ok=True)
+    (tmp_path / "data").mkdir(exist_ok=True)
+    requests = tmp_path / "data" / "requests.jsonl"
+    if not requests.exists():
+        requests.write_text("", encoding="utf-8")
     path = tmp_path / "configs" / "c.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -83,3 +89,47 @@ def test_cost_section_validates_keys_and_values(tmp_path: Path) -> None:
     found = {(p.location.field, p.location.line): p.reason for p in info.value.problems}
     assert "did you mean 'summary_tokens'" in found["cost.summary_tokns", 9]
     assert "greater than or equal to 1" in found["cost.horizon", 8]
+
+
+def test_values_checked_after_parsing_name_file_and_line(tmp_path: Path) -> None:
+    text = BASE + (
+        "profiles: [codebot, claude-cod]\n"  # line 7
+        "orderings: [usage, alfa]\n"  # line 8
+        "budgets: [1000, -5]\n"  # line 9
+        "cwd: no-such-workspace\n"  # line 10
+    )
+    text = text.replace("{path: skills, source: project}", "{path: gone, source: project}")
+    path = _write(tmp_path, text)
+    with pytest.raises(InputErrors) as info:
+        load_config(path)
+    found = {
+        p.location.field: (p.location.file, p.location.line, p.reason) for p in info.value.problems
+    }
+    assert found["profiles[1]"][1:] == (7, found["profiles[1]"][2])
+    assert "unknown profile 'claude-cod' (did you mean 'claude-code'?)" in found["profiles[1]"][2]
+    assert found["orderings[1]"][1] == 8 and "unknown ordering 'alfa'" in found["orderings[1]"][2]
+    assert found["budgets[1]"][1] == 9 and "-5" in found["budgets[1]"][2]
+    assert found["cwd"][1] == 10 and "not found" in found["cwd"][2]
+    assert found["catalogs.base[0]"][1] == 3 and "'gone' not found" in found["catalogs.base[0]"][2]
+    assert {file for file, _, _ in found.values()} == {str(path)}
+
+
+def test_an_empty_catalog_and_a_model_selector_without_model_name_the_config_line(
+    tmp_path: Path,
+) -> None:
+    from skillbench._errors import InputError
+    from skillbench.replay import dry_run
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "requests.jsonl").write_text(
+        '{"id": "r1", "text": "hello", "expected": null}\n', encoding="utf-8"
+    )
+    path = _write(tmp_path, BASE)
+    with pytest.raises(InputError, match=r"c\.yaml:3: field 'catalogs\.base': .*holds no skills"):
+        dry_run(load_config(path))
+    skill = tmp_path / "skills" / "pdf"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("---\nname: pdf\ndescription: Merge PDFs.\n---\n")
+    path = _write(tmp_path, BASE.replace("{type: oracle}", "{type: litellm}"))
+    with pytest.raises(InputError, match=r"c\.yaml:6: field 'selectors\[0\]': .*model"):
+        dry_run(load_config(path))

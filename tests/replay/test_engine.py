@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -45,11 +45,8 @@ class _Failing:
         return self.inner.select(queries)
 
 
-if "test-failing" not in SELECTORS:
-
-    @SELECTORS.register("test-failing")
-    def _failing(params: Mapping[str, Any], env: SelectorEnv) -> _Failing:
-        return _Failing(int(params["after"]), bool(params.get("stop", False)))
+def _failing(params: Mapping[str, Any], env: SelectorEnv) -> _Failing:
+    return _Failing(int(params["after"]), bool(params.get("stop", False)))
 
 
 class _Counting(OracleSelector):
@@ -62,11 +59,18 @@ class _Counting(OracleSelector):
         return super().select(queries)
 
 
-if "test-counting" not in SELECTORS:
+def _counting(params: Mapping[str, Any], env: SelectorEnv) -> _Counting:
+    return _Counting()
 
-    @SELECTORS.register("test-counting")
-    def _counting(params: Mapping[str, Any], env: SelectorEnv) -> _Counting:
-        return _Counting()
+
+@pytest.fixture(autouse=True)
+def _test_selectors() -> Iterator[None]:
+    """The two test selectors, registered for each test and removed after it."""
+    with (
+        SELECTORS.temporarily("test-failing", _failing),
+        SELECTORS.temporarily("test-counting", _counting),
+    ):
+        yield
 
 
 def _config(tmp_path: Path, data: Path, selectors: str = BASELINES, extra: str = "") -> Path:

@@ -17,6 +17,15 @@ from typing import Any
 import numpy as np
 
 from skillbench.metrics import cell_metrics
+from skillbench.results import (
+    CatalogFacts,
+    Manifest,
+    ResultRow,
+    Summary,
+    SummaryCell,
+    manifest_json,
+)
+from skillbench.types import CellKey
 
 SKILLS = {
     "review": "Review changes for bugs, regressions, risks and missing tests.",
@@ -107,35 +116,59 @@ def _decide(req: Mapping[str, Any], order: Sequence[str], shown: int, rng, skill
     return None, "missed", visible, pos if visible else None
 
 
-def _summary_cell(key: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
-    return {**key, **cell_metrics(rows)}
-
-
 def write_run(
     path: Path,
     rows: Iterable[dict[str, Any]],
     *,
     name: str = "synthetic",
     skills: Mapping[str, str] | None = None,
+    status: str = "complete",
 ) -> Path:
-    """Write results.jsonl, summary.json and manifest.json for ``rows``."""
-    rows = list(rows)
+    """Write results.jsonl, summary.json and manifest.json for ``rows``, each through its
+    ``skillbench.results`` model, so the files have exactly the engine's shapes."""
+    rows = [ResultRow.model_validate(r).model_dump(mode="json") for r in rows]
     path.mkdir(parents=True, exist_ok=True)
     with (path / "results.jsonl").open("w") as fh:
         for r in rows:
             fh.write(json.dumps(r) + "\n")
-    cells: dict[tuple, list[dict[str, Any]]] = {}
-    keys = ("catalog", "profile", "budget", "ordering", "half_life", "selector")
+    cells: dict[CellKey, list[dict[str, Any]]] = {}
     for r in rows:
-        cells.setdefault(tuple(r[k] for k in keys), []).append(r)
-    summary = {
-        "name": name,
-        "config_hash": "abc123",
-        "cells": [_summary_cell(dict(zip(keys, k, strict=True)), v) for k, v in cells.items()],
-    }
-    (path / "summary.json").write_text(json.dumps(summary, indent=1))
-    manifest = {"config_hash": "abc123", "seed": 0, "skills": dict(skills or SKILLS)}
-    (path / "manifest.json").write_text(json.dumps(manifest))
+        cells.setdefault(CellKey.of(r), []).append(r)
+    summary = Summary(
+        name=name,
+        config_hash="abc123",
+        cells=[
+            SummaryCell.model_validate({**k._asdict(), **cell_metrics(v)}) for k, v in cells.items()
+        ],
+    )
+    (path / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))
+    descriptions = dict(skills or SKILLS)
+    facts = CatalogFacts(
+        skills=descriptions,
+        count=len(descriptions),
+        active=len(descriptions),
+        disabled=0,
+        inactive=0,
+        status={},
+    )
+    manifest = Manifest(
+        name=name,
+        config_hash="abc123",
+        seed=0,
+        status=status,
+        started_at="2025-01-01T00:00:00+00:00",
+        ended_at="2025-01-01T00:01:00+00:00",
+        versions={},
+        requests=len({r["request_id"] for r in rows}),
+        cells=len(cells),
+        decisions=len(rows),
+        resumed_rows=0,
+        token_model="gpt-4o",
+        usage={},
+        timeline={},
+        catalogs={variant: facts for variant in {r["catalog"] for r in rows}},
+    )
+    (path / "manifest.json").write_text(json.dumps(manifest_json(manifest)))
     return path
 
 

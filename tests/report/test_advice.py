@@ -36,8 +36,9 @@ def _row(rid: str, expected: list[str], visible: bool, budget: int, chars: int) 
     }
 
 
-def _terraform_run(tmp_path: Path, manifest: dict[str, Any]) -> Path:
-    """terraform-plan hidden in every row, once co-expected with a shown k8s-manifest."""
+def _terraform_run(tmp_path: Path, facts: dict[str, Any]) -> Path:
+    """terraform-plan hidden in every row, once co-expected with a shown k8s-manifest;
+    ``facts`` replace catalog facts (status counts, statuses) in the manifest."""
     rows = []
     for budget, chars in ((1000, 990), (12000, 8800)):  # the listing fits at 12,000
         rows += [
@@ -47,12 +48,15 @@ def _terraform_run(tmp_path: Path, manifest: dict[str, Any]) -> Path:
             _row("r4", ["review"], budget > 1000, budget, chars),
         ]
     run = write_run(tmp_path / "run", rows)
+    manifest = json.loads((run / "manifest.json").read_text())
+    for variant in manifest["catalogs"].values():
+        variant.update(facts)
     (run / "manifest.json").write_text(json.dumps(manifest))
     return run
 
 
 def test_a_skill_hidden_everywhere_is_listed_with_its_likely_reason(tmp_path: Path) -> None:
-    counts = {"catalogs": {"devtools": {"skills": {}, "inactive": 1, "disabled": 3}}}
+    counts = {"inactive": 1, "disabled": 3}
     lines = hidden_skills(load_run(_terraform_run(tmp_path, counts)))
     assert lines[0] == (
         "`terraform-plan` was never visible in any decision at any budget (2 requests expect "
@@ -67,7 +71,7 @@ def test_a_skill_hidden_everywhere_is_listed_with_its_likely_reason(tmp_path: Pa
 
 
 def test_a_recorded_status_is_the_reason(tmp_path: Path) -> None:
-    status = {"catalogs": {"devtools": {"status": {"terraform-plan": "inactive"}}}}
+    status = {"status": {"terraform-plan": "inactive"}}
     (line, *_) = hidden_skills(load_run(_terraform_run(tmp_path, status)))
     assert line.endswith("was too): inactive: a `paths` skill no workspace file matches.")
 

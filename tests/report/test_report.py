@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import csv
-import json
 import re
 from pathlib import Path
 
 from synthetic import paired_rows, write_run
 
 from skillbench.cli import main
+from skillbench.metrics import METRICS
 from skillbench.report import load_run, write_report
 from skillbench.report._report import summary_rows
 
@@ -50,7 +50,7 @@ def test_html_is_self_contained(sweep_report) -> None:
 def test_summary_table_rows_and_csvs(sweep_run: Path, tmp_path: Path) -> None:
     run = load_run(sweep_run)
     rows = summary_rows(run)
-    assert len(rows) == len(run.cells) * 9  # every rate, f1 included
+    assert len(rows) == len(run.cells) * len(METRICS.values())  # every registered metric
     first = rows[0]
     assert first[1] == "accuracy" and first[5].startswith("[") and first[6] == "40"
     write_report(sweep_run, formats=["csv"], output=tmp_path)
@@ -98,8 +98,10 @@ def test_cli_report(sweep_run: Path, tmp_path: Path, capsys) -> None:
     assert main(["report", str(tmp_path / "missing")]) == 1
     bad = tmp_path / "bad"
     bad.mkdir()
-    (bad / "summary.json").write_text(json.dumps({"cells": []}))
-    (bad / "results.jsonl").write_text('{"catalog": "x"}\nnot json\n')
+    for name in ("summary.json", "manifest.json"):
+        (bad / name).write_text((sweep_run / name).read_text())
+    first = (sweep_run / "results.jsonl").read_text().splitlines()[0]
+    (bad / "results.jsonl").write_text(first + "\nnot json\n")
     assert main(["report", str(bad)]) == 1
     assert "results.jsonl:2: invalid JSON" in capsys.readouterr().err
 

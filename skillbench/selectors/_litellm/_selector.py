@@ -37,6 +37,7 @@ from skillbench.selectors._litellm._spend import (
     prompt_tokens,
 )
 from skillbench.selectors._types import Decision, Query, SelectorEnv
+from skillbench.types import RunStopped
 
 
 class LitellmSelector:
@@ -115,8 +116,6 @@ class LitellmSelector:
         """
         decisions = [] if self._stop else runtime().run(self._select(queries))
         if self._stop is not None:
-            from skillbench.replay import RunStopped
-
             raise RunStopped(self._stop)
         return decisions
 

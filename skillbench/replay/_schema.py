@@ -1,0 +1,27 @@
+"""The run config's JSON Schema, with registry names as enums, for editors and validators."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from skillbench.replay._config import RunConfig
+
+
+def config_schema() -> dict[str, Any]:
+    """``RunConfig``'s JSON Schema; profile, selector type and ordering names come from their
+    registries, so the schema lists exactly what this installation accepts."""
+    from skillbench.listing import ORDERINGS, RENDERERS
+    from skillbench.selectors import SELECTORS
+
+    schema = RunConfig.model_json_schema()
+    props = schema["properties"]
+    props["profiles"]["items"] = {"enum": RENDERERS.names(), "type": "string"}
+    names = "|".join(re.escape(n) for n in ORDERINGS.names())
+    props["orderings"]["items"] = {"pattern": f"^({names})(:.+)?$", "type": "string"}
+    budget = {"minimum": 1, "type": "integer"}
+    props["budgets"]["items"] = {"anyOf": [budget, {"type": "null"}]}
+    selector = schema["$defs"]["SelectorConfig"]
+    selector["properties"]["type"] = {"enum": SELECTORS.names(), "type": "string"}
+    schema["title"] = "skillbench run config"
+    return schema

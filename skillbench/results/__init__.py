@@ -1,0 +1,43 @@
+"""Run directories as typed records: result rows, summary cells, the manifest, the run.
+
+``read_run(dir)`` is the one reader of a run directory; the replay engine writes exactly
+these models. ``Run.to_pandas()`` gives the rows as a DataFrame for analysis in a notebook.
+"""
+
+from skillbench.results._files import (
+    CONFIG_COPY,
+    MANIFEST,
+    RESULTS,
+    RUN_FILES,
+    SUMMARY,
+    dumps,
+)
+from skillbench.results._manifest import CLEAN, CatalogFacts, Manifest, RunStatus, manifest_json
+from skillbench.results._read import Run, read_rows, read_run
+from skillbench.results._row import KNOWN_VERSIONS, SCHEMA_VERSION, Record, ResultRow
+from skillbench.results._summary import OPTIONAL_SECTIONS, CellFields, Summary, SummaryCell
+
+__all__ = [
+    "CLEAN",
+    "CONFIG_COPY",
+    "KNOWN_VERSIONS",
+    "MANIFEST",
+    "OPTIONAL_SECTIONS",
+    "RESULTS",
+    "RUN_FILES",
+    "SCHEMA_VERSION",
+    "SUMMARY",
+    "CatalogFacts",
+    "CellFields",
+    "Manifest",
+    "Record",
+    "ResultRow",
+    "Run",
+    "RunStatus",
+    "Summary",
+    "SummaryCell",
+    "dumps",
+    "manifest_json",
+    "read_rows",
+    "read_run",
+]

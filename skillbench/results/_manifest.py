@@ -1,0 +1,92 @@
+"""``manifest.json``: how a run was made and how it ended."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from skillbench.results._row import SCHEMA_VERSION, Record
+
+RunStatus = Literal["running", "complete", "incomplete", "stopped", "interrupted", "failed"]
+"""How a run ended: ``complete`` (every decision answered), ``incomplete`` (some decisions got
+no answer; ``--resume`` retries them), ``stopped`` (a selector ended it, e.g. a spend cap),
+``interrupted`` (Ctrl-C or a kill), ``failed`` (an error made going on pointless).
+``running`` while it goes, or when the process died without a word."""
+
+CLEAN: frozenset[str] = frozenset({"complete"})
+"""Statuses whose results are whole; reports flag every other status."""
+
+
+class CatalogFacts(Record):
+    """What reports quote of one catalog variant (under the run's first profile)."""
+
+    skills: dict[str, str]
+    """Skill name → description."""
+    count: int
+    """Skills in the catalog."""
+    active: int
+    """Skills the agent would list."""
+    disabled: int
+    """Skills turned off by configuration."""
+    inactive: int
+    """Skills whose `paths` do not match the working directory."""
+    status: dict[str, str]
+    """Skill name → status, for skills that are not active."""
+
+
+class Manifest(Record):
+    """``manifest.json``: the run's identity, inputs, sizes and end state."""
+
+    schema_version: str = SCHEMA_VERSION
+    """Run-directory schema of the file."""
+    name: str
+    """Run name from the config."""
+    config_hash: str
+    """Hash of what decides the results (config minus output and pacing settings, plus the
+    requests file); `--resume` continues only a run with the same hash."""
+    seed: int
+    """The run's seed."""
+    status: RunStatus
+    """How the run ended."""
+    stop_reason: str | None = None
+    """Why a run is not complete (spend cap, signal, the first error message)."""
+    errors: int = 0
+    """Decisions that got no answer after the selector's retries."""
+    started_at: str
+    """Start time (UTC, ISO 8601)."""
+    ended_at: str | None = None
+    """End time (null while running)."""
+    versions: dict[str, str | None]
+    """Installed versions of skillbench, python and key libraries."""
+    requests: int
+    """Requests replayed."""
+    cells: int
+    """Grid cells (repeats counted)."""
+    decisions: int
+    """Decisions the grid asks for (cells × requests)."""
+    resumed_rows: int
+    """Decisions kept from an earlier run by `--resume`."""
+    limit: int | None = None
+    """`--limit` or the config's `limit`."""
+    token_model: str
+    """Tokenizer used for listing sizes."""
+    usage: dict[str, Any]
+    """The config's usage section."""
+    timeline: dict[str, Any]
+    """Synthetic timeline settings (`days`, `seed`)."""
+    catalogs: dict[str, CatalogFacts]
+    """Per catalog variant: descriptions and status counts."""
+    duplicate_listings_skipped: list[str] | None = None
+    """Budget settings that rendered the same listing as another and were skipped."""
+    calibration: dict[str, Any] | None = None
+    """Train split and fitted values of calibrated selectors."""
+
+
+def manifest_json(manifest: BaseModel) -> dict[str, Any]:
+    """The manifest as written (optional sections left out when absent)."""
+    data = manifest.model_dump(mode="json")
+    for key in ("duplicate_listings_skipped", "calibration"):
+        if data.get(key) is None:
+            data.pop(key, None)
+    return data

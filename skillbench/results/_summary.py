@@ -1,0 +1,134 @@
+"""``summary.json``: one cell per listing setting and selector, its metrics built from the
+metric registry so a registered metric is a documented field here without being named twice."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from pydantic import BaseModel, Field, create_model, field_validator
+
+from skillbench.metrics import METRICS
+from skillbench.results._row import SCHEMA_VERSION, Record
+from skillbench.types import CellKey, Outcome
+
+OPTIONAL_SECTIONS = ("calibration", "cost", "repeats")
+"""Cell sections present only when their part of the run took place."""
+
+
+class CellFields(Record):
+    """The fields of a summary cell other than its metric values."""
+
+    catalog: str
+    """Catalog variant name."""
+    profile: str
+    """Agent profile."""
+    budget: int | None
+    """Effective listing budget in characters (null: the profile has none)."""
+    ordering: str
+    """Ordering name."""
+    half_life: str
+    """Usage half-life label."""
+    selector: str
+    """Selector name."""
+    n: int
+    """Decisions counted (test split, every repeat), errors included."""
+    errors: int
+    """Decisions that got no answer after the selector's retries; outside every rate."""
+    unwanted_invocations: int
+    """Count of false_trigger + wrong_skill + hallucinated decisions."""
+    outcomes: dict[Outcome, int]
+    """Decisions per outcome."""
+    by_position: dict[str, dict[str, Any]]
+    """Accuracy on completed positives by the 0-based position of the expected skill."""
+    per_skill: dict[str, dict[str, Any]]
+    """Per skill name: requests accepting it, recall, times chosen, precision (each with _ci)."""
+    confusion: dict[str, dict[str, int]]
+    """Counts of expected → chosen (`none` for no skill, `<error>`/`<malformed>`)."""
+    mean_listing_chars: float | None
+    """Mean listing size in characters."""
+    mean_listing_tokens: float | None
+    """Mean listing size in tokens."""
+    calibration: dict[str, Any] | None = None
+    """Train/test sizes and fitted values, for calibrated selectors."""
+    cost: dict[str, Any] | None = None
+    """Inline vs fork token and dollar totals of the invoked skills."""
+    repeats: dict[str, Any] | None = None
+    """Trigger rates and pass^k, when the config asks for more than one repeat."""
+
+    @property
+    def key(self) -> CellKey:
+        """The cell's identity."""
+        return CellKey(
+            self.catalog, self.profile, self.budget, self.ordering, self.half_life, self.selector
+        )
+
+    def metric(self, name: str) -> float | None:
+        """The value of registered metric ``name`` (None: undefined for this cell)."""
+        return cast(float | None, getattr(self, name))
+
+    def interval(self, name: str) -> list[float] | None:
+        """The 95% interval of registered metric ``name``."""
+        return cast(list[float] | None, getattr(self, name + "_ci"))
+
+    def to_json(self) -> dict[str, Any]:
+        """The cell as written to ``summary.json`` (absent sections left out)."""
+        data = self.model_dump(mode="json")
+        for section in OPTIONAL_SECTIONS:
+            if data[section] is None:
+                del data[section]
+        return data
+
+
+def _metric_fields() -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for m in METRICS.values():
+        fields[m.name] = (float | None, Field(description=m.definition))
+        fields[m.name + "_ci"] = (
+            list[float] | None,
+            Field(description=f"95% interval of {m.name} ({m.interval})"),
+        )
+    return fields
+
+
+SummaryCell = cast(
+    type[CellFields],
+    create_model(
+        "SummaryCell",
+        __base__=CellFields,
+        __doc__="One cell of ``summary.json``: its key, counts and every registered metric.",
+        **_metric_fields(),
+    ),
+)
+"""The summary cell model: :class:`CellFields` plus, for each registered metric, its value
+and its ``_ci`` interval."""
+
+
+class Summary(BaseModel):
+    """``summary.json``: the run's name, its config hash and its cells in grid order."""
+
+    model_config = Record.model_config
+
+    schema_version: str = SCHEMA_VERSION
+    """Run-directory schema of the file."""
+    name: str
+    """Run name from the config."""
+    config_hash: str
+    """Hash of what decides the results (see the manifest)."""
+    cells: list[CellFields]
+    """Summary cells in grid order."""
+
+    @field_validator("cells", mode="before")
+    @classmethod
+    def _metric_cells(cls, value: Any) -> Any:
+        """Cells carry the registered metrics, which only the full cell model accepts."""
+        if not isinstance(value, list):
+            return value
+        return [c if isinstance(c, CellFields) else SummaryCell.model_validate(c) for c in value]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema_version": self.schema_version,
+            "name": self.name,
+            "config_hash": self.config_hash,
+            "cells": [c.to_json() for c in self.cells],
+        }

@@ -1,0 +1,140 @@
+"""The shared vocabulary every layer speaks: queries, decisions, outcomes, cell keys, stops.
+
+This module is the ground floor: at run time it imports nothing else from skillbench, so any
+package may use it without creating an import cycle. ``Query`` names the request and listing
+types for type checkers only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
+
+if TYPE_CHECKING:
+    from skillbench.dataset import LabelledRequest
+    from skillbench.listing import Listing
+
+DecisionKind = Literal["invoke", "abstain", "malformed", "error"]
+
+Outcome = Literal[
+    "correct_skill",
+    "wrong_skill",
+    "missed",
+    "false_trigger",
+    "correct_abstain",
+    "hallucinated",
+    "malformed",
+    "error",
+]
+"""How one decision went against its label (see :func:`classify`)."""
+
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+
+CORRECT: frozenset[Outcome] = frozenset({"correct_skill", "correct_abstain"})
+"""Right answers: the acceptable skill invoked, or nothing invoked when nothing was wanted."""
+
+INVOKED: frozenset[Outcome] = frozenset(
+    {"correct_skill", "wrong_skill", "false_trigger", "hallucinated"}
+)
+"""The selector invoked some skill, listed or not."""
+
+UNWANTED: frozenset[Outcome] = frozenset({"false_trigger", "wrong_skill", "hallucinated"})
+"""An invocation that should not have happened: on a negative, of the wrong skill, or unlisted."""
+
+NOT_RUN: frozenset[Outcome] = frozenset({"hallucinated", "malformed", "error"})
+"""No listed skill actually ran, so an agent's usage history records nothing."""
+
+UNANSWERED: frozenset[Outcome] = frozenset({"error"})
+"""The selector gave no answer at all (after its retries). Such decisions are counted apart
+and never scored: every rate is over the decisions that completed."""
+
+
+class CellKey(NamedTuple):
+    """What identifies a summary cell: one listing setting and one selector, repeats pooled."""
+
+    catalog: str
+    profile: str
+    budget: int | None
+    ordering: str
+    half_life: str
+    selector: str
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> CellKey:
+        """The key of a results row or summary cell (missing fields read as ``None``)."""
+        return cls._make(record.get(name) for name in cls._fields)
+
+
+CELL_FIELDS: tuple[str, ...] = CellKey._fields
+"""The field names of :class:`CellKey`, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One decision to make: a request against the listing the model would see at that moment.
+
+    Attributes:
+        request: the labelled request (selectors other than ``oracle`` must not read ``expected``).
+        listing: the rendered listing; only its shown entries may be chosen from.
+        repeat: repeat index (0-based), part of cache keys for sampled models.
+        cell: opaque label of the grid cell, for logging only.
+    """
+
+    request: LabelledRequest
+    listing: Listing
+    repeat: int = 0
+    cell: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a selector did.
+
+    Attributes:
+        kind: invoke (``chosen`` set), abstain, malformed (unusable tool call) or error (no
+            answer after the selector's retries; never scored).
+        chosen: the skill name the model invoked, verbatim (may be unlisted: hallucinated).
+        score: the selector's confidence for ``chosen`` (similarity, BM25 …), when it has one.
+        latency_ms: the selector's own timing of this decision (0: let the engine measure).
+        detail: extra facts kept in results (raw response, other tool calls, error message,
+            token usage, cost); must be JSON-serialisable and never contain secrets.
+    """
+
+    kind: DecisionKind
+    chosen: str | None = None
+    score: float | None = None
+    latency_ms: float = 0.0
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+class RunStopped(Exception):
+    """Raised by a selector to end the run cleanly (e.g. a spend cap was reached).
+
+    The engine keeps every finished decision, writes the summary of what was done and records
+    ``status: stopped`` with ``reason`` in the manifest; ``--resume`` continues later.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def classify(expected: Collection[str], decision: Decision, shown: Collection[str]) -> Outcome:
+    """The outcome of ``decision`` given the acceptable names and the names shown.
+
+    A name that was not shown is ``hallucinated`` even when it is the expected skill: the
+    listing did not offer it, so the model could only have guessed it.
+    """
+    if decision.kind == "error":
+        return "error"
+    if decision.kind == "malformed":
+        return "malformed"
+    chosen = decision.chosen if decision.kind == "invoke" else None
+    if chosen is not None and chosen not in shown:
+        return "hallucinated"
+    if not expected:
+        return "correct_abstain" if chosen is None else "false_trigger"
+    if chosen is None:
+        return "missed"
+    return "correct_skill" if chosen in expected else "wrong_skill"

@@ -1,0 +1,42 @@
+"""The run config's JSON Schema: current in docs, registry names as enums, configs valid."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from skillbench.cli import main
+from skillbench.listing import RENDERERS
+from skillbench.replay import config_schema
+from skillbench.selectors import SELECTORS
+
+
+def test_docs_schema_is_current(repo_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "config"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    committed = json.loads((repo_root / "docs" / "run-config.schema.json").read_text())
+    assert printed == committed, (
+        "regenerate: skillbench schema config > docs/run-config.schema.json"
+    )
+
+
+def test_registry_names_are_enums() -> None:
+    schema = config_schema()
+    assert schema["properties"]["profiles"]["items"]["enum"] == RENDERERS.names()
+    selector = schema["$defs"]["SelectorConfig"]["properties"]["type"]
+    assert selector["enum"] == SELECTORS.names()
+
+
+def test_bundled_configs_are_valid_and_typos_are_not(repo_root: Path) -> None:
+    validator = jsonschema.Draft202012Validator(config_schema())
+    for path in sorted((repo_root / "configs").glob("*.yaml")):
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert not list(validator.iter_errors(config)), path
+    config = yaml.safe_load((repo_root / "configs" / "quickstart.yaml").read_text())
+    assert list(validator.iter_errors({**config, "profiles": ["codbot"]}))
+    assert list(validator.iter_errors({**config, "orderings": ["alfa"]}))
+    assert list(validator.iter_errors({**config, "budgets": [-1]}))
