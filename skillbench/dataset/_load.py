@@ -113,7 +113,7 @@ def _csv_records(path: Path) -> Iterator[tuple[int, Any]]:
             return
         except csv.Error as exc:
             reason = f"malformed CSV in the row starting here: {exc}"
-            if "unexpected end of data" in str(exc) or reader.line_num > start:
+            if "unexpected end of data" in str(exc):
                 reason = (
                     "unclosed quote: the row starting here runs to the end of the file "
                     f"(line {reader.line_num})"
