@@ -79,7 +79,10 @@ def walk(
             continue
         files: list[str] = []
         for entry in entries:
-            is_dir = entry.is_dir()
+            try:
+                is_dir = entry.is_dir()
+            except OSError:  # a link loop: handled as a file, whose read reports the loop
+                is_dir = False
             if is_dir and entry.name.startswith("."):
                 continue
             if not is_dir and not keep_file(entry.name, len(rel)):

@@ -110,9 +110,7 @@ def test_long_skill_md_name_is_rejected(tmp_path: Path, write_skill: WriteSkill)
     assert catalog.get(long) is None
 
 
-def test_symlink_leading_outside_the_root_is_kept(
-    tmp_path: Path, write_skill: WriteSkill
-) -> None:
+def test_symlink_leading_outside_the_root_is_kept(tmp_path: Path, write_skill: WriteSkill) -> None:
     """Skills linked in from a dotfiles repository load (Claude Code resolves links)."""
     root, outside = tmp_path / "root", tmp_path / "outside"
     write_skill(outside, "secret", name="secret")
