@@ -47,6 +47,10 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 _BREAKS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x85\u2028\u2029")
 """Characters that break or separate lines; folded to a space."""
 
+JOINERS = frozenset("\u200c\u200d")
+"""Zero-width (non-)joiners: invisible but harmless, and needed by emoji sequences and
+several scripts; the only non-printable characters free text keeps."""
+
 
 class Cleaned(NamedTuple):
     """Cleaned text and what was removed from it (empty when only line breaks were folded)."""
@@ -61,12 +65,13 @@ def _is_control(char: str) -> bool:
 
 
 def clean_line(text: str) -> Cleaned:
-    """``text`` as one safe line: escapes, bidi and control characters removed, breaks folded.
+    """``text`` as one safe line: escapes, bidi, control and invisible characters removed
+    (zero-width joiners aside), line breaks and other spaces folded.
 
     Runs of whitespace are collapsed to one space (a YAML block scalar's line breaks are a
     layout choice, not content; Codex joins them the same way).
     """
-    if text.isprintable() and "  " not in text:
+    if text.isprintable() and "  " not in text and text == text.strip():
         return Cleaned(text, ())
     removed: list[str] = []
     if "\x1b" in text or "\x9b" in text:
@@ -75,20 +80,24 @@ def clean_line(text: str) -> Cleaned:
             removed.append("terminal escape sequences")
         text = stripped
     out: list[str] = []
-    bidi = control = 0
+    bidi = control = invisible = 0
     for char in text:
-        if char in _BREAKS:
+        if char in _BREAKS or char.isspace():
             out.append(" ")
         elif char in _BIDI:
             bidi += 1
+        elif char.isprintable() or char in JOINERS:
+            out.append(char)
         elif _is_control(char):
             control += 1
         else:
-            out.append(char)
+            invisible += 1
     if bidi:
         removed.append(f"{bidi} bidirectional control character(s)")
     if control:
         removed.append(f"{control} control character(s)")
+    if invisible:
+        removed.append(f"{invisible} invisible or unassigned character(s)")
     return Cleaned(" ".join("".join(out).split()), tuple(removed))
 
 
