@@ -324,7 +324,9 @@ CASES: list[Case] = [
         ("t2",),
     ),
     Case("jsonl-bom", _jsonl(b'\xef\xbb\xbf{"name": "t1", "description": "a"}\n'), "", ("t1",)),
-    # Codex limits
+    # Codex limits and links: ``validate_len`` (messages "invalid {field}: exceeds maximum
+    # length of {max_len} characters" and "missing field `{field}`") and the symlink rules of
+    # ``discover_skills_under_root`` in codex-rs/core-skills/src/loader.rs (openai/codex).
     Case(
         "codex-long-description",
         _described("cx", "w" * 1025),

@@ -229,3 +229,24 @@ def test_arbitrary_file_never_crashes(tmp_path: Path, write_skill: WriteSkill, d
     fuzz_loaded = any(s.path.endswith("fuzz/SKILL.md") for s in catalog.skills)  # type: ignore[union-attr]
     fuzz_errors = [d for d in catalog.errors if d.path.endswith("fuzz/SKILL.md")]
     assert fuzz_loaded != bool(fuzz_errors)
+
+
+def test_codex_follows_directory_links_except_in_its_system_scope(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """Codex follows directory links for repo, user and admin roots, none for system ones
+    (``follow_symlinks`` in codex-rs/core-skills/src/loader.rs, openai/codex)."""
+    write_skill(tmp_path / "dotfiles", "linked", name="linked")
+    for kind in ("user", "bundled"):
+        (tmp_path / kind).mkdir()
+        (tmp_path / kind / "linked").symlink_to(
+            tmp_path / "dotfiles" / "linked", target_is_directory=True
+        )
+    user = load_catalog([f"user={tmp_path / 'user'}"], profile="codex")
+    assert user.names == ("linked",) and not user.diagnostics
+    system = load_catalog([f"bundled={tmp_path / 'bundled'}"], profile="codex")
+    [skipped] = system.diagnostics
+    assert system.names == () and "not followed in this scope" in skipped.reason
+    assert load_catalog([f"bundled={tmp_path / 'bundled'}"], profile="claude-code").names == (
+        "linked",
+    )
