@@ -72,7 +72,7 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 
 def _side_effects(value: Any) -> tuple[str, ...]:
-    """Seed 002 writes ``side_effects: true``; a list names the effects instead."""
+    """``skill.json`` declarations write ``side_effects: true``; a list names the effects."""
     if isinstance(value, bool):
         return ("unspecified",) if value else ()
     return _words(value)
@@ -107,7 +107,7 @@ FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
 IGNORED_KEYS = frozenset(
     {"license", "compatibility", "metadata", "timeout-seconds", "output-schema"}
 )
-"""Valid keys (Agent Skills spec, seed 002) that no part of skillbench acts on: no warning."""
+"""Valid keys (Agent Skills spec, ``skill.json``) that no part of skillbench acts on."""
 
 
 def fold_key(key: str) -> str:
