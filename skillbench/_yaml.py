@@ -1,15 +1,33 @@
-"""YAML loading that keeps the line of every mapping key, so errors can point at the file.
+"""Safe, bounded YAML for every YAML input (run configs, request files, skill frontmatter).
 
-Shared by every YAML input (run configs, request files)."""
+Safe loading alone does not make YAML harmless: aliases let a few hundred bytes describe a
+billion nodes (an "alias bomb"), which hangs or exhausts memory as soon as anything walks the
+result, and deep nesting overflows the recursive composer. The loader here counts, while
+composing, how many nodes each node stands for once aliases are expanded and how deep it
+reaches, and stops at the first node past ``MAX_NODES`` or ``MAX_DEPTH`` with its file line.
+Mappings from :func:`load_yaml` keep the line of every key, so later errors can point there.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from collections.abc import Callable
 from typing import Any
 
 import yaml
+from yaml.composer import Composer, ComposerError
+from yaml.constructor import SafeConstructor
+from yaml.events import AliasEvent
+from yaml.resolver import Resolver
 
 from skillbench._errors import InputError, Location
+from skillbench._io import read_text
+
+MAX_NODES = 100_000
+"""Expanded nodes (aliases counted at their full size) one document may describe."""
+
+MAX_DEPTH = 64
+"""Nesting levels, aliases followed; real configs and frontmatter use fewer than 10."""
 
 
 class LineDict(dict[Any, Any]):
@@ -24,7 +42,104 @@ class LineDict(dict[Any, Any]):
         self.lines = {}
 
 
-class _LineLoader(yaml.SafeLoader):
+class _Size:
+    """Expanded node count and height of one composed node."""
+
+    __slots__ = ("height", "nodes")
+
+    def __init__(self, nodes: int, height: int) -> None:
+        self.nodes = nodes
+        self.height = height
+
+
+class _BoundedComposer(Composer):
+    """PyYAML's composer, refusing documents past ``MAX_NODES`` or ``MAX_DEPTH``."""
+
+    peek_event: Callable[[], Any]  # supplied by the parser the loader mixes in
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sizes: dict[int, _Size] = {}
+        self._open = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        mark: Any = event.start_mark
+        if isinstance(event, AliasEvent):
+            node = super().compose_node(parent, index)
+            if id(node) not in self._sizes:
+                raise ComposerError(
+                    None,
+                    None,
+                    "alias refers to a node that contains it (recursive)",
+                    mark,
+                )
+            return node
+        self._open += 1
+        if self._open > MAX_DEPTH:
+            raise ComposerError(None, None, f"nested deeper than {MAX_DEPTH} levels", mark)
+        node = super().compose_node(parent, index)
+        self._open -= 1
+        if node is not None:
+            self._sizes[id(node)] = self._measure(node)
+        return node
+
+    def _measure(self, node: yaml.Node) -> _Size:
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.SequenceNode):
+            children = node.value
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        sizes = [self._sizes[id(child)] for child in children]
+        size = _Size(1 + sum(s.nodes for s in sizes), 1 + max((s.height for s in sizes), default=0))
+        if size.nodes > MAX_NODES:
+            raise ComposerError(
+                None,
+                None,
+                f"aliases expand to more than {MAX_NODES:,} nodes (an alias bomb?)",
+                node.start_mark,
+            )
+        if size.height > MAX_DEPTH:
+            raise ComposerError(
+                None, None, f"aliases nest deeper than {MAX_DEPTH} levels", node.start_mark
+            )
+        return size
+
+
+if yaml.__with_libyaml__:
+    from yaml._yaml import CParser
+
+    class BoundedLoader(_BoundedComposer, CParser, SafeConstructor, Resolver):  # type: ignore[misc]
+        """Safe loader: libyaml's parser for speed, the bounded composer in Python."""
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            _BoundedComposer.__init__(self)
+
+else:  # pragma: no cover - PyYAML built without libyaml
+
+    class BoundedLoader(  # type: ignore[no-redef]
+        yaml.reader.Reader,
+        yaml.scanner.Scanner,
+        yaml.parser.Parser,
+        _BoundedComposer,
+        SafeConstructor,
+        Resolver,
+    ):
+        """Safe loader, pure Python, with the bounded composer."""
+
+        def __init__(self, stream: str) -> None:
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            _BoundedComposer.__init__(self)
+
+
+class _LineLoader(BoundedLoader):
     pass
 
 
@@ -39,19 +154,39 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
     return data
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(  # type: ignore[type-var]
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping
+)
 
 
-def load_yaml(path: Path) -> Any:
-    """Parse ``path``; mappings come back as :class:`LineDict`. Syntax errors name the line."""
+def parse_yaml(text: str, name: str, *, first_line: int = 1, lines: bool = False) -> Any:
+    """Parse one YAML document from ``text`` (line ``first_line`` of file ``name``).
+
+    Args:
+        text: the document.
+        name: the file, for errors.
+        first_line: the file line ``text`` starts on (frontmatter starts on line 2).
+        lines: return mappings as :class:`LineDict` with key lines.
+
+    Raises:
+        InputError: invalid YAML, an alias bomb or too deep nesting, with the file line.
+    """
+    loader = (_LineLoader if lines else BoundedLoader)(text)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(Location(str(path)), f"cannot read: {exc}") from None
-    try:
-        return yaml.load(text, Loader=_LineLoader)
+        return loader.get_single_data()
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(Location(str(path), line), f"invalid YAML: {problem}") from None
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + first_line if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(Location(name, line), f"invalid YAML: {problem}") from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml(path: str | os.PathLike[str]) -> Any:
+    """Parse the YAML file ``path``; mappings come back as :class:`LineDict`.
+
+    Raises:
+        InputError: unreadable file (see ``skillbench._io``) or bad YAML, naming the line.
+    """
+    return parse_yaml(read_text(path).text, os.fspath(path), lines=True)

@@ -147,7 +147,7 @@ def load_catalog(
     diagnostics: list[Diagnostic] = []
     loaded: list[Loaded] = []
     for index in rule.order([s.kind for s in specs]):
-        loaded.extend(load_source(specs[index], diagnostics))
+        loaded.extend(load_source(specs[index], diagnostics, profile=profile))
     skills, overrides = _dedupe(loaded, rule)
     inactive = frozenset(
         s.name for s in skills if s.paths and (cwd_text is None or not any_match(s.paths, cwd_text))

@@ -12,10 +12,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from skillbench._errors import suggest
+from skillbench._sanitize import (
+    MAX_NAME_CHARS,
+    MAX_TEXT_CHARS,
+    NameRule,
+    clean_line,
+    name_problem,
+    path_problem,
+)
 from skillbench.catalog._skill import Skill, SourceKind, normalize_context
 from skillbench.catalog._types import Diagnostic
 
-MAX_NAME_CHARS = 64
 MAX_DESCRIPTION_CHARS = 1024
 FALLBACK_DESCRIPTION_CHARS = 200
 
@@ -65,7 +72,7 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 
 def _side_effects(value: Any) -> tuple[str, ...]:
-    """Seed 002 writes ``side_effects: true``; a list names the effects instead."""
+    """``skill.json`` declarations write ``side_effects: true``; a list names the effects."""
     if isinstance(value, bool):
         return ("unspecified",) if value else ()
     return _words(value)
@@ -100,7 +107,7 @@ FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
 IGNORED_KEYS = frozenset(
     {"license", "compatibility", "metadata", "timeout-seconds", "output-schema"}
 )
-"""Valid keys (Agent Skills spec, seed 002) that no part of skillbench acts on: no warning."""
+"""Valid keys (Agent Skills spec, ``skill.json``) that no part of skillbench acts on."""
 
 
 def fold_key(key: str) -> str:
@@ -161,22 +168,92 @@ def first_heading(body: str) -> str | None:
     return next((line[2:].strip() for line in body.splitlines() if line.startswith("# ")), None)
 
 
+def _clean(
+    fields: dict[str, Any], path: str, line_of: Callable[[str], int | None]
+) -> list[Diagnostic]:
+    """Sanitise every text field in place (see ``skillbench._sanitize``); warn on removals."""
+    diagnostics: list[Diagnostic] = []
+    for attr, value in list(fields.items()):
+        if isinstance(value, str):
+            cleaned = clean_line(value)
+            fields[attr], removed = cleaned.text, list(cleaned.removed)
+        elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+            items = [clean_line(v) for v in value]
+            fields[attr] = tuple(c.text for c in items if c.text)
+            removed = sorted({r for c in items for r in c.removed})
+        else:
+            continue
+        if removed:
+            diagnostics.append(
+                Diagnostic(path, line_of(attr), f"removed {', '.join(removed)}", "warning", attr)
+            )
+        text = fields[attr]
+        if isinstance(text, str) and len(text) > MAX_TEXT_CHARS:
+            fields[attr] = text[:MAX_TEXT_CHARS]
+            diagnostics.append(
+                Diagnostic(
+                    path,
+                    line_of(attr),
+                    f"{len(text):,} characters; kept the first {MAX_TEXT_CHARS:,}",
+                    "warning",
+                    attr,
+                )
+            )
+    return diagnostics
+
+
+def _limit(
+    value: str, limit: int, field: str, codex: bool, path: str, line: int | None
+) -> Diagnostic | None:
+    """Codex's length rule (``validate_len`` in its loader): an error there, a warning here."""
+    if len(value) <= limit:
+        return None
+    if codex:
+        return Diagnostic(
+            path, line, f"invalid {field}: exceeds maximum length of {limit} characters", "error"
+        )
+    reason = f"{field} is {len(value)} characters, over the {limit} Codex allows"
+    return Diagnostic(path, line, reason, "warning", field)
+
+
 def make_skill(
     fields: dict[str, Any],
     *,
     path: str,
     source: SourceKind,
     default_name: str,
+    name_rule: NameRule,
+    codex_limits: bool = False,
     body: str = "",
     line_of: Callable[[str], int | None] = lambda _: None,
     warn_missing_description: bool = True,
-) -> tuple[Skill, list[Diagnostic]]:
-    """Build the Skill: default name, description fallback and Codex's length limits as warnings."""
-    diagnostics: list[Diagnostic] = []
-    name = (fields.pop("name", "") or "").strip() or default_name
-    description = (fields.pop("description", "") or "").strip()
+) -> tuple[Skill | None, list[Diagnostic]]:
+    """Build the Skill, or None (with an error diagnostic) when it must not load.
+
+    Rejected: an unsafe path, a name breaking ``name_rule``, and under ``codex_limits`` a
+    name or description past Codex's limits or a missing description. Text fields are
+    sanitised; a missing description falls back to the body (with a warning).
+    """
+    if problem := path_problem(path):
+        return None, [Diagnostic(path, None, f"{problem}; skill skipped", "error")]
+    declared = (fields.pop("name", "") or "").strip()
+    name = declared or default_name
+    diagnostics = _clean(fields, path, line_of)
+    name_line = line_of("name") if declared else None
+    if problem := name_problem(name, name_rule):
+        origin = "" if declared else " (from the folder or file name)"
+        diagnostics.append(
+            Diagnostic(path, name_line, f"{problem}{origin}; skill skipped", "error")
+        )
+        return None, diagnostics
+    description = fields.pop("description", "").strip()
+    if not description and codex_limits:
+        diagnostics.append(
+            Diagnostic(path, line_of("description"), "missing field `description`", "error")
+        )
+        return None, diagnostics
     if not description:
-        description = fallback_description(body, name)
+        description = clean_line(fallback_description(body, name)).text
         if warn_missing_description:
             diagnostics.append(
                 Diagnostic(
@@ -187,26 +264,19 @@ def make_skill(
                     "description",
                 )
             )
-    if len(name) > MAX_NAME_CHARS:
-        diagnostics.append(
-            Diagnostic(
-                path,
-                line_of("name"),
-                f"name is {len(name)} characters, over the {MAX_NAME_CHARS} Codex allows",
-                "warning",
-                "name",
-            )
-        )
-    if len(description) > MAX_DESCRIPTION_CHARS:
-        diagnostics.append(
-            Diagnostic(
-                path,
-                line_of("description"),
-                f"description is {len(description)} characters, "
-                f"over the {MAX_DESCRIPTION_CHARS} Codex allows",
-                "warning",
-                "description",
-            )
-        )
+    limits = [
+        _limit(name, MAX_NAME_CHARS, "name", codex_limits, path, name_line),
+        _limit(
+            description,
+            MAX_DESCRIPTION_CHARS,
+            "description",
+            codex_limits,
+            path,
+            line_of("description"),
+        ),
+    ]
+    diagnostics.extend(d for d in limits if d is not None)
+    if any(d is not None and d.severity == "error" for d in limits):
+        return None, diagnostics
     skill = Skill(name=name, description=description, source=source, path=path, body=body, **fields)
     return skill, diagnostics

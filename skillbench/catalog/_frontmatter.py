@@ -1,4 +1,4 @@
-"""Reading skill files: text decoding, YAML frontmatter with file line numbers, and the body."""
+"""Reading skill files: bounded decoding, safe YAML frontmatter with file lines, and the body."""
 
 from __future__ import annotations
 
@@ -8,33 +8,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from skillbench._errors import InputError
+from skillbench._io import MiB
+from skillbench._io import read_text as read_input
+from skillbench._yaml import parse_yaml
 from skillbench.catalog._fields import fold_key, read_fields
 from skillbench.catalog._types import Diagnostic
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_SKILL_BYTES = 8 * MiB
+"""Largest skill file read; real SKILL.md files are under 100 KB."""
+
 _TOP_KEY = re.compile(r"""^(["']?)([^\s"'#:][^:]*?)\1\s*:(?:\s|$)""")
 
 
-def read_text(path: Path, diagnostics: list[Diagnostic]) -> str | None:
-    """UTF-8 text of ``path`` (BOM dropped), or None with an error diagnostic saying why not."""
+def read_text(
+    path: Path, diagnostics: list[Diagnostic], *, limit: int = MAX_SKILL_BYTES
+) -> str | None:
+    """Text of the skill file ``path``, or None with an error diagnostic saying why not.
+
+    Reads through ``skillbench._io``: regular files only, at most ``limit`` bytes, UTF-8
+    (a byte-order mark or UTF-16 with one is decoded, with a warning).
+    """
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        diagnostics.append(Diagnostic(str(path), None, f"cannot read: {exc.strerror}", "error"))
+        text, note = read_input(path, limit=limit, log_note=False)
+    except InputError as exc:
+        where = exc.location
+        diagnostics.append(Diagnostic(where.file, where.line, f"{exc.reason}; skipped", "error"))
         return None
-    if b"\x00" in data:
-        diagnostics.append(Diagnostic(str(path), None, "binary file skipped", "error"))
-        return None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        diagnostics.append(
-            Diagnostic(str(path), line, f"not UTF-8 (byte {exc.start}); file skipped", "error")
-        )
-        return None
+    if note:
+        diagnostics.append(Diagnostic(str(path), None, note, "warning"))
     if not text.strip():
         diagnostics.append(Diagnostic(str(path), None, "empty file skipped", "error"))
         return None
@@ -73,12 +75,10 @@ def parse_markdown(path: str, text: str, diagnostics: list[Diagnostic]) -> Markd
         return None
     source = "".join(lines[1:end])
     try:
-        meta = yaml.load(source, Loader=_LOADER)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = mark.line + 2 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        diagnostics.append(Diagnostic(path, line, f"invalid YAML frontmatter: {problem}", "error"))
+        meta = parse_yaml(source, path, first_line=2)
+    except InputError as exc:
+        reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
+        diagnostics.append(Diagnostic(path, exc.location.line, reason, "error"))
         return None
     if meta is None:
         meta = {}

@@ -1,13 +1,15 @@
 """Loaders for each on-disk format; one source path → skills plus diagnostics, never a crash.
 
 Formats: ``<dir>/**/<name>/SKILL.md`` folders (Claude Code, Codex), ``skill.json``
-declarations (seed 002, alone or beside a SKILL.md), flat ``*.md`` files at a directory's top
-level (bundled style) and JSONL tool lists (``{"name", "description"}`` per line, MetaTool).
+declarations (agent-skills style, alone or beside a SKILL.md), flat ``*.md`` files at a
+directory's top level (OpenHarness, and bundled sources) and JSONL tool lists
+(``{"name", "description"}`` per line, MetaTool). Every file is read through
+``skillbench._io`` (regular files only, bounded, one encoding policy). A SKILL.md name must
+follow the Agent Skills rule; the other formats accept any safe single-line name.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError, Location
+from skillbench._io import MAX_INPUT_BYTES, iter_lines, loads_json
 from skillbench.catalog._fields import first_heading, make_skill, read_fields
 from skillbench.catalog._frontmatter import line_finder, markdown_fields, read_text
-from skillbench.catalog._skill import Skill, SourceKind
-from skillbench.catalog._types import Diagnostic, SourceSpec
+from skillbench.catalog._skill import Skill
+from skillbench.catalog._types import Diagnostic, LoadRules, SourceSpec, load_rules
 from skillbench.catalog._walk import walk
 
 SKILL_MD = "SKILL.md"
@@ -50,9 +53,9 @@ def _json_fields(
     if text is None:
         return None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        diagnostics.append(Diagnostic(str(path), exc.lineno, f"invalid JSON: {exc.msg}", "error"))
+        data = loads_json(text, str(path))
+    except InputError as exc:
+        diagnostics.append(Diagnostic(str(path), exc.location.line, exc.reason, "error"))
         return None
     if not isinstance(data, dict):
         diagnostics.append(
@@ -66,12 +69,16 @@ def _json_fields(
 
 
 def _markdown_skill(
-    path: Path, kind: SourceKind, folder_name: str | None, diagnostics: list[Diagnostic]
+    path: Path,
+    spec: SourceSpec,
+    rules: LoadRules,
+    folder_name: str | None,
+    diagnostics: list[Diagnostic],
 ) -> Loaded | None:
     """A SKILL.md (``folder_name`` given; merged over a sibling skill.json) or a flat file."""
     fields: dict[str, Any] = {}
     json_path = path.parent / SKILL_JSON
-    if folder_name is not None and json_path.is_file():
+    if folder_name is not None and os.path.lexists(json_path):
         declared = _json_fields(json_path, diagnostics)
         fields = declared[0] if declared else {}
     text = read_text(path, diagnostics)
@@ -87,30 +94,41 @@ def _markdown_skill(
     skill, problems = make_skill(
         fields,
         path=str(path),
-        source=kind,
+        source=spec.kind,
         default_name=default,
+        name_rule="agent-skills" if path.name == SKILL_MD else "identifier",
+        codex_limits=rules.codex_limits,
         body=doc.body,
         line_of=line_finder(doc.key_lines),
         warn_missing_description=doc.meta is not None and "description" not in fields,
     )
     diagnostics.extend(problems)
-    return Loaded(skill, os.path.realpath(path))
+    return None if skill is None else Loaded(skill, os.path.realpath(path))
 
 
-def _json_skill(path: Path, kind: SourceKind, diagnostics: list[Diagnostic]) -> Loaded | None:
+def _json_skill(
+    path: Path, spec: SourceSpec, rules: LoadRules, diagnostics: list[Diagnostic]
+) -> Loaded | None:
     declared = _json_fields(path, diagnostics)
     if declared is None:
         return None
     fields, line_of = declared
     default = path.parent.name if path.name == SKILL_JSON else path.stem
-    # seed 002 keeps a declaration's instructions in a README.md beside it: that is the body.
+    # A declaration keeps its instructions in a README.md beside it: that is the body.
     readme = path.parent / "README.md"
-    body = (read_text(readme, diagnostics) or "") if readme.is_file() else ""
+    body = (read_text(readme, diagnostics) or "") if os.path.lexists(readme) else ""
     skill, problems = make_skill(
-        fields, path=str(path), source=kind, default_name=default, body=body, line_of=line_of
+        fields,
+        path=str(path),
+        source=spec.kind,
+        default_name=default,
+        name_rule="identifier",
+        codex_limits=rules.codex_limits,
+        body=body,
+        line_of=line_of,
     )
     diagnostics.extend(problems)
-    return Loaded(skill, os.path.realpath(path))
+    return None if skill is None else Loaded(skill, os.path.realpath(path))
 
 
 def _at_line(number: int) -> Callable[[str], int | None]:
@@ -118,29 +136,48 @@ def _at_line(number: int) -> Callable[[str], int | None]:
     return lambda _key: number
 
 
-def _jsonl_skills(path: Path, kind: SourceKind, diagnostics: list[Diagnostic]) -> list[Loaded]:
-    text = read_text(path, diagnostics)
+def _jsonl_skills(
+    path: Path, spec: SourceSpec, rules: LoadRules, diagnostics: list[Diagnostic]
+) -> list[Loaded]:
+    """One tool per line; a bad line (bytes, JSON, shape) loses only itself."""
     loaded: list[Loaded] = []
-    for number, line in enumerate((text or "").splitlines(), start=1):
+    name = str(path)
+    try:
+        lines = list(iter_lines(path, limit=MAX_INPUT_BYTES, log_note=False))
+    except InputError as exc:
+        diagnostics.append(Diagnostic(name, None, f"{exc.reason}; skipped", "error"))
+        return []
+    for number, line, error in lines:
+        if error is not None or line is None:
+            reason = error.reason if error is not None else "unreadable line"
+            diagnostics.append(Diagnostic(name, number, f"{reason}; line skipped", "error"))
+            continue
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            diagnostics.append(Diagnostic(str(path), number, f"invalid JSON: {exc.msg}", "error"))
+            data = loads_json(line, name, line=number)
+        except InputError as exc:
+            diagnostics.append(Diagnostic(name, number, f"{exc.reason}; line skipped", "error"))
             continue
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             diagnostics.append(
-                Diagnostic(str(path), number, "expected an object with a 'name' string", "error")
+                Diagnostic(name, number, "expected an object with a 'name' string", "error")
             )
             continue
         line_of = _at_line(number)
-        fields, problems = read_fields(data, str(path), line_of)
+        fields, problems = read_fields(data, name, line_of)
         skill, more = make_skill(
-            fields, path=str(path), source=kind, default_name="", line_of=line_of
+            fields,
+            path=name,
+            source=spec.kind,
+            default_name="",
+            name_rule="identifier",
+            codex_limits=rules.codex_limits,
+            line_of=line_of,
         )
         diagnostics.extend(problems + more)
-        loaded.append(Loaded(skill, None))
+        if skill is not None:
+            loaded.append(Loaded(skill, None))
     return loaded
 
 
@@ -151,43 +188,63 @@ def _keep(name: str, depth: int) -> bool:
     return depth == 0 and ext.lower() == ".md" and stem.lower() not in NOT_SKILLS
 
 
-def _directory_skills(root: Path, kind: SourceKind, diagnostics: list[Diagnostic]) -> list[Loaded]:
+def _directory_skills(
+    root: Path, spec: SourceSpec, rules: LoadRules, diagnostics: list[Diagnostic]
+) -> list[Loaded]:
     loaded: list[Loaded | None] = []
-    for folder in sorted(walk(str(root), _keep, diagnostics), key=lambda f: f.rel):
+    for folder in sorted(
+        walk(str(root), _keep, diagnostics, links=rules.links), key=lambda f: f.rel
+    ):
         here = Path(folder.path)
         name = folder.rel[-1] if folder.rel else root.resolve().name
         if SKILL_MD in folder.files:
-            loaded.append(_markdown_skill(here / SKILL_MD, kind, name, diagnostics))
+            loaded.append(_markdown_skill(here / SKILL_MD, spec, rules, name, diagnostics))
         elif SKILL_JSON in folder.files:
-            loaded.append(_json_skill(here / SKILL_JSON, kind, diagnostics))
-        if not folder.rel and SKILL_MD not in folder.files:
-            loaded.extend(
-                _markdown_skill(here / file, kind, None, diagnostics)
-                for file in folder.files
-                if file != SKILL_JSON
+            loaded.append(_json_skill(here / SKILL_JSON, spec, rules, diagnostics))
+        if folder.rel or SKILL_MD in folder.files:
+            continue
+        flat = [here / file for file in folder.files if file != SKILL_JSON]
+        if rules.flat_files:
+            loaded.extend(_markdown_skill(file, spec, rules, None, diagnostics) for file in flat)
+        else:
+            diagnostics.extend(
+                Diagnostic(
+                    str(file),
+                    None,
+                    "loose Markdown file ignored: skills are <name>/SKILL.md folders here "
+                    "(top-level *.md files are skills only under the openharness profile "
+                    "and in bundled sources)",
+                    "warning",
+                )
+                for file in flat
             )
     return [item for item in loaded if item is not None]
 
 
-def load_source(spec: SourceSpec, diagnostics: list[Diagnostic]) -> list[Loaded]:
-    """Every skill under ``spec.path`` in path order; problems go to ``diagnostics``.
+def load_source(
+    spec: SourceSpec, diagnostics: list[Diagnostic], *, profile: str = "codebot"
+) -> list[Loaded]:
+    """Every skill under ``spec.path`` in path order, by ``profile``'s loader rules.
+
+    Problems go to ``diagnostics``.
 
     Raises:
         InputError: the path does not exist or is a file of an unsupported type.
     """
+    rules = load_rules(profile, spec.kind)
     path = Path(os.path.expanduser(spec.path))
     if path.is_dir():
-        return _directory_skills(path, spec.kind, diagnostics)
+        return _directory_skills(path, spec, rules, diagnostics)
     if not path.exists():
         raise InputError(Location(spec.path), "skill source not found")
     suffix = path.suffix.lower()
     if suffix == ".md":
         folder = path.parent.resolve().name if path.name == SKILL_MD else None
-        one = _markdown_skill(path, spec.kind, folder, diagnostics)
+        one = _markdown_skill(path, spec, rules, folder, diagnostics)
     elif suffix == ".json":
-        one = _json_skill(path, spec.kind, diagnostics)
+        one = _json_skill(path, spec, rules, diagnostics)
     elif suffix == ".jsonl":
-        return _jsonl_skills(path, spec.kind, diagnostics)
+        return _jsonl_skills(path, spec, rules, diagnostics)
     else:
         raise InputError(
             Location(spec.path),

@@ -5,63 +5,160 @@ Pattern rules (gitignore): a pattern without an inner ``/`` matches a name at an
 one (or a leading ``/``) it is anchored at the working directory; ``*`` and ``?`` stay within
 one path component, ``**`` spans components; a pattern matching a directory matches every
 file below it; ``!pattern`` excludes again (the last matching pattern decides).
+
+Matching never backtracks catastrophically: a pattern is not turned into a regular
+expression (``*a*a*a*a*b`` or ``**/**/**`` would make Python's backtracking engine take
+exponential time) but matched directly: within a component with the classic one-star
+backtracking scan (time bounded by component length × pattern length), across components by
+tracking the set of reachable pattern positions (bounded by components × pattern parts).
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from skillbench.catalog._walk import walk
 
+_STAR = "*"
+_ANY = "?"
+_GLOBSTAR = "**"
 
-def _segment(segment: str) -> str:
-    out: list[str] = []
+
+@dataclass(frozen=True, slots=True)
+class _Class:
+    """A bracket expression: ``[abc]``, ``[a-z]``, ``[!ch]``."""
+
+    chars: frozenset[str]
+    ranges: tuple[tuple[str, str], ...]
+    negate: bool
+
+    def accepts(self, char: str) -> bool:
+        inside = char in self.chars or any(lo <= char <= hi for lo, hi in self.ranges)
+        return inside != self.negate
+
+
+_Token = str | _Class
+"""One pattern token: ``_STAR``, ``_ANY``, a literal one-character string, or a class."""
+
+
+def _bracket(body: str) -> _Class:
+    negate = body[0] in "!^"
+    body = body[1:] if negate else body
+    chars: set[str] = set()
+    ranges: list[tuple[str, str]] = []
+    i = 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            ranges.append((body[i], body[i + 2]))
+            i += 3
+        else:
+            chars.add(body[i])
+            i += 1
+    return _Class(frozenset(chars), tuple(ranges), negate)
+
+
+def _tokens(segment: str) -> tuple[_Token, ...]:
+    out: list[_Token] = []
     i = 0
     while i < len(segment):
         char = segment[i]
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[" and (close := segment.find("]", i + 2)) > 0:
-            body = segment[i + 1 : close]
-            body = "^" + body[1:] if body[0] in "!^" else body
-            out.append("[" + body.replace("\\", "\\\\") + "]")
+        if char == "[" and (close := segment.find("]", i + 2)) > 0:
+            out.append(_bracket(segment[i + 1 : close]))
             i = close
+        elif char == "*":
+            if not out or out[-1] != _STAR:  # ``**`` inside a name is one star
+                out.append(_STAR)
         else:
-            out.append(re.escape(char))
+            out.append(char)
         i += 1
-    return "".join(out)
+    return tuple(out)
+
+
+def _component(tokens: tuple[_Token, ...], name: str) -> bool:
+    """Whether ``name`` matches ``tokens``; backtracks only to the most recent star."""
+    t = i = 0
+    star, resume = -1, 0
+    while i < len(name):
+        token = tokens[t] if t < len(tokens) else None
+        if token == _STAR:
+            star, resume, t = t, i, t + 1
+        elif token is not None and (
+            token == _ANY
+            or token == name[i]
+            or (isinstance(token, _Class) and token.accepts(name[i]))
+        ):
+            t, i = t + 1, i + 1
+        elif star >= 0:
+            resume += 1
+            t, i = star + 1, resume
+        else:
+            return False
+    return all(token == _STAR for token in tokens[t:])
+
+
+@dataclass(frozen=True, slots=True)
+class Glob:
+    """A compiled gitignore-style pattern (without ``!``).
+
+    Attributes:
+        parts: per path component, ``None`` for ``**`` or the component's tokens.
+    """
+
+    parts: tuple[tuple[_Token, ...] | None, ...]
+
+    def _closure(self, states: set[int]) -> set[int]:
+        out = set(states)
+        for state in sorted(states):
+            while state < len(self.parts) and self.parts[state] is None:
+                state += 1
+                out.add(state)
+        return out
+
+    def selects(self, rel_path: str) -> bool:
+        """Whether the pattern matches ``rel_path`` or one of its parent directories."""
+        end = len(self.parts)
+        states = self._closure({0})
+        for name in rel_path.split("/"):
+            step: set[int] = set()
+            for state in states:
+                if state == end:
+                    continue
+                part = self.parts[state]
+                if part is None:
+                    step.add(state)
+                elif _component(part, name):
+                    step.add(state + 1)
+            states = self._closure(step)
+            if end in states:
+                return True
+            if not states:
+                return False
+        return False
 
 
 @lru_cache(maxsize=1024)
-def compile_glob(pattern: str) -> re.Pattern[str]:
-    """The regex a gitignore-style ``pattern`` (without ``!``) matches relative paths with."""
+def compile_glob(pattern: str) -> Glob:
+    """The matcher for a gitignore-style ``pattern`` (without ``!``)."""
     body = pattern.strip()
     anchored = "/" in body.rstrip("/")
-    parts = [p for p in body.strip("/").split("/") if p]
-    regex = "" if anchored else "(?:.*/)?"
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
-        if part == "**":
-            regex += ".*" if last else "(?:[^/]+/)*"
-        else:
-            regex += _segment(part) + ("" if last else "/")
-    return re.compile(regex + "$")
+    names = [p for p in body.strip("/").split("/") if p]
+    parts: list[tuple[_Token, ...] | None] = [] if anchored else [None]
+    parts += [None if name == _GLOBSTAR else _tokens(name) for name in names]
+    if names and names[-1] == _GLOBSTAR:  # ``dir/**``: something inside, not ``dir`` itself
+        parts[-1:] = [(_STAR,), None]
+    return Glob(tuple(parts))
 
 
 def matches(patterns: Sequence[str], rel_path: str) -> bool:
     """Whether ``rel_path`` (POSIX, relative) or one of its parent directories is selected."""
-    parts = rel_path.split("/")
-    candidates = ["/".join(parts[: i + 1]) for i in range(len(parts))]
     selected = False
     for pattern in patterns:
         negate = pattern.startswith("!")
         glob = pattern[1:] if negate else pattern
-        if glob.strip() and any(compile_glob(glob).match(c) for c in candidates):
+        if glob.strip() and compile_glob(glob).selects(rel_path):
             selected = not negate
     return selected
 

@@ -12,11 +12,11 @@ SourceKind = Literal["bundled", "user", "project", "plugin", "extra", "managed"]
 SOURCE_KINDS: tuple[SourceKind, ...] = ("bundled", "user", "project", "plugin", "extra", "managed")
 
 ExecutionContext = Literal["inline", "fork"]
-"""How a triggered skill runs; anything but ``fork`` normalises to ``inline`` (seed 000)."""
+"""How a triggered skill runs; anything but ``fork`` normalises to ``inline``."""
 
 
 def normalize_context(value: object) -> ExecutionContext:
-    """Seed 000 ``normalizeContext``: only an explicit ``fork`` forks."""
+    """Only an explicit ``fork`` forks, as the reference pipeline normalises ``context``."""
     return "fork" if isinstance(value, str) and value.strip().lower() == "fork" else "inline"
 
 
@@ -29,8 +29,8 @@ def normalize_name(name: str) -> str:
 class Skill:
     """One skill as an agent's catalog holds it.
 
-    Fields mirror FIELD-NOTES section 2 (codebot / Claude Code frontmatter) plus the
-    agent-skills ``skill.json`` fields of seed 002, which stay ``None``/empty when absent.
+    Fields mirror the codebot / Claude Code frontmatter plus the agent-skills
+    ``skill.json`` fields, which stay ``None``/empty when absent.
     ``parameters`` is excluded from hashing because JSON Schema is a nested mapping.
     """
 

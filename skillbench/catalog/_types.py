@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from skillbench._errors import SkillbenchError, suggest
+from skillbench._sanitize import printable
 from skillbench.catalog._skill import SOURCE_KINDS, Skill, SourceKind
 
 Severity = Literal["error", "warning"]
@@ -43,6 +44,37 @@ def parse_source_arg(arg: str) -> SourceSpec:
     return SourceSpec(path, kind)  # type: ignore[arg-type]
 
 
+LinkPolicy = Literal["follow", "directories", "none"]
+"""``follow``: every symlink (Claude Code resolves with realpath); ``directories``: directory
+links only, a linked ``SKILL.md`` is skipped (Codex); ``none``: no links at all (Codex's
+system scope, written by Codex itself)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoadRules:
+    """What one agent's loader accepts from one source.
+
+    Attributes:
+        flat_files: top-level ``*.md`` files are skills (OpenHarness' own layout, and
+            skillbench's ``bundled`` sources, which stand for skills compiled into the agent);
+            elsewhere only ``<name>/SKILL.md`` folders are.
+        links: which symlinks the walk follows; loops are never entered.
+        codex_limits: names over 64 characters, descriptions over 1,024 and missing
+            descriptions reject the skill, as Codex does; elsewhere they only warn.
+    """
+
+    flat_files: bool
+    links: LinkPolicy
+    codex_limits: bool
+
+
+def load_rules(profile: str, kind: SourceKind) -> LoadRules:
+    """The loader rules of ``profile`` for a source of ``kind``."""
+    if profile == "codex":
+        return LoadRules(kind == "bundled", "none" if kind == "bundled" else "directories", True)
+    return LoadRules(profile == "openharness" or kind == "bundled", "follow", False)
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """A problem found while loading; loading goes on with the other files.
@@ -62,9 +94,12 @@ class Diagnostic:
     field: str | None = None
 
     def __str__(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
-        what = self.reason if self.field is None else f"field {self.field!r}: {self.reason}"
-        return f"{where}: {self.severity}: {what}"
+        """One terminal-safe line: paths and reasons from disk are escaped, never raw."""
+        path = printable(self.path)
+        where = path if self.line is None else f"{path}:{self.line}"
+        field = None if self.field is None else printable(self.field)
+        what = self.reason if field is None else f"field {field!r}: {self.reason}"
+        return f"{where}: {self.severity}: {printable(what)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,10 @@
 """A bounded directory walk with Codex's limits, shared by skill discovery and ``paths`` matching.
 
-Limits (FIELD-NOTES 3, Codex loader): depth 6 below the root, at most 2,000 directories per
-root, hidden directories skipped. Symlinks are followed only while they stay inside the root;
-a symlink back to one of its own ancestors (by real path) is a loop and is not entered.
+Limits (Codex's loader): depth 6 below the root, at most 2,000 directories per root, hidden
+directories skipped. Symlinks are followed as the agent follows them (``LinkPolicy``), also
+when they lead outside the root: users keep skills in a dotfiles repository and link them in.
+A directory link back to one of its own ancestors (by real path) is a loop and is not entered.
+Every directory left out by a limit is named in its own diagnostic.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from skillbench.catalog._types import Diagnostic
+from skillbench.catalog._types import Diagnostic, LinkPolicy
 
 MAX_DEPTH = 6
 MAX_DIRS = 2000
@@ -27,8 +29,16 @@ class Folder:
     files: tuple[str, ...]
 
 
-def _inside(real: str, root_real: str) -> bool:
-    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+def _skipped_link(path: str, is_dir: bool, links: LinkPolicy) -> Diagnostic | None:
+    """The diagnostic for a symlink ``links`` does not follow, or None when it is followed."""
+    if links == "follow" or (links == "directories" and is_dir):
+        return None
+    what = (
+        "symlinks are not followed in this scope"
+        if links == "none"
+        else "a symlinked file is not loaded (only directory links are followed)"
+    )
+    return Diagnostic(path, None, f"{what}; skipped", "warning")
 
 
 def walk(
@@ -36,28 +46,29 @@ def walk(
     keep_file: Callable[[str, int], bool],
     diagnostics: list[Diagnostic],
     *,
+    links: LinkPolicy = "follow",
     max_depth: int = MAX_DEPTH,
     max_dirs: int = MAX_DIRS,
 ) -> list[Folder]:
     """Breadth-first scan of ``root``; ``keep_file(name, depth)`` picks the files to report.
 
-    Problems (escaping symlinks, loops, limits) go to ``diagnostics``; nothing raises.
+    Problems (skipped links, loops, limits) go to ``diagnostics``; nothing raises.
     """
     root_real = os.path.realpath(root)
     queue: deque[tuple[str, tuple[str, ...], str, frozenset[str]]] = deque(
         [(root, (), root_real, frozenset({root_real}))]
     )
     folders: list[Folder] = []
-    too_deep: list[str] = []
     while queue:
         if len(folders) == max_dirs:
-            diagnostics.append(
+            diagnostics.extend(
                 Diagnostic(
-                    root,
+                    path,
                     None,
-                    f"stopped after {max_dirs} directories; {len(queue)} queued not scanned",
+                    f"not scanned: {root} reached the {max_dirs:,}-directory limit",
                     "warning",
                 )
+                for path, *_ in queue
             )
             break
         path, rel, real, ancestors = queue.popleft()
@@ -68,24 +79,21 @@ def walk(
             continue
         files: list[str] = []
         for entry in entries:
-            is_dir = entry.is_dir()
+            try:
+                is_dir = entry.is_dir()
+            except OSError:  # a link loop: handled as a file, whose read reports the loop
+                is_dir = False
             if is_dir and entry.name.startswith("."):
                 continue
             if not is_dir and not keep_file(entry.name, len(rel)):
                 continue
             target = real + os.sep + entry.name
             if entry.is_symlink():
-                target = os.path.realpath(entry.path)
-                if not _inside(target, root_real):
-                    diagnostics.append(
-                        Diagnostic(
-                            entry.path,
-                            None,
-                            f"symlink points outside its root to {target}",
-                            "error",
-                        )
-                    )
+                skipped = _skipped_link(entry.path, is_dir, links)
+                if skipped is not None:
+                    diagnostics.append(skipped)
                     continue
+                target = os.path.realpath(entry.path)
                 if is_dir and target in ancestors:
                     diagnostics.append(
                         Diagnostic(
@@ -96,18 +104,15 @@ def walk(
             if not is_dir:
                 files.append(entry.name)
             elif len(rel) + 1 > max_depth:
-                too_deep.append(entry.path)
+                diagnostics.append(
+                    Diagnostic(
+                        entry.path,
+                        None,
+                        f"not scanned: deeper than {max_depth} levels below {root}",
+                        "warning",
+                    )
+                )
             else:
                 queue.append((entry.path, (*rel, entry.name), target, ancestors | {target}))
         folders.append(Folder(path, rel, tuple(files)))
-    if too_deep:
-        diagnostics.append(
-            Diagnostic(
-                too_deep[0],
-                None,
-                f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'} deeper than "
-                f"{max_depth} levels not scanned",
-                "warning",
-            )
-        )
     return folders

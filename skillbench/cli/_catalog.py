@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from skillbench._sanitize import printable
 from skillbench.catalog import (
     PRECEDENCE,
     SOURCE_KINDS,
@@ -83,10 +84,11 @@ def _override_json(override: Override) -> dict[str, Any]:
 
 
 def _diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+    """Diagnostics may name files the loader refused for their names: escape those."""
     return {
-        "path": d.path,
+        "path": printable(d.path),
         "line": d.line,
-        "reason": d.reason,
+        "reason": printable(d.reason),
         "severity": d.severity,
         "field": d.field,
     }
@@ -96,7 +98,7 @@ def to_json(catalog: Catalog) -> dict[str, Any]:
     """The ``--format json`` document."""
     return {
         "profile": catalog.profile,
-        "cwd": catalog.cwd,
+        "cwd": None if catalog.cwd is None else printable(catalog.cwd),
         "skills": [_skill_json(catalog, s) for s in catalog.skills],
         "overrides": [_override_json(o) for o in catalog.overrides],
         "diagnostics": [_diagnostic_json(d) for d in catalog.diagnostics],
@@ -104,13 +106,21 @@ def to_json(catalog: Catalog) -> dict[str, Any]:
 
 
 def to_text(catalog: Catalog) -> str:
-    """A table of skills, then overrides and diagnostics, then a one-line summary."""
+    """A table of skills, then overrides and diagnostics, then a one-line summary.
+
+    Catalog strings were sanitised at load; ``printable`` still guards the terminal.
+    """
     rows = [("NAME", "SOURCE", "STATUS", "PATH")]
-    rows += [(s.name, s.source, catalog.status(s), s.path or "") for s in catalog.skills]
+    rows += [
+        (printable(s.name), s.source, catalog.status(s), printable(s.path or ""))
+        for s in catalog.skills
+    ]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = ["  ".join([*(row[i].ljust(widths[i]) for i in range(3)), row[3]]) for row in rows]
     if catalog.overrides:
-        lines += ["", "overrides:"] + [f"  {o.name}: {o.reason}" for o in catalog.overrides]
+        lines += ["", "overrides:"] + [
+            f"  {printable(o.name)}: {printable(o.reason)}" for o in catalog.overrides
+        ]
     if catalog.diagnostics:
         lines += ["", "diagnostics:"] + [f"  {d}" for d in catalog.diagnostics]
     statuses = [catalog.status(s) for s in catalog.skills]

@@ -5,18 +5,23 @@ list of acceptable names), optional ``at`` (ISO-8601; naive times are UTC), ``se
 ``turn``, ``tags``, ``args``. Any other field is kept in ``LabelledRequest.extra`` (e.g.
 ``topic``, used by the timeline generator). In CSV, ``expected`` and ``tags`` hold several
 values separated by ``|`` and an empty cell is null.
+
+Files are read through ``skillbench._io`` (regular files only, bounded, UTF-8 with a BOM or
+UTF-16 accepted with a note, anything else refused with line and byte offset) and YAML
+through ``skillbench._yaml`` (alias and depth limits). Every problem names the file and line.
 """
 
 from __future__ import annotations
 
 import csv
-import json
+import io
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from skillbench._errors import InputError, Location, suggest
+from skillbench._io import iter_lines, loads_json, read_text
 from skillbench._yaml import LineDict, load_yaml
 from skillbench.dataset._request import LabelledRequest
 
@@ -51,7 +56,7 @@ def load_requests(path: str | Path) -> list[LabelledRequest]:
             Location(str(path)),
             f"unknown requests format {path.suffix!r}; use .jsonl, .csv or .yaml",
         )
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise InputError(Location(str(path)), "requests file not found")
     records = {"jsonl": _jsonl_records, "csv": _csv_records, "yaml": _yaml_records}[fmt](path)
     problems: list[InputError] = []
@@ -81,31 +86,58 @@ def load_requests(path: str | Path) -> list[LabelledRequest]:
 
 
 def _jsonl_records(path: Path) -> Iterator[tuple[int, Any]]:
-    with path.open(encoding="utf-8") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
+    for number, line, error in iter_lines(path):
+        if error is not None:
+            yield number, error
+        elif line is not None and line.strip():
             try:
-                yield number, json.loads(raw)
-            except json.JSONDecodeError as exc:
-                yield number, InputError(Location(str(path), number), f"invalid JSON: {exc.msg}")
+                yield number, loads_json(line, str(path), line=number)
+            except InputError as exc:
+                yield number, exc
 
 
 def _csv_records(path: Path) -> Iterator[tuple[int, Any]]:
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.DictReader(fh)
+    """Rows as dicts, each with the line it starts on (a quoted cell may span lines).
+
+    ``strict`` makes the csv module raise on an unclosed quote instead of swallowing the
+    rest of the file into one cell; the error names the line where that row started.
+    """
+    name = str(path)
+    reader = csv.reader(io.StringIO(read_text(path).text, newline=""), strict=True)
+    header: list[str] | None = None
+    while True:
         start = reader.line_num + 1
-        for row in reader:
-            extra = row.pop(None, None)  # cells past the header (restkey)
-            if extra:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            reason = f"malformed CSV in the row starting here: {exc}"
+            if "unexpected end of data" in str(exc):
                 reason = (
-                    f"{len(extra)} more cell(s) than the header's {len(reader.fieldnames or [])} "
-                    "columns; quote fields that contain commas"
+                    "unclosed quote: the row starting here runs to the end of the file "
+                    f"(line {reader.line_num})"
                 )
-                yield start, InputError(Location(str(path), start), reason)
-            else:
-                yield start, row
-            start = reader.line_num + 1
+            yield start, InputError(Location(name, start), reason)
+            return
+        if not row:
+            continue
+        if header is None:
+            header = [cell.strip() for cell in row]
+            repeated = sorted({c for c in header if header.count(c) > 1 and c})
+            if repeated:
+                reason = f"header repeats column(s) {', '.join(map(repr, repeated))}"
+                yield start, InputError(Location(name, start), reason)
+                return
+            continue
+        if len(row) > len(header):
+            reason = (
+                f"{len(row) - len(header)} more cell(s) than the header's {len(header)} "
+                "columns; quote fields that contain commas"
+            )
+            yield start, InputError(Location(name, start), reason)
+            continue
+        yield start, dict(zip(header, row + [""] * (len(header) - len(row)), strict=True))
 
 
 def _yaml_records(path: Path) -> Iterator[tuple[int | None, Any]]:

@@ -65,7 +65,7 @@ def test_binary_file(tmp_path: Path, write_skill: WriteSkill) -> None:
     bad.parent.mkdir()
     bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     _, diag = _load_with_good(tmp_path, write_skill)
-    assert diag.severity == "error" and "binary" in diag.reason
+    assert diag.severity == "error" and "not UTF-8 at byte offset 0 (0x89)" in diag.reason
 
 
 def test_empty_file(tmp_path: Path, write_skill: WriteSkill) -> None:
@@ -102,32 +102,33 @@ def test_wrong_value_type_is_dropped_with_a_warning(
     assert catalog.get("prio").priority is None  # type: ignore[union-attr]
 
 
-def test_long_name_warns_but_loads(tmp_path: Path, write_skill: WriteSkill) -> None:
+def test_long_skill_md_name_is_rejected(tmp_path: Path, write_skill: WriteSkill) -> None:
     long = "x" * 65
     write_skill(tmp_path, "long", name=long)
     catalog, diag = _load_with_good(tmp_path, write_skill)
-    assert (diag.severity, diag.field, diag.line) == ("warning", "name", 2)
-    assert catalog.get(long) is not None
+    assert (diag.severity, diag.line) == ("error", 2) and "65 characters" in diag.reason
+    assert catalog.get(long) is None
 
 
-def test_symlink_escaping_root_is_rejected(tmp_path: Path, write_skill: WriteSkill) -> None:
+def test_symlink_leading_outside_the_root_is_kept(tmp_path: Path, write_skill: WriteSkill) -> None:
+    """Skills linked in from a dotfiles repository load (Claude Code resolves links)."""
     root, outside = tmp_path / "root", tmp_path / "outside"
     write_skill(outside, "secret", name="secret")
     root.mkdir()
     (root / "escape").symlink_to(outside / "secret", target_is_directory=True)
-    catalog, diag = _load_with_good(root, write_skill)
-    assert diag.path == str(root / "escape") and "outside its root" in diag.reason
-    assert catalog.get("secret") is None
+    write_skill(root, "good", description="A healthy skill.")
+    catalog = load_catalog([str(root)])
+    assert sorted(catalog.names) == ["good", "secret"] and not catalog.diagnostics
 
 
-def test_symlinked_skill_file_escaping_root_is_rejected(
+def test_symlinked_skill_file_outside_the_root_is_kept(
     tmp_path: Path, write_skill: WriteSkill
 ) -> None:
-    outside = write_skill(tmp_path / "outside", "x", name="leak")
-    (tmp_path / "root" / "leak").mkdir(parents=True)
-    (tmp_path / "root" / "leak" / "SKILL.md").symlink_to(outside)
-    catalog, diag = _load_with_good(tmp_path / "root", write_skill)
-    assert "outside its root" in diag.reason and catalog.get("leak") is None
+    outside = write_skill(tmp_path / "outside", "x", name="linked")
+    (tmp_path / "root" / "linked").mkdir(parents=True)
+    (tmp_path / "root" / "linked" / "SKILL.md").symlink_to(outside)
+    catalog = load_catalog([str(tmp_path / "root")], profile="claude-code")
+    assert catalog.names == ("linked",) and not catalog.diagnostics
 
 
 def test_directory_loop_via_symlink(tmp_path: Path, write_skill: WriteSkill) -> None:
@@ -170,7 +171,8 @@ def test_directory_limit(tmp_path: Path, write_skill: WriteSkill) -> None:
     diagnostics: list[Diagnostic] = []
     folders = walk(str(tmp_path), lambda _n, _d: True, diagnostics, max_dirs=3)
     assert len(folders) == 3
-    assert "stopped after 3 directories" in diagnostics[0].reason
+    assert [Path(d.path).name for d in diagnostics] == ["d2", "d3", "d4"]
+    assert all("3-directory limit" in d.reason for d in diagnostics)
 
 
 def test_hidden_directories_are_skipped(tmp_path: Path, write_skill: WriteSkill) -> None:
@@ -227,3 +229,24 @@ def test_arbitrary_file_never_crashes(tmp_path: Path, write_skill: WriteSkill, d
     fuzz_loaded = any(s.path.endswith("fuzz/SKILL.md") for s in catalog.skills)  # type: ignore[union-attr]
     fuzz_errors = [d for d in catalog.errors if d.path.endswith("fuzz/SKILL.md")]
     assert fuzz_loaded != bool(fuzz_errors)
+
+
+def test_codex_follows_directory_links_except_in_its_system_scope(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """Codex follows directory links for repo, user and admin roots, none for system ones
+    (``follow_symlinks`` in codex-rs/core-skills/src/loader.rs, openai/codex)."""
+    write_skill(tmp_path / "dotfiles", "linked", name="linked")
+    for kind in ("user", "bundled"):
+        (tmp_path / kind).mkdir()
+        (tmp_path / kind / "linked").symlink_to(
+            tmp_path / "dotfiles" / "linked", target_is_directory=True
+        )
+    user = load_catalog([f"user={tmp_path / 'user'}"], profile="codex")
+    assert user.names == ("linked",) and not user.diagnostics
+    system = load_catalog([f"bundled={tmp_path / 'bundled'}"], profile="codex")
+    [skipped] = system.diagnostics
+    assert system.names == () and "not followed in this scope" in skipped.reason
+    assert load_catalog([f"bundled={tmp_path / 'bundled'}"], profile="claude-code").names == (
+        "linked",
+    )

@@ -74,7 +74,7 @@ def test_every_frontmatter_key(tmp_path: Path) -> None:
 
 def test_context_other_than_fork_is_inline(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("---\ndescription: x\ncontext: sub-agent\n---\n")
-    assert load_catalog([str(tmp_path)]).skills[0].context == "inline"
+    assert load_catalog([f"bundled={tmp_path}"]).skills[0].context == "inline"
 
 
 def test_flat_markdown_names_and_openharness_fallback(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_flat_markdown_names_and_openharness_fallback(tmp_path: Path) -> None:
     (tmp_path / "plain.md").write_text("# Code Helper\n\nHelps with\ncode.\n\n## More\n")
     (tmp_path / "bare.md").write_text("just one line without heading " * 10)
     (tmp_path / "README.md").write_text("# Not a skill\n")
-    catalog = load_catalog([str(tmp_path)])
+    catalog = load_catalog([str(tmp_path)], profile="openharness")
     assert catalog.names == ("bare", "Code Helper", "review")
     assert catalog.get("code-helper").description == "Helps with code."  # type: ignore[union-attr]
     assert len(catalog.get("bare").description) == 200  # type: ignore[union-attr]
@@ -90,9 +90,10 @@ def test_flat_markdown_names_and_openharness_fallback(tmp_path: Path) -> None:
 
 
 def test_heading_only_file_gets_template_description(tmp_path: Path) -> None:
-    (tmp_path / "SKILL.md").write_text("# Lonely\n")
-    skill = load_catalog([str(tmp_path / "SKILL.md")]).skills[0]
-    assert (skill.name, skill.description) == (tmp_path.name, f"Skill: {tmp_path.name}")
+    (tmp_path / "lonely").mkdir()
+    (tmp_path / "lonely" / "SKILL.md").write_text("# Lonely\n")
+    skill = load_catalog([str(tmp_path / "lonely" / "SKILL.md")]).skills[0]
+    assert (skill.name, skill.description) == ("lonely", "Skill: lonely")
 
 
 def test_skill_json_declarations(tmp_path: Path) -> None:

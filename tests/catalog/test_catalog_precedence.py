@@ -55,8 +55,10 @@ def test_profile_precedence(
 
 
 def test_names_collide_after_normalisation(tmp_path: Path, write_skill: WriteSkill) -> None:
-    write_skill(tmp_path / "a", "x", name="Code_Review")
-    write_skill(tmp_path / "b", "y", name="code review")
+    """skill.json names are identifiers (``Code_Review``); they collide once normalised."""
+    for folder, name in (("a/x", "Code_Review"), ("b/y", "code review")):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "skill.json").write_text(f'{{"name": "{name}", "description": "d"}}')
     catalog = load_catalog([str(tmp_path / "a"), str(tmp_path / "b")])
     assert catalog.names == ("code review",)
     assert catalog.overrides[0].loser.name == "Code_Review"

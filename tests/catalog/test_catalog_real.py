@@ -23,10 +23,17 @@ def test_real_catalog_loads_every_skill(shared_data: Path, name: str) -> None:
 
 
 def test_every_profile_loads_every_catalog(shared_data: Path) -> None:
+    """Every skill loads under every profile, except where Codex itself refuses one.
+
+    Codex rejects a description over 1,024 characters (``validate_len`` in
+    codex-rs/core-skills/src/loader.rs, openai/codex); anthropics-skills' claude-api has one.
+    """
     roots = sorted(str(p) for p in (shared_data / "catalogs").iterdir() if p.is_dir())
     for profile in PRECEDENCE.names():
         catalog = load_catalog(roots, profile=profile)
-        assert len(catalog.skills) == sum(COUNTS.values())
+        refused = 1 if profile == "codex" else 0
+        assert len(catalog.skills) == sum(COUNTS.values()) - refused
+        assert [Path(d.path).parent.name for d in catalog.errors] == ["claude-api"] * refused
 
 
 def test_mattpocock_disabled_skills_are_flagged(shared_data: Path) -> None:
