@@ -13,7 +13,8 @@ import skillbench
 
 LAYERS: list[set[str]] = [
     {"types", "_errors", "__init__"},
-    {"_registry", "_yaml"},
+    {"_io", "_sanitize", "_registry"},
+    {"_yaml"},
     {"tokens", "cache", "catalog", "usage"},
     {"listing", "dataset"},
     {"cost"},
@@ -26,7 +27,8 @@ LAYERS: list[set[str]] = [
     {"__main__"},
 ]
 """Lowest first. The shared vocabulary and the error types sit on the ground floor, the
-registry and YAML loader just above; skill-cost arithmetic sits
+safe file reading, the text sanitiser and the registry just above, then the YAML loader
+(which reads through the safe reader); skill-cost arithmetic sits
 below selectors because a model selector measures a forked invocation's cost itself."""
 
 ROOT = Path(skillbench.__file__).parent
