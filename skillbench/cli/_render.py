@@ -19,7 +19,7 @@ from skillbench.cli._common import (
     add_sources,
     env_default,
 )
-from skillbench.listing import ORDERINGS, RENDERERS, EntryStatus, Listing, render_listing
+from skillbench.listing import ORDERINGS, PROFILES, EntryStatus, Listing, render_listing
 from skillbench.usage import USAGE_MODELS, UsageTracker
 
 HELP = "render the skill listing a profile shows the model"
@@ -41,7 +41,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sources(parser)
-    add_profile_and_budget(parser, RENDERERS.names(), "loading rules and listing format")
+    add_profile_and_budget(parser, PROFILES.names(), "loading rules and listing format")
     parser.add_argument(
         "--order",
         default=env_default("order", "usage"),

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from skillbench.catalog import Skill
-from skillbench.listing._renderer import RENDERERS, Entry, Layout, Placed, cap, one_line
+from skillbench.catalog import CODEBOT, Skill
+from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._renderer import Entry, Layout, Placed, cap, one_line
 from skillbench.listing._types import EntryStatus
 
 HEADER = "The following skills are available for use with the Skill tool:"
@@ -62,6 +63,12 @@ class CodebotRenderer:
         status: EntryStatus = "truncated" if truncated else "full"
         return Entry(skill, index, text, status, shown_desc, when)
 
+    def hidden(self, skill: Skill) -> str | None:
+        return None
+
+    def shown_path(self, skill: Skill) -> str | None:
+        return None
+
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout:
@@ -82,8 +89,19 @@ class CodebotRenderer:
         return Layout(WRAP_OPEN + "\n".join(parts) + WRAP_CLOSE, used, shown)
 
 
-@RENDERERS.register("codebot")
 def _codebot(
     line_cap: int = 220, when_cap: int = 160, budget: int | None = 4000
 ) -> CodebotRenderer:
     return CodebotRenderer(line_cap=line_cap, when_cap=when_cap, default_budget=budget)
+
+
+register_profile(
+    Profile(
+        "codebot",
+        CODEBOT,
+        _codebot,
+        placement="reminder",
+        trigger="skill_tool",
+        summary="the reference pipeline: 4,000 characters, stops at the first entry that overflows",
+    )
+)

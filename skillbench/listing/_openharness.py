@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from skillbench.catalog import Skill
-from skillbench.listing._renderer import RENDERERS, Entry, Layout, one_line
+from skillbench.catalog import OPENHARNESS, Skill
+from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._renderer import Entry, Layout, one_line
 
 HEADER = "# Available Skills\n"
 
@@ -26,6 +27,12 @@ class OpenHarnessRenderer:
         desc = one_line(skill.description)
         return Entry(skill, index, f"- **{skill.name}**: {desc}", "full", desc)
 
+    def hidden(self, skill: Skill) -> str | None:
+        return None
+
+    def shown_path(self, skill: Skill) -> str | None:
+        return None
+
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout:
@@ -36,6 +43,17 @@ class OpenHarnessRenderer:
         return Layout(text, None, [e.placed for e in entries])
 
 
-@RENDERERS.register("openharness")
 def _openharness() -> OpenHarnessRenderer:
     return OpenHarnessRenderer()
+
+
+register_profile(
+    Profile(
+        "openharness",
+        OPENHARNESS,
+        _openharness,
+        placement="system",
+        trigger="skill_tool",
+        summary="every skill in full, no budget",
+    )
+)
