@@ -78,7 +78,7 @@ def _listing(
         for i, s in enumerate(skills):
             if i not in seen:
                 status, why = excluded.get(i, ("dropped", ""))
-                out.append(ListedSkill(s, status, None, 0, reason=why))
+                out.append(ListedSkill(s, status, None, 0, path=renderer.shown_path(s), reason=why))
         return out
 
     names = [skills[p.skill_index].name for p in placed]
