@@ -7,10 +7,12 @@ executed; they stay in the text exactly as written, so their tokens are counted 
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Literal
 
 from skillbench.catalog import ExecutionContext, Skill, SourceKind
@@ -83,8 +85,28 @@ def find_shell_injections(text: str) -> tuple[str, ...]:
     return tuple(m.group(1) for m in _SHELL_INJECTION.finditer(text))
 
 
+SKILL_HOMES: Mapping[SourceKind, str] = {
+    "user": "~/.claude/skills",
+    "project": ".claude/skills",
+    "plugin": "~/.claude/plugins",
+    "extra": "~/.claude/extra-skills",
+    "managed": "/etc/claude-code/.claude/skills",
+    "bundled": "~/.claude/bundled-skills",
+}
+"""Where each source kind keeps its skills on a user's machine (Claude Code's folders)."""
+
+
 def skill_dir_of(skill: Skill) -> str:
-    """The skill's home directory: the folder holding its file, or ``""`` when it has no path."""
+    """The skill's home directory as the agent would expand it on a user's machine.
+
+    A loaded skill lives under its source kind's folder in ``SKILL_HOMES`` at the same place
+    it has inside its source, so the expansion (and so every token count that includes it)
+    is the same in any checkout. A skill without a source-relative path falls back to the
+    folder holding its file, and to ``""`` when it has no path at all.
+    """
+    if skill.rel_path is not None:
+        inner = posixpath.dirname(skill.rel_path)
+        return f"{SKILL_HOMES[skill.source]}/{inner}" if inner else SKILL_HOMES[skill.source]
     return str(Path(skill.path).parent) if skill.path else ""
 
 
