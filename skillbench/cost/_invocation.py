@@ -10,9 +10,9 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from collections.abc import Mapping
 from typing import Literal
 
 from skillbench.catalog import ExecutionContext, Skill, SourceKind

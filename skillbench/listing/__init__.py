@@ -6,6 +6,7 @@ openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 
 from skillbench.listing import _claude_code, _codebot, _codex, _openharness  # noqa: F401  (register)
 from skillbench.listing._claude_code import DROP_RULES, DropRule
+from skillbench.listing._explain import Explanation, Fate, explain
 from skillbench.listing._orderings import (
     ORDERINGS,
     SOURCE_PRIORITY,
@@ -34,6 +35,8 @@ __all__ = [
     "DropRule",
     "Entry",
     "EntryStatus",
+    "Explanation",
+    "Fate",
     "Layout",
     "ListedSkill",
     "Listing",
@@ -46,6 +49,7 @@ __all__ = [
     "RendererFactory",
     "Trigger",
     "UsageOrdering",
+    "explain",
     "get_ordering",
     "make_renderer",
     "register_profile",

@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from skillbench._registry import Registry
-from skillbench.catalog import Skill
-from skillbench.catalog import CLAUDE_CODE
+from skillbench.catalog import CLAUDE_CODE, Skill
 from skillbench.listing._profile import Profile, register_profile
 from skillbench.listing._renderer import Entry, Layout, Placed, cap, one_line
 from skillbench.listing._types import EntryStatus
@@ -102,6 +101,20 @@ class ClaudeCodeRenderer:
     def layout_uses_scores(self) -> bool:
         """The drop rule decides which descriptions go; legacy layouts drop nothing by usage."""
         return not self.legacy and self.drop_rule not in SCORELESS_DROP_RULES
+
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        if self.legacy:
+            return {
+                "truncated": f"description - when_to_use cut at {self.entry_cap} characters",
+                "dropped": "legacy budget reached: later skills are hidden",
+            }
+        return {
+            "truncated": f"description - when_to_use cut at {self.entry_cap} characters",
+            "name_only": f"description dropped to fit the budget by the {self.drop_rule!r} rule "
+            "(or skill_overrides says name-only)",
+            "dropped": "even the names alone overflow: skills dropped from the end",
+        }
 
     def hidden(self, skill: Skill) -> str | None:
         override = self.overrides.get(skill.name, "on")

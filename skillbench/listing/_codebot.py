@@ -63,6 +63,15 @@ class CodebotRenderer:
         status: EntryStatus = "truncated" if truncated else "full"
         return Entry(skill, index, text, status, shown_desc, when)
 
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        return {
+            "truncated": f"entry line cut at {self.line_cap} characters, when: line at "
+            f"{self.when_cap}",
+            "dropped": "budget reached: rendering stops at the first entry that does not fit "
+            "and hides every later one",
+        }
+
     def hidden(self, skill: Skill) -> str | None:
         return None
 

@@ -115,13 +115,25 @@ class CodexRenderer:
             return skill.path
         return f"{self.roots.get(skill.source, DEFAULT_ROOTS[skill.source])}/{skill.rel_path}"
 
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        return {
+            "truncated": "description shortened: the whole listing did not fit, so description "
+            "characters were shared round-robin among all skills",
+            "name_only": "no description characters left: round-robin sharing gave it none, "
+            "or even bare lines overflowed and only names are shown",
+            "dropped": "even the bare name line did not fit in what the budget had left",
+        }
+
     def hidden(self, skill: Skill) -> str | None:
         return None
 
     def entry(self, skill: Skill, index: int) -> Entry:
         desc = one_line(skill.description)
         path = self.shown_path(skill) or ""
-        text = f"- {skill.name}: {desc} (file: {path})" if desc else f"- {skill.name}: (file: {path})"
+        text = (
+            f"- {skill.name}: {desc} (file: {path})" if desc else f"- {skill.name}: (file: {path})"
+        )
         return Entry(skill, index, text, "full", desc, body=desc)
 
     def layout(
@@ -174,17 +186,13 @@ class CodexRenderer:
         return render_lines(lines, limit.minus(table)), root_lines, table
 
 
-def _emit(
-    rendered: Rendered, root_lines: list[str], entries: list[Entry], limit: Budget
-) -> Layout:
+def _emit(rendered: Rendered, root_lines: list[str], entries: list[Entry], limit: Budget) -> Layout:
     placed: list[Placed] = []
     for e, shown in zip(entries, rendered.allocations, strict=True):
         if shown is None:
             continue
         full = len(e.body)
-        status: EntryStatus = (
-            "full" if shown == full else "truncated" if shown else "name_only"
-        )
+        status: EntryStatus = "full" if shown == full else "truncated" if shown else "name_only"
         line = rendered.lines[len(placed)]
         placed.append(Placed(e.index, status, len(line), e.body[:shown], None))
     text = OPEN_TAG + body(root_lines, rendered.lines) + CLOSE_TAG

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from skillbench.catalog import OPENHARNESS, Skill
 from skillbench.listing._profile import Profile, register_profile
 from skillbench.listing._renderer import Entry, Layout, one_line
+from skillbench.listing._types import EntryStatus
 
 HEADER = "# Available Skills\n"
 
@@ -26,6 +27,10 @@ class OpenHarnessRenderer:
     def entry(self, skill: Skill, index: int) -> Entry:
         desc = one_line(skill.description)
         return Entry(skill, index, f"- **{skill.name}**: {desc}", "full", desc)
+
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        return {}
 
     def hidden(self, skill: Skill) -> str | None:
         return None

@@ -120,6 +120,11 @@ class Renderer(Protocol):
 
     def entry(self, skill: Skill, index: int) -> Entry: ...
 
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        """The profile's rule, in words, behind each status it can give a skill."""
+        ...
+
     def hidden(self, skill: Skill) -> str | None:
         """Why the agent never lists ``skill`` (a profile rule, in words), or None."""
         ...

@@ -8,9 +8,7 @@ from typing import Literal
 
 from skillbench.catalog import Skill
 
-EntryStatus = Literal[
-    "full", "truncated", "name_only", "dropped", "disabled", "inactive", "hidden"
-]
+EntryStatus = Literal["full", "truncated", "name_only", "dropped", "disabled", "inactive", "hidden"]
 """full/truncated/name_only are shown; dropped = cut by the budget; disabled =
 ``disable-model-invocation``; inactive = ``paths`` skill not active yet; hidden = a profile
 rule never lists it (``ListedSkill.reason`` says which)."""

@@ -157,7 +157,9 @@ class RunConfig(_Strict):
         for entry in entries:
             name = entry.get("name") if isinstance(entry, dict) else entry
             if not isinstance(name, str):
-                raise ValueError(f"profiles: each entry is a name or a mapping with 'name': {entry!r}")
+                raise ValueError(
+                    f"profiles: each entry is a name or a mapping with 'name': {entry!r}"
+                )
             try:
                 profile = PROFILES.get(name)
                 if isinstance(entry, dict):

@@ -23,7 +23,9 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def skill(name: str, desc: str, source: SourceKind = "project") -> Skill:
-    return Skill(name, desc, source=source, path=f"/clone/{name}/SKILL.md", rel_path=f"{name}/SKILL.md")
+    return Skill(
+        name, desc, source=source, path=f"/clone/{name}/SKILL.md", rel_path=f"{name}/SKILL.md"
+    )
 
 
 def cost(*lines: str) -> int:
@@ -208,8 +210,6 @@ def test_no_aliases_without_budget_pressure() -> None:
 
 
 def test_paths_skills_are_not_put_first_and_order_is_codex_own() -> None:
-    gated = Skill(
-        "a-gated", "g", source="user", paths=("*.tf",), rel_path="a-gated/SKILL.md"
-    )
+    gated = Skill("a-gated", "g", source="user", paths=("*.tf",), rel_path="a-gated/SKILL.md")
     listing = render_listing([*FOUR, gated], profile="codex", ordering="usage")
     assert listing.shown_names == ("sys", "alpha", "beta", "a-gated", "zed")

@@ -77,7 +77,9 @@ def test_two_clones_at_different_depths_give_identical_results(
 def test_codex_paths_are_those_of_a_users_machine(repo_root: Path, tmp_path: Path) -> None:
     clone = _clone(repo_root, tmp_path / "somewhere" / "deep")
     skills = clone / "datasets" / "devtools" / "skills"
-    catalog = load_catalog([f"project={skills / 'project'}", f"user={skills / 'user'}"], profile="codex")
+    catalog = load_catalog(
+        [f"project={skills / 'project'}", f"user={skills / 'user'}"], profile="codex"
+    )
     listing = render_listing(catalog.skills, profile="codex", budget=100_000)
     assert str(tmp_path) not in listing.text
     assert "(file: .agents/skills/changelog/SKILL.md)" in listing.text

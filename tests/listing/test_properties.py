@@ -22,6 +22,7 @@ def _hidden(case: dict, skill: Skill) -> bool:
     blank = not skill.description.split() and not (skill.when_to_use or "").split()
     return case["profile"] == "claude-code" and blank
 
+
 NAMES = [
     f"{w}-{i}"
     for i, w in enumerate(["review", "refactor", "debug", "Test", "lint", "a", "b", "zz"] * 4)

@@ -61,7 +61,6 @@ READ_FILE_TOOL: dict[str, Any] = {
 }
 
 
-
 @dataclass(frozen=True, slots=True)
 class Prompt:
     """One chat request: messages, tools and how a trigger shows up in the answer."""
