@@ -97,5 +97,6 @@ OPENHARNESS = _register(
         ("bundled", "user", "extra", "project", "plugin", "managed"),
         True,
         "openharness: later wins (bundled, user, extra, project, plugin)",
+        paths="ignored",
     )
 )

@@ -141,6 +141,9 @@ def test_openharness(seed_skills: list[Skill]) -> None:
     assert listing.budget is None and listing.used is None
     assert listing.text == (
         "# Available Skills\n\n"
+        "The following skills are available via the `skill` tool. When a user's request "
+        'matches a skill, invoke it with `skill(name="<skill_name>")` to load detailed '
+        "instructions before proceeding.\n\n"
         "- **review**: Review changes for bugs, regressions, risks, and missing tests.\n"
         "- **refactor**: Improve code structure while preserving behavior."
     )
