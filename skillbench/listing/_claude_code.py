@@ -10,7 +10,7 @@ listed, and ``skill_overrides`` (Claude Code's ``skillOverrides`` setting) lists
 ``on`` (normally), ``name-only``, or not at all (``user-invocable-only``: only the user may
 call it; ``off``). The header line is not public: it is an approximation.
 On overflow every name stays and descriptions are dropped (``name_only``) by a drop rule.
-FIELD-NOTES calls the exact rule uncertain, so it is pluggable (``DROP_RULES``):
+The exact rule is not public and reports differ, so it is pluggable (``DROP_RULES``):
 
 - ``least_used`` (default, as documented): drop the descriptions of the least-used skills
   first (lowest usage score, ties: last in listing order first) until the listing fits;

@@ -1,4 +1,4 @@
-"""The codebot profile (seed 000 ``RenderListing``), the default.
+"""The codebot profile (the reference pipeline's ``RenderListing``), the default.
 
 Budget accounting: the budget counts the listing block ``RenderListing`` returns (header,
 entries, footer and the newlines joining them); the ``<system-reminder>`` wrapper around it
@@ -27,7 +27,7 @@ WRAP_CLOSE = "\n</system-reminder>"
 
 @dataclass(frozen=True)
 class CodebotRenderer:
-    """Seed 000 listing: ``- name argument-hint: description`` plus an optional ``when:`` line.
+    """Reference listing: ``- name argument-hint: description`` plus an optional ``when:`` line.
 
     Args:
         line_cap: characters per entry line (220).

@@ -1,4 +1,4 @@
-"""The ``hybrid`` selector: the agent-skills dispatcher of seed 002, without its LLM step.
+"""The ``hybrid`` selector: the agent-skills dispatcher, without its LLM step.
 
 The dispatcher ranks skills by (keyword hit, embedding similarity), keeps the top 5 and lets
 the main model confirm one; the more specific (higher ``priority``) skill wins when several
@@ -74,7 +74,7 @@ class HybridSelector(ThresholdSelector[DispatchScores]):
         return out
 
     def _candidates(self, scores: DispatchScores) -> np.ndarray:
-        """Indices of the top-k by (keyword hit, cosine), best first (seed 002's ranking)."""
+        """Indices of the top-k by (keyword hit, cosine), best first (the dispatcher's ranking)."""
         return np.lexsort((-scores.cosines, ~scores.hits))[: self.top_k]
 
     def decide(self, scores: DispatchScores, threshold: float) -> Choice:

@@ -149,8 +149,10 @@ def test_render_json_carries_why_and_warning(
     _skill(tmp_path / "p", "long", "---\ndescription: " + "x" * 400 + "\n---\n")
     _skill(tmp_path / "p", "other", "---\ndescription: " + "y" * 400 + "\n---\n")
     code = main(
-        ["render", f"project={tmp_path / 'p'}", "--profile", "codex", "--budget", "200"]
-        + ["--option", 'roots={"project": "/r"}', "--format", "json"]
+        [
+            *("render", f"project={tmp_path / 'p'}", "--profile", "codex", "--budget", "200"),
+            *("--option", 'roots={"project": "/r"}', "--format", "json"),
+        ]
     )
     doc = json.loads(capsys.readouterr().out)
     assert code == 0
