@@ -1,15 +1,19 @@
 """Codex listings derived by hand from ``codex-rs/core-skills/src/render.rs`` (openai/codex at
 commit 0899b7c4), one test per overflow stage.
 
-Line references are to that file: the body layout is ``render_available_skills_body``
-(lines 45-68); the budget is ``default_skill_metadata_budget`` (lines 127-143: 2% of the
-window in tokens, else 8,000 characters); a line costs itself plus its newline (``line_cost``,
-line 486), in characters or in ceil(bytes / 4) tokens (``approx_token_count_from_bytes``,
-line 99); skills are sorted by scope (system, admin, repo, user), name, path
-(``ordered_skills_for_budget``, lines 760-771); stage 2 hands out description characters
-round-robin (``render_lines_with_description_budget``, lines 497-540); stage 3 keeps bare
-lines that still fit (``render_minimum_skill_lines_until_budget``, lines 330-368); warnings
-are built in ``build_available_skills_from_lines`` (lines 183-222).
+References are to that file. The body layout is ``render_available_skills_body`` (lines
+62-84); the budget is ``default_skill_metadata_budget`` (lines 143-158: 2% of the window in
+tokens, at least 1, else 8,000 characters); costs are ``SkillMetadataBudget::cost`` and
+``cost_from_counts`` (lines 99-111: characters, or ``approx_token_count_from_bytes``, lines
+114-116, ceil(bytes / 4)), and a line costs itself plus its newline (``line_cost``). Skills
+are sorted by scope (system, admin, repo, user), name, path (``ordered_skills_for_budget``
+with ``prompt_scope_rank``); stage 1 and the choice of stage are
+``render_skill_lines_from_lines``; stage 2 hands out description characters round-robin
+(``render_lines_with_description_budget`` with ``DescriptionBudgetLine::new`` for the
+per-character costs); stage 3 keeps bare lines that still fit
+(``render_minimum_skill_lines_until_budget``); warnings are built in
+``build_available_skills_from_lines``; aliases in ``build_aliased_available_skills`` and
+``aliased_render_is_better``.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ FULL_LINES = [
 
 
 def test_stage1_everything_in_full_sorted_by_scope_then_name() -> None:
-    # Exactly the cost of the four full lines: stage 1 still fits (``<=``, line 296).
+    # Exactly the cost of the four full lines: stage 1 still fits (``full_cost <= budget.limit()``).
     listing = render_listing(FOUR, profile="codex", budget=cost(*FULL_LINES), ordering="alpha")
     assert listing.text == (GOLDEN / "codex_stage1.txt").read_text(encoding="utf-8")
     assert listing.shown_names == ("sys", "alpha", "beta", "zed")
@@ -101,7 +105,7 @@ def test_stage2_reuses_slack_of_short_descriptions() -> None:
 
 def test_stage2_warns_when_average_cut_exceeds_100_characters() -> None:
     # 49 left: the long description gets 1 + 47 = 48 characters; 202 cut over 2 skills is an
-    # average of 101 > 100 (lines 207-217), under a character budget (no "2%").
+    # average of 101 > 100 (``average_truncated_description_chars``), under a character budget (no "2%").
     pair = [skill("long-skill", "a" * 250), skill("empty-skill", "")]
     floor = cost(
         "- empty-skill: (file: .agents/skills/empty-skill/SKILL.md)",
@@ -176,7 +180,7 @@ def test_short_path_aliases_when_they_show_more() -> None:
     # (``r0`` for the root): 12 x 88 = 1,056 saved, far more than the roots table costs (the
     # longer intro and how-to text plus "### Skill roots" and one root line: a few hundred).
     # One character short of the absolute full listing, the absolute rendering must cut a
-    # description; the aliased one fits in full, so it is kept (lines 751-758).
+    # description; the aliased one fits in full, so it is kept (``aliased_render_is_better``).
     root = "/home/someone/work/" + "x" * 48 + "/project/.agents/skills"
     assert len(root) == 90
     skills = [skill(f"skill-{i:02}", "d") for i in range(12)]
