@@ -3,7 +3,16 @@
 from skillbench.catalog._catalog import Catalog, SkillStatus, load_catalog
 from skillbench.catalog._fields import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
 from skillbench.catalog._paths import clear_paths_cache, compile_glob, matches
-from skillbench.catalog._precedence import PRECEDENCE, Precedence
+from skillbench.catalog._precedence import (
+    CLAUDE_CODE,
+    CODEBOT,
+    CODEX,
+    OPENHARNESS,
+    PRECEDENCE,
+    Dedupe,
+    PathsRule,
+    Precedence,
+)
 from skillbench.catalog._skill import (
     SOURCE_KINDS,
     ExecutionContext,
@@ -16,16 +25,22 @@ from skillbench.catalog._types import Diagnostic, Override, Severity, SourceSpec
 from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
 __all__ = [
+    "CLAUDE_CODE",
+    "CODEBOT",
+    "CODEX",
     "MAX_DEPTH",
     "MAX_DESCRIPTION_CHARS",
     "MAX_DIRS",
     "MAX_NAME_CHARS",
+    "OPENHARNESS",
     "PRECEDENCE",
     "SOURCE_KINDS",
     "Catalog",
+    "Dedupe",
     "Diagnostic",
     "ExecutionContext",
     "Override",
+    "PathsRule",
     "Precedence",
     "Severity",
     "Skill",

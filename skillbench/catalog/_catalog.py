@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
 from skillbench._errors import InputError, Location
 from skillbench.catalog._loaders import Loaded, load_source
 from skillbench.catalog._paths import any_match
+from skillbench.catalog._plugins import plugin_name
 from skillbench.catalog._precedence import PRECEDENCE, Precedence
 from skillbench.catalog._skill import Skill, normalize_name
 from skillbench.catalog._types import Diagnostic, Override, SourceSpec, parse_source_arg
@@ -87,20 +89,22 @@ def _describe(skill: Skill) -> str:
 
 
 def _dedupe(loaded: list[Loaded], rule: Precedence) -> tuple[list[Skill], list[Override]]:
-    """Collapse collisions by normalised name, then by real path, recording each override."""
+    """Collapse collisions by normalised name (unless the rule dedupes by file only), then by
+    real path, recording each override."""
     slots: list[Loaded] = []
     by_key: dict[str, int] = {}
     by_real: dict[str, int] = {}
     overrides: list[Override] = []
+    by_name = rule.dedupe == "name_and_path"
     for item in loaded:
         key = item.skill.key
-        slot = by_key.get(key)
+        slot = by_key.get(key) if by_name else None
         why = "same name"
         if slot is None and item.real is not None:
             slot = by_real.get(item.real)
             why = "same file (real path)"
         if slot is None:
-            by_key[key] = len(slots)
+            by_key.setdefault(key, len(slots))
             if item.real is not None:
                 by_real[item.real] = len(slots)
             slots.append(item)
@@ -123,23 +127,46 @@ def _dedupe(loaded: list[Loaded], rule: Precedence) -> tuple[list[Skill], list[O
     return [item.skill for item in slots], overrides
 
 
+def _located(
+    items: list[Loaded], spec: SourceSpec, rule: Precedence, diags: list[Diagnostic]
+) -> list[Loaded]:
+    """``items`` with ``rel_path`` set and, where the rule says so, plugin names namespaced."""
+    root = Path(spec.path)
+    base = root if root.is_dir() else root.parent
+    out: list[Loaded] = []
+    for item in items:
+        skill = item.skill
+        if skill.path is None:
+            out.append(item)
+            continue
+        rel = Path(os.path.relpath(skill.path, base)).as_posix()
+        name = skill.name
+        if rule.namespace_plugins and spec.kind == "plugin":
+            plugin = plugin_name(Path(skill.path).parent, base, diags)
+            if plugin is not None:
+                name = f"{plugin}:{skill.name}"
+        out.append(Loaded(replace(skill, rel_path=rel, name=name), item.real))
+    return out
+
+
 def load_catalog(
     sources: Sequence[SourceSpec | str],
     *,
-    profile: str = "codebot",
+    profile: str | Precedence = "codebot",
     cwd: str | Path | None = None,
 ) -> Catalog:
     """Load every source and apply ``profile``'s precedence, dedupe and ``paths`` activation.
 
     Args:
-        sources: source specs, or ``"kind=path"`` / ``"path"`` strings.
-        profile: precedence profile (codebot, claude-code, codex, openharness).
+        sources: source specs, or ``"kind=path"`` / ``"path"`` strings, in any order: the
+            profile's own source order decides who wins a collision.
+        profile: a built-in agent's name (``PRECEDENCE``) or its loading rules.
         cwd: working directory for ``paths`` globs; with None every ``paths`` skill is inactive.
 
     Raises:
         SkillbenchError: unknown profile or source kind, or a source path that does not exist.
     """
-    rule = PRECEDENCE.get(profile)
+    rule = PRECEDENCE.get(profile) if isinstance(profile, str) else profile
     cwd_text = None if cwd is None else str(cwd)
     if cwd_text is not None and not Path(cwd_text).is_dir():
         raise InputError(Location(cwd_text), "working directory not found")
@@ -147,16 +174,27 @@ def load_catalog(
     diagnostics: list[Diagnostic] = []
     loaded: list[Loaded] = []
     for index in rule.order([s.kind for s in specs]):
-        loaded.extend(load_source(specs[index], diagnostics, profile=profile))
+        spec = specs[index]
+        loaded.extend(
+            _located(load_source(spec, diagnostics, profile=rule.name), spec, rule, diagnostics)
+        )
     skills, overrides = _dedupe(loaded, rule)
-    inactive = frozenset(
-        s.name for s in skills if s.paths and (cwd_text is None or not any_match(s.paths, cwd_text))
-    )
     return Catalog(
-        profile,
+        rule.name,
         tuple(skills),
         tuple(overrides),
         tuple(dict.fromkeys(diagnostics)),
         cwd_text,
-        inactive,
+        _inactive(skills, rule, cwd_text),
+    )
+
+
+def _inactive(skills: Sequence[Skill], rule: Precedence, cwd: str | None) -> frozenset[str]:
+    """Names of the ``paths`` skills the agent would not list at the start of a session."""
+    if rule.paths == "ignored":
+        return frozenset()
+    return frozenset(
+        s.name
+        for s in skills
+        if s.paths and (rule.paths == "touched" or cwd is None or not any_match(s.paths, cwd))
     )

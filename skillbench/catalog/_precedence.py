@@ -1,64 +1,102 @@
-"""Which skill wins a name (or real-path) collision, per agent profile (FIELD-NOTES 2 and 3).
+"""How one agent turns its skill sources into a catalog: scan order, collisions, ``paths``.
 
-A rule is data: an order of source kinds (empty = the order sources were configured in) and
-whether the earlier or the later source wins. Sources are sorted stably by kind rank, so two
-sources of one kind keep their configured order.
+A rule is data. Sources are always scanned in the agent's own order of source kinds, so the
+order in which a user lists sources on a command line or in a config never changes who wins;
+two sources of the same kind keep their given order among themselves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from skillbench._registry import Registry
 from skillbench.catalog._skill import SourceKind
 
+Dedupe = Literal["name_and_path", "path"]
+"""``name_and_path``: one skill per normalised name and per real file; ``path``: only the
+same real file collapses, so two skills may share a name (each keeps its own file)."""
+
+PathsRule = Literal["cwd", "touched", "ignored"]
+"""When a skill with ``paths`` globs is listed: ``cwd`` when the working directory holds a
+matching file; ``touched`` only after the session touches a matching file (never at the start
+of a replayed session); ``ignored`` always (the agent does not read the field)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Precedence:
-    """One profile's collision rule.
+    """One agent's loading rules.
 
     Attributes:
-        kind_order: source kinds from first-scanned to last; empty keeps configured order.
+        name: the agent (profile) the rule belongs to.
+        kind_order: source kinds from first-scanned to last; a kind not in it scans last.
         later_wins: True when a later source overrides an earlier one.
         summary: the rule in words, used in override reasons.
+        dedupe: what counts as the same skill (see ``Dedupe``).
+        paths: when ``paths`` skills are listed (see ``PathsRule``).
+        namespace_plugins: plugin skills are named ``plugin-name:skill`` (the plugin's
+            manifest name), so they never collide with user or project skills.
     """
 
+    name: str
     kind_order: tuple[SourceKind, ...]
     later_wins: bool
     summary: str
+    dedupe: Dedupe = "name_and_path"
+    paths: PathsRule = "cwd"
+    namespace_plugins: bool = False
 
     def rank(self, kind: SourceKind) -> int:
         return self.kind_order.index(kind) if kind in self.kind_order else len(self.kind_order)
 
     def order(self, kinds: Sequence[SourceKind]) -> list[int]:
-        """Indices of ``kinds`` (sources in configured order) in scan order."""
+        """Indices of ``kinds`` (sources as given) in the agent's scan order."""
         return sorted(range(len(kinds)), key=lambda i: (self.rank(kinds[i]), i))
 
 
 PRECEDENCE: Registry[Precedence] = Registry("profile")
+"""Loading rules of the built-in agents, by profile name."""
 
-PRECEDENCE.register("codebot")(
-    Precedence((), True, "codebot: a later source overrides an earlier one (config order)")
-)
-PRECEDENCE.register("claude-code")(
+
+def _register(rule: Precedence) -> Precedence:
+    return PRECEDENCE.register(rule.name)(rule)
+
+
+CODEBOT = _register(
     Precedence(
+        "codebot",
+        ("bundled", "managed", "user", "extra", "project", "plugin"),
+        True,
+        "codebot: a later source overrides an earlier one (bundled, user, project, plugin)",
+    )
+)
+CLAUDE_CODE = _register(
+    Precedence(
+        "claude-code",
         ("managed", "user", "project", "extra", "bundled", "plugin"),
         False,
-        "claude-code: first found wins (managed, user, project, extra, legacy)",
+        "claude-code: first found wins (managed, user, project, additional dirs, bundled)",
+        paths="touched",
+        namespace_plugins=True,
     )
 )
-PRECEDENCE.register("codex")(
+CODEX = _register(
     Precedence(
-        ("project", "user", "bundled", "managed", "extra", "plugin"),
+        "codex",
+        ("project", "user", "plugin", "extra", "bundled", "managed"),
         False,
-        "codex: first wins (repo, user, system, admin)",
+        "codex: one skill per real file, first scanned wins (repo, user, system, admin)",
+        dedupe="path",
+        paths="ignored",
     )
 )
-PRECEDENCE.register("openharness")(
+OPENHARNESS = _register(
     Precedence(
+        "openharness",
         ("bundled", "user", "extra", "project", "plugin", "managed"),
         True,
         "openharness: later wins (bundled, user, extra, project, plugin)",
+        paths="ignored",
     )
 )

@@ -32,6 +32,8 @@ class Skill:
     Fields mirror the codebot / Claude Code frontmatter plus the agent-skills
     ``skill.json`` fields, which stay ``None``/empty when absent.
     ``parameters`` is excluded from hashing because JSON Schema is a nested mapping.
+    ``rel_path`` is ``path`` relative to the source folder it was found in (``/`` separated),
+    so listings can show where the skill would live on a user's machine, not in this checkout.
     """
 
     name: str
@@ -49,6 +51,7 @@ class Skill:
     disable_model_invocation: bool = False
     source: SourceKind = "project"
     path: str | None = None
+    rel_path: str | None = None
     body: str = ""
     aliases: tuple[str, ...] = ()
     version: str | None = None

@@ -17,7 +17,7 @@ from skillbench.cli._common import (
     non_negative_int,
     positive_int,
 )
-from skillbench.listing import RENDERERS, render_listing
+from skillbench.listing import PROFILES, render_listing
 
 HELP = "per-skill inline vs fork token cost, break-even turns and the listing's per-turn cost"
 DESCRIPTION = """\
@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="tokenizer and prices from litellm's cost map (default: gpt-4o) "
         "[env: SKILLBENCH_MODEL]",
     )
-    add_profile_and_budget(parser, RENDERERS.names(), "precedence and the listing")
+    add_profile_and_budget(parser, PROFILES.names(), "precedence and the listing")
     add_cwd(parser)
     parser.add_argument(
         "--horizon",

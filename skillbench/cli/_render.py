@@ -19,15 +19,29 @@ from skillbench.cli._common import (
     add_sources,
     env_default,
 )
-from skillbench.listing import ORDERINGS, RENDERERS, EntryStatus, Listing, render_listing
+from skillbench.listing import (
+    ORDERINGS,
+    PROFILES,
+    EntryStatus,
+    Explanation,
+    Listing,
+    explain,
+    render_listing,
+)
 from skillbench.usage import USAGE_MODELS, UsageTracker
 
 HELP = "render the skill listing a profile shows the model"
 DESCRIPTION = """\
 Load skill sources as the profile would and print the listing the model sees, byte for
 byte (text), or the listing plus every skill's fate (json: status full, truncated,
-name_only, dropped, disabled or inactive, and 0-based position). In text mode a one-line
-summary goes to stderr unless --quiet.
+name_only, dropped, disabled, inactive, hidden or overridden, 0-based position and the rule
+that decided it). --explain prints one line per skill with that rule instead of the listing.
+In text mode a one-line summary, and any warning the agent would show, go to stderr unless
+--quiet. Sources may be given in any order: the profile's own source order decides.
+
+Profile options (--option KEY=VALUE, repeatable; the value is read as JSON when it parses):
+codex context_window, roots; claude-code context_window, budget_fraction, entry_cap, legacy,
+drop_rule, skill_overrides; codebot line_cap, when_cap.
 
 The usage ordering reads scores from --usage (a JSON file {"skill": {"count": n,
 "last_used": "<ISO-8601>"}} or {"skill": {"events": [...]}}) decayed to --now.
@@ -35,13 +49,15 @@ The usage ordering reads scores from --usage (a JSON file {"skill": {"count": n,
 examples:
   skillbench render ../shared/data/catalogs/superpowers
   skillbench render project=./skills --profile codex --budget 2000 --format json
+  skillbench render user=~/.claude/skills --profile claude-code --explain \
+      --option context_window=1000000 --option 'skill_overrides={"pdf": "off"}'
   skillbench render ./skills --usage usage.json --half-life 1d --now 2025-03-01T12:00:00Z
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sources(parser)
-    add_profile_and_budget(parser, RENDERERS.names(), "loading rules and listing format")
+    add_profile_and_budget(parser, PROFILES.names(), "loading rules and listing format")
     parser.add_argument(
         "--order",
         default=env_default("order", "usage"),
@@ -61,8 +77,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=env_default("model"),
         help="tokenizer model for the json token count (default: gpt-4o) [env: SKILLBENCH_MODEL]",
     )
+    parser.add_argument(
+        "-O",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a profile option (repeatable), e.g. context_window=1000000",
+    )
+    parser.add_argument(
+        "--explain", action="store_true", help="print why each skill is shown or not, by rule"
+    )
     add_format(parser, ["text", "json"], "text")
     add_quiet(parser)
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SkillbenchError(f"--option {pair!r}: expected KEY=VALUE")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
 
 
 def _scores(args: argparse.Namespace) -> dict[str, float]:
@@ -94,26 +134,38 @@ def _summary(listing: Listing) -> str:
     )
 
 
-def _json(listing: Listing, args: argparse.Namespace) -> dict[str, Any]:
+def _explain_text(rows: list[Explanation]) -> str:
+    width = max((len(r.name) for r in rows), default=4)
+    lines = [f"{'NAME':<{width}}  {'SOURCE':<8}  {'STATUS':<10}  POS  WHY"]
+    for r in rows:
+        pos = "-" if r.position is None else str(r.position)
+        lines.append(f"{r.name:<{width}}  {r.source:<8}  {r.fate:<10}  {pos:>3}  {r.why}")
+    return "\n".join(lines) + "\n"
+
+
+def _json(listing: Listing, rows: list[Explanation], args: argparse.Namespace) -> dict[str, Any]:
     from skillbench.tokens import DEFAULT_TOKEN_MODEL, count_tokens
 
+    chars = {e.name: e.chars for e in listing.entries}
     return {
         "profile": listing.profile,
         "budget": listing.budget,
         "used": listing.used,
         "ordering": args.order,
         "text": listing.text,
+        "warning": listing.warning,
         "chars": listing.chars,
         "tokens": count_tokens(listing.text, args.model or DEFAULT_TOKEN_MODEL),
         "skills": [
             {
-                "name": e.name,
-                "source": e.skill.source,
-                "status": e.status,
-                "position": e.position,
-                "chars": e.chars,
+                "name": r.name,
+                "source": r.source,
+                "status": r.fate,
+                "position": r.position,
+                "chars": chars.get(r.name, 0) if r.fate != "overridden" else 0,
+                "why": r.why,
             }
-            for e in listing.entries
+            for r in rows
         ],
     }
 
@@ -121,6 +173,7 @@ def _json(listing: Listing, args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from skillbench.catalog import load_catalog
 
+    options = _options(args.option)
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
     listing = render_listing(
         catalog.skills,
@@ -130,11 +183,18 @@ def run(args: argparse.Namespace) -> int:
         scores=_scores(args),
         inactive=catalog.inactive,
         seed=args.seed,
+        options=options,
     )
+    rows = explain(listing, catalog, options)
     if args.format == "json":
-        print(json.dumps(_json(listing, args), indent=2, ensure_ascii=False))
+        print(json.dumps(_json(listing, rows, args), indent=2, ensure_ascii=False))
         return EXIT_OK
-    sys.stdout.write(listing.text + "\n" if listing.text else "")
+    if args.explain:
+        sys.stdout.write(_explain_text(rows))
+    else:
+        sys.stdout.write(listing.text + "\n" if listing.text else "")
     if not args.quiet:
         print(_summary(listing), file=sys.stderr)
+        if listing.warning:
+            print(f"warning: {listing.warning}", file=sys.stderr)
     return EXIT_OK

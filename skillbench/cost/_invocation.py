@@ -1,4 +1,4 @@
-"""Turning a triggered skill into the text an agent would inject (seed 000 ``ProcessInvocation``).
+"""Turning a triggered skill into the text an agent would inject (``ProcessInvocation``).
 
 Pure functions over a :class:`~skillbench.catalog.Skill`: nothing here reads or writes files and
 nothing in a skill body is ever run. Shell injections (``!`cmd```) are found and reported, never
@@ -7,8 +7,10 @@ executed; they stay in the text exactly as written, so their tokens are counted 
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -16,15 +18,16 @@ from typing import Literal
 from skillbench.catalog import ExecutionContext, Skill, SourceKind
 
 InvocationPath = Literal["model", "user"]
-"""``model``: the Skill tool (seed 000 ``SourceModel``); ``user``: a ``/name`` slash command."""
+"""``model``: the Skill tool (``SourceModel``); ``user``: a ``/name`` slash command."""
 
 PRIVILEGED_SOURCES: frozenset[SourceKind] = frozenset({"bundled", "managed", "project", "user"})
 """Sources whose skills may change the session (``allowed-tools``, ``model``, ``effort``).
 
-Seed 000 clears these fields for skills that do not come from a privileged source so that
-plugins cannot raise their own permissions or switch models; bundled, project and user skills
-are the machine owner's own. ``managed`` (administrator-installed, Claude Code) is trusted like
-them. ``plugin`` and ``extra`` (directories handed in at run time, provenance unknown) are not.
+The reference pipeline clears these fields for skills that do not come from a privileged
+source so that plugins cannot raise their own permissions or switch models; bundled, project
+and user skills are the machine owner's own. ``managed`` (administrator-installed, Claude
+Code) is trusted like them. ``plugin`` and ``extra`` (directories handed in at run time,
+provenance unknown) are not.
 """
 
 _FRONTMATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?", re.S | re.M)
@@ -83,8 +86,28 @@ def find_shell_injections(text: str) -> tuple[str, ...]:
     return tuple(m.group(1) for m in _SHELL_INJECTION.finditer(text))
 
 
+SKILL_HOMES: Mapping[SourceKind, str] = {
+    "user": "~/.claude/skills",
+    "project": ".claude/skills",
+    "plugin": "~/.claude/plugins",
+    "extra": "~/.claude/extra-skills",
+    "managed": "/etc/claude-code/.claude/skills",
+    "bundled": "~/.claude/bundled-skills",
+}
+"""Where each source kind keeps its skills on a user's machine (Claude Code's folders)."""
+
+
 def skill_dir_of(skill: Skill) -> str:
-    """The skill's home directory: the folder holding its file, or ``""`` when it has no path."""
+    """The skill's home directory as the agent would expand it on a user's machine.
+
+    A loaded skill lives under its source kind's folder in ``SKILL_HOMES`` at the same place
+    it has inside its source, so the expansion (and so every token count that includes it)
+    is the same in any checkout. A skill without a source-relative path falls back to the
+    folder holding its file, and to ``""`` when it has no path at all.
+    """
+    if skill.rel_path is not None:
+        inner = posixpath.dirname(skill.rel_path)
+        return f"{SKILL_HOMES[skill.source]}/{inner}" if inner else SKILL_HOMES[skill.source]
     return str(Path(skill.path).parent) if skill.path else ""
 
 
@@ -111,7 +134,7 @@ def process_invocation(
     Args:
         skill: the triggered skill; its body may still carry frontmatter.
         args: the argument string passed with the call (``None``: none).
-        via: ``model`` (Skill tool, seed 000) or ``user`` (slash command, seed 003).
+        via: ``model`` (Skill tool) or ``user`` (slash command, OpenHarness style).
         skill_dir: value of ``${…SKILL_DIR}``; defaults to the folder of ``skill.path``.
         session_id: value of ``${…SESSION_ID}``; left unexpanded when ``None``.
     """
@@ -166,7 +189,7 @@ def expand_args(body: str, args: str | None, names: tuple[str, ...] = ()) -> str
 
 
 def render_user_prompt(body: str, args: str | None, skill_dir: str) -> str:
-    """User-path rendering (seed 003): base-directory prefix, ``${ARGUMENTS}``, ``Arguments:``."""
+    """User-path rendering (OpenHarness): base-directory prefix, ``${ARGUMENTS}``, arguments."""
     prompt = f"Base directory for this skill: {skill_dir}\n\n{body}"
     if "${ARGUMENTS}" in prompt:
         return prompt.replace("${ARGUMENTS}", args or "")
@@ -174,7 +197,7 @@ def render_user_prompt(body: str, args: str | None, skill_dir: str) -> str:
 
 
 def wrap_prompt(name: str, text: str) -> str:
-    """Seed 000 ``WrapPrompt``: the expanded body inside ``<skill name="…">…</skill>``."""
+    """The reference ``WrapPrompt``: the expanded body inside ``<skill name="…">…</skill>``."""
     return f'<skill name="{name.replace(chr(34), "&quot;")}">\n{text.strip()}\n</skill>'
 
 

@@ -1,11 +1,12 @@
-"""Listing renderers (profiles), orderings and the listing types.
+"""Profiles (one per agent), their listing renderers, orderings and the listing types.
 
 Importing the package registers the four profiles (codebot, claude-code, codex,
-openharness) in ``RENDERERS`` and the orderings in ``ORDERINGS``.
+openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 """
 
 from skillbench.listing import _claude_code, _codebot, _codex, _openharness  # noqa: F401  (register)
 from skillbench.listing._claude_code import DROP_RULES, DropRule
+from skillbench.listing._explain import Explanation, Fate, explain
 from skillbench.listing._orderings import (
     ORDERINGS,
     SOURCE_PRIORITY,
@@ -14,27 +15,43 @@ from skillbench.listing._orderings import (
     get_ordering,
 )
 from skillbench.listing._plan import ListingPlan, render_listing
-from skillbench.listing._renderer import RENDERERS, Entry, Layout, Placed, Renderer, make_renderer
+from skillbench.listing._profile import (
+    PROFILES,
+    Placement,
+    Profile,
+    Trigger,
+    make_renderer,
+    register_profile,
+)
+from skillbench.listing._renderer import Entry, Layout, Placed, Renderer, RendererFactory
 from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, Listing
 
 __all__ = [
     "DROP_RULES",
     "ORDERINGS",
-    "RENDERERS",
+    "PROFILES",
     "SHOWN_STATUSES",
     "SOURCE_PRIORITY",
     "DropRule",
     "Entry",
     "EntryStatus",
+    "Explanation",
+    "Fate",
     "Layout",
     "ListedSkill",
     "Listing",
     "ListingPlan",
     "Ordering",
     "Placed",
+    "Placement",
+    "Profile",
     "Renderer",
+    "RendererFactory",
+    "Trigger",
     "UsageOrdering",
+    "explain",
     "get_ordering",
     "make_renderer",
+    "register_profile",
     "render_listing",
 ]

@@ -1,4 +1,4 @@
-"""The codebot profile (seed 000 ``RenderListing``), the default.
+"""The codebot profile (the reference pipeline's ``RenderListing``), the default.
 
 Budget accounting: the budget counts the listing block ``RenderListing`` returns (header,
 entries, footer and the newlines joining them); the ``<system-reminder>`` wrapper around it
@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from skillbench.catalog import Skill
-from skillbench.listing._renderer import RENDERERS, Entry, Layout, Placed, cap, one_line
+from skillbench.catalog import CODEBOT, Skill
+from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._renderer import Entry, Layout, Placed, cap, one_line
 from skillbench.listing._types import EntryStatus
 
 HEADER = "The following skills are available for use with the Skill tool:"
@@ -26,7 +27,7 @@ WRAP_CLOSE = "\n</system-reminder>"
 
 @dataclass(frozen=True)
 class CodebotRenderer:
-    """Seed 000 listing: ``- name argument-hint: description`` plus an optional ``when:`` line.
+    """Reference listing: ``- name argument-hint: description`` plus an optional ``when:`` line.
 
     Args:
         line_cap: characters per entry line (220).
@@ -62,6 +63,21 @@ class CodebotRenderer:
         status: EntryStatus = "truncated" if truncated else "full"
         return Entry(skill, index, text, status, shown_desc, when)
 
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        return {
+            "truncated": f"entry line cut at {self.line_cap} characters, when: line at "
+            f"{self.when_cap}",
+            "dropped": "budget reached: rendering stops at the first entry that does not fit "
+            "and hides every later one",
+        }
+
+    def hidden(self, skill: Skill) -> str | None:
+        return None
+
+    def shown_path(self, skill: Skill) -> str | None:
+        return None
+
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout:
@@ -82,8 +98,19 @@ class CodebotRenderer:
         return Layout(WRAP_OPEN + "\n".join(parts) + WRAP_CLOSE, used, shown)
 
 
-@RENDERERS.register("codebot")
 def _codebot(
     line_cap: int = 220, when_cap: int = 160, budget: int | None = 4000
 ) -> CodebotRenderer:
     return CodebotRenderer(line_cap=line_cap, when_cap=when_cap, default_budget=budget)
+
+
+register_profile(
+    Profile(
+        "codebot",
+        CODEBOT,
+        _codebot,
+        placement="reminder",
+        trigger="skill_tool",
+        summary="the reference pipeline: 4,000 characters, stops at the first entry that overflows",
+    )
+)

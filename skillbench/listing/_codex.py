@@ -1,141 +1,225 @@
-"""The OpenAI Codex profile (open source; FIELD-NOTES 3).
+"""The OpenAI Codex profile, reproducing ``codex-rs/core-skills/src/render.rs``.
 
-Budget: 2% of the context window in tokens at 4 bytes per token, or 8,000 characters when
-the window is unknown (the default here). The budget counts the listing block (the section
-header and entries joined by newlines); Codex puts it in its instructions, so there is no
-reminder wrapper. Three stages:
+The listing is the ``## Skills`` block Codex sends as a developer message between
+``<skills_instructions>`` tags: an intro sentence, ``### Available skills`` with one
+``- name: description (file: path)`` line per skill, then the fixed ``### How to use
+skills`` text. Only the skill lines count against the budget, each with its newline:
 
-1. every entry in full when it fits;
-2. else every name stays and description characters are shared round-robin, one character
-   at a time in listing order, so short descriptions release their share to longer ones;
-3. if even empty descriptions overflow: names only, ordered by scope (repo, user, system,
-   admin, then others) and name, omitting skills once the budget is used.
+- a token budget (2% of the context window, ``context_window`` option) costs a line
+  ceil(UTF-8 bytes / 4) tokens; a character budget (8,000 when the window is unknown, or
+  ``budget`` characters) costs it its length in characters;
+- skills are sorted by scope (system, admin, repo, user), then name, then path, whatever
+  ordering is asked for: Codex has no usage ordering and no paths-first rule;
+- stage 1, every line in full; stage 2, every line kept and description characters handed
+  out one at a time round-robin, so short descriptions release their share to long ones;
+  stage 3, names only, taken in order while they fit (an oversized line is skipped, later
+  ones still tried);
+- when stage 1 did not fit, a variant with short ``rN/…`` paths and a ``### Skill roots``
+  table is rendered against the budget minus the table's cost, and kept when it shows more
+  skills, or cuts fewer description characters, or costs less.
 
-Codex has no usage tracking: this profile never sees usage scores, so the ``usage`` ordering
-falls back to its static keys (source priority, then name), which is close to Codex's own
-scope-then-name order. Other orderings are honoured in stages 1 and 2.
+Paths are shown as they would be on a user's machine: each source kind has a root (the
+``roots`` option, defaults in ``DEFAULT_ROOTS``) joined with the skill's path inside its
+source folder, so the listing is the same in every checkout.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from skillbench.catalog import Skill
-from skillbench.listing._renderer import RENDERERS, Entry, Layout, Placed, one_line
+from skillbench.catalog import CODEX, Skill, SourceKind
+from skillbench.listing._codex_budget import (
+    Budget,
+    Rendered,
+    SkillLine,
+    aliased_is_better,
+    render_lines,
+    warning,
+)
+from skillbench.listing._codex_text import (
+    CLOSE_TAG,
+    HOW_TO_USE_ABSOLUTE,
+    HOW_TO_USE_ALIASES,
+    INTRO_ABSOLUTE,
+    INTRO_ALIASES,
+    OPEN_TAG,
+)
+from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._renderer import Entry, Layout, Placed, one_line
 from skillbench.listing._types import EntryStatus
 
-HEADER = (
-    "## Skills\n"
-    "Each skill below is a SKILL.md file of local instructions; when a request matches a "
-    "skill's description, open its file and follow it.\n"
-    "### Available skills"
-)
-SCOPE_RANK: Mapping[str, int] = {"project": 0, "user": 1, "bundled": 2, "managed": 3}
-"""Codex scopes Repo → User → System → Admin mapped onto skill sources; others rank last."""
-BYTES_PER_TOKEN = 4
 DEFAULT_BUDGET = 8000
+CONTEXT_WINDOW_PERCENT = 2
+
+SCOPE_RANK: Mapping[SourceKind, int] = {
+    "bundled": 0,
+    "managed": 1,
+    "project": 2,
+    "user": 3,
+    "plugin": 3,
+    "extra": 3,
+}
+"""Codex's prompt order of scopes (system 0, admin 1, repo 2, user 3) by source kind:
+bundled skills are Codex's system scope, managed ones its admin scope, and plugin and
+extra roots load in the user scope."""
+
+DEFAULT_ROOTS: Mapping[SourceKind, str] = {
+    "user": "~/.codex/skills",
+    "bundled": "~/.codex/skills/.system",
+    "managed": "/etc/codex/skills",
+    "plugin": "~/.codex/plugins/cache",
+    "extra": "~/.codex/extra-skills",
+    "project": ".agents/skills",
+}
+"""Where each source kind lives on a user's machine, in Codex's root scan order (which is
+also the order of the ``### Skill roots`` table)."""
 
 
-def _suffix(skill: Skill) -> str:
-    return f" (file: {skill.path})" if skill.path else ""
+def body(root_lines: Sequence[str], skill_lines: Sequence[str]) -> str:
+    """``render_available_skills_body``: the block between the tags, newline at both ends."""
+    lines = ["## Skills"]
+    if root_lines:
+        lines += [INTRO_ALIASES, "### Skill roots", *root_lines]
+    else:
+        lines.append(INTRO_ABSOLUTE)
+    lines += ["### Available skills", *skill_lines, "### How to use skills"]
+    lines.append(HOW_TO_USE_ALIASES if root_lines else HOW_TO_USE_ABSOLUTE)
+    return "\n" + "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)
 class CodexRenderer:
-    """``- name: description (file: path)`` entries; see the module docstring."""
+    """See the module docstring.
+
+    Args:
+        default_budget: the limit when no budget is given (tokens with ``context_window``,
+            else 8,000 characters).
+        tokens: whether budgets count approximate tokens (set by ``context_window``) rather
+            than characters.
+        roots: where each source kind lives on a user's machine.
+    """
 
     default_budget: int | None = DEFAULT_BUDGET
+    tokens: bool = False
+    roots: Mapping[SourceKind, str] = field(default_factory=lambda: dict(DEFAULT_ROOTS))
     name: str = "codex"
     budgeted: bool = True
     uses_scores: bool = False
     layout_uses_scores: bool = False
     stops_early: bool = False
 
+    def shown_path(self, skill: Skill) -> str | None:
+        """The skill's ``SKILL.md`` path as Codex would print it on a user's machine."""
+        if skill.rel_path is None:
+            return skill.path
+        return f"{self.roots.get(skill.source, DEFAULT_ROOTS[skill.source])}/{skill.rel_path}"
+
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        return {
+            "truncated": "description shortened: the whole listing did not fit, so description "
+            "characters were shared round-robin among all skills",
+            "name_only": "no description characters left: round-robin sharing gave it none, "
+            "or even bare lines overflowed and only names are shown",
+            "dropped": "even the bare name line did not fit in what the budget had left",
+        }
+
+    def hidden(self, skill: Skill) -> str | None:
+        return None
+
     def entry(self, skill: Skill, index: int) -> Entry:
         desc = one_line(skill.description)
-        short = f"- {skill.name}"
-        text = f"{short}: {desc}{_suffix(skill)}" if desc else f"{short}:{_suffix(skill)}"
-        return Entry(skill, index, text, "full", desc, short=short, body=desc)
+        path = self.shown_path(skill) or ""
+        text = (
+            f"- {skill.name}: {desc} (file: {path})" if desc else f"- {skill.name}: (file: {path})"
+        )
+        return Entry(skill, index, text, "full", desc, body=desc)
 
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout:
-        entries = list(ordered)
+        entries = sorted(
+            ordered, key=lambda e: (SCOPE_RANK[e.skill.source], e.skill.name, self._path(e))
+        )
         if not entries:
             return Layout("", 0, [])
-        limit = budget if budget is not None else float("inf")
-        base = len(HEADER) + len(entries)
-        if base + sum(len(e.text) for e in entries) <= limit:
-            return _emit([(e, e.body) for e in entries], [e.placed for e in entries])
-        fixed = base + sum(len(e.text) - len(e.body) for e in entries)
-        if fixed <= limit:
-            return _share(entries, int(limit - fixed))
-        return _names(entries, limit)
+        limit = Budget(budget if budget is not None else DEFAULT_BUDGET, self.tokens)
+        absolute = render_lines([SkillLine(e, self._path(e)) for e in entries], limit)
+        best, roots, spent = absolute, [], limit
+        if absolute.omitted or absolute.truncated_chars:
+            aliased = self._aliased(entries, limit)
+            if aliased is not None:
+                rendered, root_lines, table = aliased
+                if aliased_is_better(rendered, absolute, table):
+                    best, roots, spent = rendered, root_lines, limit.minus(table)
+        return _emit(best, roots, entries, spent)
+
+    def _path(self, e: Entry) -> str:
+        return self.shown_path(e.skill) or ""
+
+    def _aliased(
+        self, entries: list[Entry], limit: Budget
+    ) -> tuple[Rendered, list[str], int] | None:
+        """The ``rN/…`` variant with its roots table and the table's cost, or None when the
+        table alone fills the budget."""
+        used = [k for k in DEFAULT_ROOTS if any(e.skill.source == k for e in entries)]
+        alias: dict[SourceKind, str] = {}
+        root_lines: list[str] = []
+        for kind in used:
+            root = self.roots.get(kind, DEFAULT_ROOTS[kind])
+            known = [a for k, a in alias.items() if self.roots.get(k, DEFAULT_ROOTS[k]) == root]
+            if known:
+                alias[kind] = known[0]
+                continue
+            alias[kind] = f"r{len(root_lines)}"
+            root_lines.append(f"- `{alias[kind]}` = `{root}`")
+        table = limit.cost(body(root_lines, [])) - limit.cost(body([], []))
+        if table >= limit.limit:
+            return None
+        lines = [
+            SkillLine(e, f"{alias[e.skill.source]}/{e.skill.rel_path}")
+            if e.skill.rel_path is not None
+            else SkillLine(e, self._path(e))
+            for e in entries
+        ]
+        return render_lines(lines, limit.minus(table)), root_lines, table
 
 
-def _share(entries: list[Entry], room: int) -> Layout:
-    """Stage 2: water-fill ``room`` description characters, round-robin in listing order."""
-    lengths = [len(e.body) for e in entries]
-    level, left, remaining = 0, room, len(entries)
-    for d in sorted(lengths):
-        need = (d - level) * remaining
-        if need > left:
-            step = left // remaining
-            level, left = level + step, left - step * remaining
-            break
-        left -= need
-        level, remaining = d, remaining - 1
-    parts: list[tuple[Entry, str | None]] = []
-    shown: list[Placed] = []
-    for e, d in zip(entries, lengths, strict=True):
-        give = min(d, level)
-        if d > level and left > 0:
-            give, left = give + 1, left - 1
-        desc = e.body[:give]
-        parts.append((e, desc))
-        status: EntryStatus = "full" if give == d else "truncated" if give else "name_only"
-        chars = len(e.text) - d + give - (0 if give or not d else 1)
-        shown.append(Placed(e.index, status, chars, desc, None))
-    return _emit(parts, shown)
+def _emit(rendered: Rendered, root_lines: list[str], entries: list[Entry], limit: Budget) -> Layout:
+    placed: list[Placed] = []
+    for e, shown in zip(entries, rendered.allocations, strict=True):
+        if shown is None:
+            continue
+        full = len(e.body)
+        status: EntryStatus = "full" if shown == full else "truncated" if shown else "name_only"
+        line = rendered.lines[len(placed)]
+        placed.append(Placed(e.index, status, len(line), e.body[:shown], None))
+    text = OPEN_TAG + body(root_lines, rendered.lines) + CLOSE_TAG
+    return Layout(text, rendered.used, placed, warning(rendered, limit))
 
 
-def _names(entries: list[Entry], limit: float) -> Layout:
-    """Stage 3: names only by scope then name, stopping when the budget is used."""
-    ranked = sorted(entries, key=lambda e: (SCOPE_RANK.get(e.skill.source, 4), e.skill.name))
-    used = len(HEADER)
-    parts: list[tuple[Entry, str | None]] = []
-    shown: list[Placed] = []
-    for e in ranked:
-        line = e.short + _suffix(e.skill)
-        if used + len(line) + 1 > limit:
-            break
-        used += len(line) + 1
-        parts.append((e, None))
-        shown.append(Placed(e.index, "name_only", len(line), "", None))
-    return _emit(parts, shown)
+def _codex(
+    budget: int | None = None,
+    context_window: int | None = None,
+    roots: Mapping[SourceKind, str] | None = None,
+) -> CodexRenderer:
+    """``budget`` (characters) if given; else 2% of ``context_window`` in approximate tokens
+    (at least 1), as Codex does when it knows the model's window; else 8,000 characters."""
+    merged = {**DEFAULT_ROOTS, **(roots or {})}
+    if context_window is not None and context_window > 0:
+        limit = max(context_window * CONTEXT_WINDOW_PERCENT // 100, 1)
+        return CodexRenderer(budget if budget is not None else limit, True, merged)
+    return CodexRenderer(budget if budget is not None else DEFAULT_BUDGET, False, merged)
 
 
-def _emit(parts: list[tuple[Entry, str | None]], shown: list[Placed]) -> Layout:
-    """Entries with the given descriptions (``None``: name only, "" : empty description)."""
-    if not parts:
-        return Layout("", 0, [])
-    lines = [_line(e, desc) for e, desc in parts]
-    text = HEADER + "\n" + "\n".join(lines)
-    return Layout(text, len(text), shown)
-
-
-def _line(e: Entry, desc: str | None) -> str:
-    if desc is None:
-        return e.short + _suffix(e.skill)
-    return f"{e.short}: {desc}{_suffix(e.skill)}" if desc else f"{e.short}:{_suffix(e.skill)}"
-
-
-@RENDERERS.register("codex")
-def _codex(budget: int | None = None, context_tokens: int | None = None) -> CodexRenderer:
-    """Budget: ``budget`` if given, else 2% of ``context_tokens`` × 4, else 8,000."""
-    if budget is None:
-        budget = (
-            DEFAULT_BUDGET if context_tokens is None else context_tokens * BYTES_PER_TOKEN // 50
-        )
-    return CodexRenderer(budget)
+register_profile(
+    Profile(
+        "codex",
+        CODEX,
+        _codex,
+        placement="system",
+        trigger="file_read",
+        summary="2% of the context window (or 8,000 characters), descriptions shared, then names",
+    )
+)

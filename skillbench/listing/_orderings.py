@@ -17,7 +17,7 @@ from skillbench._registry import Registry
 from skillbench.catalog import Skill
 
 SOURCE_PRIORITY: Mapping[str, int] = {"project": 0, "user": 1, "bundled": 2, "plugin": 3}
-"""Seed 000 source priority (project first); other sources sort after plugin."""
+"""The reference pipeline's source priority (project first); other sources sort after plugin."""
 
 
 def source_rank(skill: Skill) -> int:

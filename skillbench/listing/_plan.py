@@ -16,21 +16,26 @@ from typing import Any
 from skillbench._errors import SkillbenchError
 from skillbench.catalog import Skill
 from skillbench.listing._orderings import Ordering, UsageOrdering, get_ordering
-from skillbench.listing._renderer import Entry, Layout, Renderer, make_renderer
+from skillbench.listing._profile import make_renderer
+from skillbench.listing._renderer import Entry, Layout, Renderer
 from skillbench.listing._types import EntryStatus, ListedSkill, Listing
 
 
 def _classify(
-    skills: Sequence[Skill], inactive: Collection[str]
-) -> tuple[list[int], dict[int, EntryStatus]]:
-    """Indices of listable skills, and the status of the others (disabled wins over inactive)."""
+    renderer: Renderer, skills: Sequence[Skill], inactive: Collection[str]
+) -> tuple[list[int], dict[int, tuple[EntryStatus, str]]]:
+    """Indices of listable skills, and the status and reason of the others (disabled wins
+    over a profile's own rule, which wins over inactive)."""
     listable: list[int] = []
-    excluded: dict[int, EntryStatus] = {}
+    excluded: dict[int, tuple[EntryStatus, str]] = {}
     for i, s in enumerate(skills):
+        why = renderer.hidden(s)
         if s.disable_model_invocation:
-            excluded[i] = "disabled"
+            excluded[i] = ("disabled", "")
+        elif why is not None:
+            excluded[i] = ("hidden", why)
         elif s.name in inactive:
-            excluded[i] = "inactive"
+            excluded[i] = ("inactive", "")
         else:
             listable.append(i)
     return listable, excluded
@@ -51,26 +56,41 @@ def _listing(
     budget: int | None,
     skills: Sequence[Skill],
     layout: Layout,
-    excluded: Mapping[int, EntryStatus],
+    excluded: Mapping[int, tuple[EntryStatus, str]],
 ) -> Listing:
     """Wrap ``layout`` as a Listing whose entry records are built only when read."""
     placed = layout.placed
 
     def entries() -> list[ListedSkill]:
         out = [
-            ListedSkill(skills[p.skill_index], p.status, pos, p.chars, p.description, p.when)
+            ListedSkill(
+                skills[p.skill_index],
+                p.status,
+                pos,
+                p.chars,
+                p.description,
+                p.when,
+                renderer.shown_path(skills[p.skill_index]),
+            )
             for pos, p in enumerate(placed)
         ]
         seen = {p.skill_index for p in placed}
-        out.extend(
-            ListedSkill(s, excluded.get(i, "dropped"), None, 0)
-            for i, s in enumerate(skills)
-            if i not in seen
-        )
+        for i, s in enumerate(skills):
+            if i not in seen:
+                status, why = excluded.get(i, ("dropped", ""))
+                out.append(ListedSkill(s, status, None, 0, path=renderer.shown_path(s), reason=why))
         return out
 
     names = [skills[p.skill_index].name for p in placed]
-    return Listing(renderer.name, budget, layout.text, entries, used=layout.used, shown_names=names)
+    return Listing(
+        renderer.name,
+        budget,
+        layout.text,
+        entries,
+        used=layout.used,
+        shown_names=names,
+        warning=layout.warning,
+    )
 
 
 def render_listing(
@@ -88,7 +108,7 @@ def render_listing(
 
     Args:
         skills: the catalog, in catalog order.
-        profile: renderer name (``RENDERERS``); ``options`` are its keyword options.
+        profile: profile name (``PROFILES``); ``options`` are its renderer's options.
         budget: characters; ``None`` uses the profile default.
         ordering: ordering spec (``usage``, ``alpha``, ``rotate:3`` …) or an ``Ordering``.
         scores: usage scores by skill name (absent: 0).
@@ -98,7 +118,7 @@ def render_listing(
     renderer = make_renderer(profile, options)
     order = get_ordering(ordering) if isinstance(ordering, str) else ordering
     effective = _budget(renderer, budget)
-    listable, excluded = _classify(skills, inactive)
+    listable, excluded = _classify(renderer, skills, inactive)
     used = dict(scores or {}) if renderer.uses_scores else {}
     perm = order.order([skills[i] for i in listable], used, seed)
     entries = [renderer.entry(skills[listable[j]], listable[j]) for j in perm]
@@ -136,7 +156,7 @@ class ListingPlan:
         self.ordering = get_ordering(ordering) if isinstance(ordering, str) else ordering
         self.budget = _budget(self.renderer, budget)
         self.seed = seed
-        listable, self._excluded = _classify(self.skills, inactive)
+        listable, self._excluded = _classify(self.renderer, self.skills, inactive)
         self._pool = [self.skills[i] for i in listable]
         self._entries = [self.renderer.entry(self.skills[i], i) for i in listable]
         self._fixed: list[Entry] | None = None

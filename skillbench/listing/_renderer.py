@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
-from skillbench._registry import Registry
 from skillbench.catalog import Skill
 from skillbench.listing._types import EntryStatus
 
@@ -76,11 +75,13 @@ class Entry:
 
 
 class Layout(NamedTuple):
-    """What ``layout`` produced: listing text, characters counted, shown entries in order."""
+    """What ``layout`` produced: listing text, budget units counted, shown entries in order,
+    and the warning the agent would show its user (None: none)."""
 
     text: str
     used: int | None
     placed: list[Placed]
+    warning: str | None = None
 
 
 @runtime_checkable
@@ -119,24 +120,23 @@ class Renderer(Protocol):
 
     def entry(self, skill: Skill, index: int) -> Entry: ...
 
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        """The profile's rule, in words, behind each status it can give a skill."""
+        ...
+
+    def hidden(self, skill: Skill) -> str | None:
+        """Why the agent never lists ``skill`` (a profile rule, in words), or None."""
+        ...
+
+    def shown_path(self, skill: Skill) -> str | None:
+        """The skill's file as the listing shows it, or None when the listing shows none."""
+        ...
+
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout: ...
 
 
 RendererFactory = Callable[..., Renderer]
-RENDERERS: Registry[RendererFactory] = Registry("renderer")
-"""Profile name → factory taking the profile's options as keyword arguments."""
-
-
-def make_renderer(profile: str, options: Mapping[str, Any] | None = None) -> Renderer:
-    """The renderer for ``profile`` built with ``options`` (unknown options raise)."""
-    from skillbench._errors import SkillbenchError
-
-    factory = RENDERERS.get(profile)
-    try:
-        return factory(**dict(options or {}))
-    except TypeError as exc:
-        raise SkillbenchError(
-            f"renderer {profile!r}: bad options {dict(options or {})}: {exc}"
-        ) from None
+"""Builds a profile's renderer from its options given as keyword arguments."""

@@ -8,9 +8,10 @@ from typing import Literal
 
 from skillbench.catalog import Skill
 
-EntryStatus = Literal["full", "truncated", "name_only", "dropped", "disabled", "inactive"]
+EntryStatus = Literal["full", "truncated", "name_only", "dropped", "disabled", "inactive", "hidden"]
 """full/truncated/name_only are shown; dropped = cut by the budget; disabled =
-``disable-model-invocation``; inactive = ``paths`` skill with no matching file."""
+``disable-model-invocation``; inactive = ``paths`` skill not active yet; hidden = a profile
+rule never lists it (``ListedSkill.reason`` says which)."""
 
 SHOWN_STATUSES: frozenset[EntryStatus] = frozenset({"full", "truncated", "name_only"})
 
@@ -21,6 +22,8 @@ class ListedSkill:
 
     ``description`` and ``when`` hold the text *as shown* (cut when truncated, empty when
     name-only): selectors must judge a skill by this, never by the catalog's full text.
+    ``path`` is the skill's file as the listing shows it (None when the profile shows none);
+    ``reason`` says which profile rule hid it (``hidden`` only).
     """
 
     skill: Skill
@@ -29,6 +32,8 @@ class ListedSkill:
     chars: int
     description: str = ""
     when: str | None = None
+    path: str | None = None
+    reason: str = ""
 
     @property
     def name(self) -> str:
@@ -51,18 +56,30 @@ class Listing:
         used: characters the profile counts against ``budget`` (see each renderer), never
             above it; ``None`` when unknown.
         shown_names: names of the shown skills in listing order (needs no entry records).
+        warning: what the agent would tell its user about this listing (None: nothing).
 
     Renderers may pass ``entries`` as a zero-argument callable: the entry records are then
     built on first access, so a replay that only reads ``text`` and ``shown_names`` pays
     nothing for them.
     """
 
-    __slots__ = ("_entries", "_index", "_make", "budget", "profile", "shown_names", "text", "used")
+    __slots__ = (
+        "_entries",
+        "_index",
+        "_make",
+        "budget",
+        "profile",
+        "shown_names",
+        "text",
+        "used",
+        "warning",
+    )
     profile: str
     budget: int | None
     text: str
     used: int | None
     shown_names: tuple[str, ...]
+    warning: str | None
     _entries: tuple[ListedSkill, ...] | None
     _make: Callable[[], Sequence[ListedSkill]] | None
     _index: dict[str, ListedSkill] | None
@@ -76,9 +93,11 @@ class Listing:
         *,
         used: int | None = None,
         shown_names: Sequence[str] | None = None,
+        warning: str | None = None,
     ) -> None:
         init = object.__setattr__
         init(self, "profile", profile)
+        init(self, "warning", warning)
         init(self, "budget", budget)
         init(self, "text", text)
         init(self, "used", used)

@@ -19,7 +19,15 @@ import typing
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from skillbench._errors import InputError, Location, SkillbenchError, suggest
 from skillbench._yaml import LineDict, load_yaml
@@ -109,6 +117,7 @@ class RunConfig(_Strict):
     catalogs: dict[str, list[SourceConfig]] = Field(min_length=1)
     requests: str
     profiles: list[str] = Field(default_factory=lambda: ["codebot"], min_length=1)
+    profile_options: dict[str, dict[str, Any]] = Field(default_factory=dict)
     budgets: list[int | None] = Field(default_factory=_default_budgets, min_length=1)
     orderings: list[str] = Field(default_factory=lambda: ["usage"], min_length=1)
     half_lives: list[str] = Field(default_factory=lambda: ["7d"], min_length=1)
@@ -137,6 +146,35 @@ class RunConfig(_Strict):
             k: [{"path": s} if isinstance(s, str) else s for s in v] if isinstance(v, list) else v
             for k, v in value.items()
         }
+
+    @model_validator(mode="before")
+    @classmethod
+    def _profile_entries(cls, data: Any) -> Any:
+        """``profiles`` entries may be ``{name: …, <option>: …}``: the name joins ``profiles``
+        and the options go to ``profile_options`` (checked against the profile)."""
+        entries = data.get("profiles") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            return data
+        from skillbench.listing import PROFILES
+
+        names: list[Any] = []
+        options: dict[str, dict[str, Any]] = dict(data.get("profile_options") or {})
+        for entry in entries:
+            name = entry.get("name") if isinstance(entry, dict) else entry
+            if not isinstance(name, str):
+                raise ValueError(
+                    f"profiles: each entry is a name or a mapping with 'name': {entry!r}"
+                )
+            try:
+                profile = PROFILES.get(name)
+                if isinstance(entry, dict):
+                    opts = {k: v for k, v in entry.items() if k != "name"}
+                    profile.make_renderer(opts)
+                    options[name] = opts
+            except SkillbenchError as exc:
+                raise ValueError(str(exc)) from None
+            names.append(name)
+        return {**data, "profiles": names, "profile_options": options}
 
     @field_validator("half_lives", mode="before")
     @classmethod

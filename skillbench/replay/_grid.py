@@ -130,6 +130,7 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
                     ordering=ordering,
                     inactive=catalog.inactive,
                     seed=config.seed,
+                    options=config.profile_options.get(profile),
                 )
                 effective = plan.budget
                 if (variant, profile, effective, ordering) in seen:

@@ -1,4 +1,4 @@
-"""The ``hybrid`` selector: the agent-skills dispatcher of seed 002, without its LLM step.
+"""The ``hybrid`` selector: the agent-skills dispatcher, without its LLM step.
 
 The dispatcher ranks skills by (keyword hit, embedding similarity), keeps the top 5 and lets
 the main model confirm one; the more specific (higher ``priority``) skill wins when several
@@ -6,11 +6,10 @@ match. Offline there is no model to confirm, so among the top candidates a skill
 when a keyword hit or its cosine reaches ``threshold``, and the match with the highest
 (keyword hit, priority, cosine) is invoked; no match abstains.
 
-Keyword hits (seed 002: ``any(k in request for k in trigger_keywords)``) use the shown
-skill's ``trigger_keywords`` as case-insensitive substrings. A skill without keywords hits
-when every content word of its name appears as a word of the request (``pdf-merge`` hits
-"merge this pdf"), a stricter rule than a substring so short name parts do not fire alone.
-A missing ``priority`` counts as 0.
+Keyword hits follow the dispatcher's documented test, ``any(k in request for k in
+trigger_keywords)``: each keyword is an exact, case-sensitive substring of the request
+(``URL`` does not hit "fetch this url"), and a skill without keywords never hits by keyword;
+it can still match by cosine. A missing ``priority`` counts as 0.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ from skillbench.selectors._embedder import Embedder
 from skillbench.selectors._embedding import EMBEDDING_PARAMS, make_embedder, similarities
 from skillbench.selectors._params import check_params, positive_int_param
 from skillbench.selectors._registry import SELECTORS
-from skillbench.selectors._text import words
 from skillbench.selectors._threshold import Choice, ThresholdSelector, with_threshold
 from skillbench.selectors._types import Query, Selector, SelectorEnv
 
@@ -44,13 +42,11 @@ class DispatchScores:
 
 
 def keyword_hit(entry: ListedSkill, request: str) -> bool:
-    """Whether ``request`` hits the skill's trigger keywords (or its name's words)."""
-    keywords = [k.strip().lower() for k in entry.skill.trigger_keywords if k.strip()]
-    if keywords:
-        text = request.lower()
-        return any(k in text for k in keywords)
-    name_words = set(words(entry.name))
-    return bool(name_words) and name_words <= set(words(request))
+    """Whether one of the skill's trigger keywords occurs, exactly as written, in ``request``.
+
+    An empty keyword would be a substring of every request, so it never counts.
+    """
+    return any(k and k in request for k in entry.skill.trigger_keywords)
 
 
 class HybridSelector(ThresholdSelector[DispatchScores]):
@@ -78,7 +74,7 @@ class HybridSelector(ThresholdSelector[DispatchScores]):
         return out
 
     def _candidates(self, scores: DispatchScores) -> np.ndarray:
-        """Indices of the top-k by (keyword hit, cosine), best first (seed 002's ranking)."""
+        """Indices of the top-k by (keyword hit, cosine), best first (the dispatcher's ranking)."""
         return np.lexsort((-scores.cosines, ~scores.hits))[: self.top_k]
 
     def decide(self, scores: DispatchScores, threshold: float) -> Choice:

@@ -52,9 +52,10 @@ def test_text_output_and_cwd(
     out = capsys.readouterr().out
     header, *rows = out.splitlines()
     assert header.split() == ["NAME", "SOURCE", "STATUS", "PATH"]
-    assert rows[0].split()[:3] == ["lint", "project", "active"]
+    # Claude Code lists a ``paths`` skill only once a matching file is touched, not up front
+    assert rows[0].split()[:3] == ["lint", "project", "inactive"]
     assert "overrides:" in out and "diagnostics:" in out
-    assert "2 skills (2 active, 0 inactive, 0 disabled), 1 overrides, 1 diagnostics" in out
+    assert "2 skills (1 active, 1 inactive, 0 disabled), 1 overrides, 1 diagnostics" in out
 
 
 def test_user_errors_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

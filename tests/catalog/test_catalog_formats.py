@@ -131,7 +131,7 @@ def test_single_file_sources(tmp_path: Path) -> None:
     (tmp_path / "one.json").write_text('{"description": "From JSON."}')
     (tmp_path / "two.md").write_text("---\ndescription: From MD.\n---\n")
     catalog = load_catalog([str(tmp_path / "one.json"), f"user={tmp_path / 'two.md'}"])
-    assert [(s.name, s.source) for s in catalog.skills] == [("one", "project"), ("two", "user")]
+    assert [(s.name, s.source) for s in catalog.skills] == [("two", "user"), ("one", "project")]
 
 
 def test_parse_source_arg() -> None:

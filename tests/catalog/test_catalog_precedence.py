@@ -29,9 +29,8 @@ def sources(tmp_path: Path, write_skill: WriteSkill) -> list[SourceSpec]:
 @pytest.mark.parametrize(
     ("profile", "winner", "order"),
     [
-        ("codebot", "user", ("plugin", "project", "bundled", "user")),
+        ("codebot", "plugin", ("bundled", "user", "project", "plugin")),
         ("claude-code", "user", ("user", "project", "bundled", "plugin")),
-        ("codex", "project", ("project", "user", "bundled", "plugin")),
         ("openharness", "plugin", ("bundled", "user", "project", "plugin")),
     ],
 )
@@ -52,6 +51,25 @@ def test_profile_precedence(
     scan = [s.source for s in catalog.skills if s.name != "review"]
     assert tuple(scan) == order
     assert catalog.names[1] == "review"  # "only-…" sorts before "review" in the first source
+
+
+def test_codex_keeps_same_named_skills_of_different_files(sources: list[SourceSpec]) -> None:
+    catalog = load_catalog(sources, profile="codex")
+    assert catalog.overrides == ()
+    assert [s.source for s in catalog.skills if s.name == "review"] == [
+        "project",
+        "user",
+        "plugin",
+        "bundled",
+    ]
+
+
+@pytest.mark.parametrize("profile", ["codebot", "claude-code", "codex", "openharness"])
+def test_argument_order_never_decides(sources: list[SourceSpec], profile: str) -> None:
+    forward = load_catalog(sources, profile=profile)
+    backward = load_catalog(sources[::-1], profile=profile)
+    assert forward.skills == backward.skills
+    assert [o.winner for o in forward.overrides] == [o.winner for o in backward.overrides]
 
 
 def test_names_collide_after_normalisation(tmp_path: Path, write_skill: WriteSkill) -> None:
@@ -79,4 +97,4 @@ def test_same_directory_twice_is_deduped_by_real_path(
 def test_rules_live_in_a_registry() -> None:
     assert PRECEDENCE.names() == ["claude-code", "codebot", "codex", "openharness"]
     assert PRECEDENCE.get("codex").order(["user", "bundled", "project"]) == [2, 0, 1]
-    assert PRECEDENCE.get("codebot").order(["user", "bundled", "project"]) == [0, 1, 2]
+    assert PRECEDENCE.get("codebot").order(["user", "bundled", "project"]) == [1, 0, 2]

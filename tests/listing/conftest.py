@@ -9,7 +9,7 @@ from skillbench.catalog import Skill
 
 @pytest.fixture
 def seed_skills() -> list[Skill]:
-    """The seed 000 bundled skills plus a disabled one."""
+    """The reference pipeline's bundled skills plus a disabled one."""
     return [
         Skill(
             "review",

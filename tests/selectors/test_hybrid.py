@@ -50,10 +50,17 @@ def test_similarity_match_needs_the_threshold(env: SelectorEnv) -> None:
     assert miss.kind == "abstain" and miss.score == hit.score
 
 
-def test_name_words_stand_in_for_missing_keywords() -> None:
-    entry = ListedSkill(SKILLS["pdf-merge"], "full", 0, 10, "")
-    assert keyword_hit(entry, "please merge the PDF I sent")
-    assert not keyword_hit(entry, "open the pdf")
+def test_a_skill_without_keywords_never_keyword_hits() -> None:
+    entry = ListedSkill(Skill("pdf-merge", "Merge PDF files."), "full", 0, 10, "")
+    assert not keyword_hit(entry, "please merge the pdf-merge PDF I sent")
+
+
+def test_keywords_are_exact_substrings_as_documented() -> None:
+    # the dispatcher tests ``k in request``: case matters, and a keyword may sit inside a word
+    entry = ListedSkill(Skill("fetch", "Fetch a page.", trigger_keywords=("URL",)), "full", 0, 5)
+    assert keyword_hit(entry, "open this URL")
+    assert keyword_hit(entry, "check the URLs")
+    assert not keyword_hit(entry, "fetch this url")
 
 
 def test_auto_threshold_calibrates(env: SelectorEnv) -> None:

@@ -52,10 +52,13 @@ def _norm(path: str) -> str:
 
 
 class _Paths:
-    """The catalog's SKILL.md paths in a listing (shown or not), for file-read triggers."""
+    """The catalog's SKILL.md paths in a listing (shown or not), for file-read triggers: as
+    the listing shows them and as they are on disk."""
 
     def __init__(self, listing: Listing) -> None:
-        self.by_path = {_norm(e.skill.path): e.skill.name for e in listing.entries if e.skill.path}
+        self.by_path = {
+            _norm(p): e.skill.name for e in listing.entries for p in (e.path, e.skill.path) if p
+        }
 
     def skill_at(self, path: str) -> str | None:
         """The skill whose file is ``path``; relative paths match an absolute path's tail.

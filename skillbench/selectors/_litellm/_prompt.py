@@ -9,8 +9,9 @@ each skill's ``SKILL.md`` path and a trigger is the model reading that file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
+from skillbench.listing import PROFILES, Trigger
 from skillbench.selectors._types import Query
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -59,13 +60,6 @@ READ_FILE_TOOL: dict[str, Any] = {
     },
 }
 
-REMINDER_PROFILES = frozenset({"codebot", "claude-code"})
-"""Profiles with the listing in a per-turn ``<system-reminder>``; others: the system prompt."""
-FILE_TRIGGER_PROFILES = frozenset({"codex"})
-"""Profiles without a Skill tool, where reading the skill's ``SKILL.md`` is the trigger."""
-
-Trigger = Literal["skill_tool", "file_read"]
-
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
@@ -88,13 +82,14 @@ def build_prompt(query: Query, system_prompt: str = DEFAULT_SYSTEM_PROMPT) -> Pr
     """The messages and tools an agent of ``query.listing.profile`` sends for this request."""
     listing = query.listing.text
     text = query.request.text
-    if query.listing.profile in REMINDER_PROFILES:
+    profile = PROFILES.get(query.listing.profile)
+    if profile.placement == "reminder":
         user = f"{reminder(listing)}\n{text}" if listing else text
         system = system_prompt
     else:
         user = text
         system = f"{system_prompt}\n\n{listing}" if listing else system_prompt
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    if query.listing.profile in FILE_TRIGGER_PROFILES:
+    if profile.trigger == "file_read":
         return Prompt(messages, [READ_FILE_TOOL], "file_read")
     return Prompt(messages, [SKILL_TOOL], "skill_tool")

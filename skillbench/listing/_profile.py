@@ -1,0 +1,87 @@
+"""A profile: everything skillbench models about one agent, registered once.
+
+An agent is described by how it loads skills (``precedence``: source order, collisions,
+``paths`` activation, plugin names), how it renders its listing (``renderer``: a factory
+taking the profile's options, such as a context window), where the listing goes in the
+prompt (``placement``) and how a model triggers a skill (``trigger``). Adding an agent is one
+module that builds these parts and registers a ``Profile``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from skillbench._errors import SkillbenchError, suggest
+from skillbench._registry import Registry
+from skillbench.catalog import Precedence
+from skillbench.listing._renderer import Renderer, RendererFactory
+
+Placement = Literal["reminder", "system"]
+"""``reminder``: a per-turn ``<system-reminder>`` before the user's message (the system prompt
+stays cache-stable); ``system``: in the system (developer) instructions."""
+
+Trigger = Literal["skill_tool", "file_read"]
+"""``skill_tool``: the model calls a ``Skill`` tool with the name; ``file_read``: there is no
+Skill tool and reading the skill's ``SKILL.md`` is the trigger."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One agent.
+
+    Attributes:
+        name: the profile name used in configs and on the command line.
+        precedence: how the agent loads its sources into a catalog.
+        renderer: factory of the listing renderer; its keyword arguments are the profile's
+            options (``budget`` among them), settable per profile in a run config.
+        placement: where the listing goes in the prompt.
+        trigger: how a model invokes a skill.
+        summary: one line for help texts.
+    """
+
+    name: str
+    precedence: Precedence
+    renderer: RendererFactory
+    placement: Placement
+    trigger: Trigger
+    summary: str
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """Names of the options the renderer accepts."""
+        return tuple(inspect.signature(self.renderer).parameters)
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Raise naming the nearest valid option when ``options`` holds an unknown one."""
+        for key in options:
+            if key not in self.options:
+                raise SkillbenchError(
+                    f"profile {self.name!r} has no option {key!r}{suggest(key, self.options)}; "
+                    f"options: {', '.join(self.options)}"
+                )
+
+    def make_renderer(self, options: Mapping[str, Any] | None = None) -> Renderer:
+        """The renderer built with ``options`` (unknown or ill-typed options raise)."""
+        opts = dict(options or {})
+        self.check_options(opts)
+        try:
+            return self.renderer(**opts)
+        except (TypeError, ValueError) as exc:
+            raise SkillbenchError(f"profile {self.name!r}: bad options {opts}: {exc}") from None
+
+
+PROFILES: Registry[Profile] = Registry("profile")
+"""Profile name → Profile."""
+
+
+def register_profile(profile: Profile) -> Profile:
+    """Register ``profile`` under its name (a duplicate name is a programming error)."""
+    return PROFILES.register(profile.name)(profile)
+
+
+def make_renderer(profile: str, options: Mapping[str, Any] | None = None) -> Renderer:
+    """The renderer of the profile named ``profile`` built with ``options``."""
+    return PROFILES.get(profile).make_renderer(options)
