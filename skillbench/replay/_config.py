@@ -151,12 +151,10 @@ class RunConfig(_Strict):
     @classmethod
     def _profile_entries(cls, data: Any) -> Any:
         """``profiles`` entries may be ``{name: …, <option>: …}``: the name joins ``profiles``
-        and the options go to ``profile_options`` (checked against the profile)."""
+        and the options go to ``profile_options`` (both checked with the file's line later)."""
         entries = data.get("profiles") if isinstance(data, dict) else None
         if not isinstance(entries, list):
             return data
-        from skillbench.listing import PROFILES
-
         names: list[Any] = []
         options: dict[str, dict[str, Any]] = dict(data.get("profile_options") or {})
         for entry in entries:
@@ -165,14 +163,8 @@ class RunConfig(_Strict):
                 raise ValueError(
                     f"profiles: each entry is a name or a mapping with 'name': {entry!r}"
                 )
-            try:
-                profile = PROFILES.get(name)
-                if isinstance(entry, dict):
-                    opts = {k: v for k, v in entry.items() if k != "name"}
-                    profile.make_renderer(opts)
-                    options[name] = opts
-            except SkillbenchError as exc:
-                raise ValueError(str(exc)) from None
+            if isinstance(entry, dict):
+                options[name] = {k: v for k, v in entry.items() if k != "name"}
             names.append(name)
         return {**data, "profiles": names, "profile_options": options}
 
@@ -265,7 +257,7 @@ def load_config(path: str | Path) -> RunConfig:
 def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
     """Checks pydantic cannot do: registry names (profiles, orderings, selector types),
     unique selector names, parseable half-lives, positive budgets and input paths that exist."""
-    from skillbench.listing import RENDERERS, get_ordering
+    from skillbench.listing import PROFILES, get_ordering
     from skillbench.selectors import SELECTORS
     from skillbench.usage import parse_duration
 
@@ -275,8 +267,8 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
         return Location(str(path), _line(raw, loc), _dotted(loc))
 
     for i, profile in enumerate(config.profiles):
-        if profile not in RENDERERS:
-            known = RENDERERS.names()
+        if profile not in PROFILES:
+            known = PROFILES.names()
             problems.append(
                 InputError(
                     where("profiles", i),
@@ -284,6 +276,11 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
                     f"choose one of: {', '.join(known)}",
                 )
             )
+            continue
+        try:
+            PROFILES.get(profile).make_renderer(config.profile_options.get(profile, {}))
+        except SkillbenchError as exc:
+            problems.append(InputError(where("profiles", i), str(exc)))
     for i, spec in enumerate(config.orderings):
         try:
             get_ordering(spec)

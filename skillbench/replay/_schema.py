@@ -11,12 +11,14 @@ from skillbench.replay._config import RunConfig
 def config_schema() -> dict[str, Any]:
     """``RunConfig``'s JSON Schema; profile, selector type and ordering names come from their
     registries, so the schema lists exactly what this installation accepts."""
-    from skillbench.listing import ORDERINGS, RENDERERS
+    from skillbench.listing import ORDERINGS, PROFILES
     from skillbench.selectors import SELECTORS
 
     schema = RunConfig.model_json_schema()
     props = schema["properties"]
-    props["profiles"]["items"] = {"enum": RENDERERS.names(), "type": "string"}
+    name = {"enum": PROFILES.names(), "type": "string"}
+    with_options = {"properties": {"name": name}, "required": ["name"], "type": "object"}
+    props["profiles"]["items"] = {"anyOf": [name, with_options]}
     names = "|".join(re.escape(n) for n in ORDERINGS.names())
     props["orderings"]["items"] = {"pattern": f"^({names})(:.+)?$", "type": "string"}
     budget = {"minimum": 1, "type": "integer"}

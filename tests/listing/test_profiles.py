@@ -91,6 +91,8 @@ def test_unknown_option_names_the_nearest() -> None:
 
 def _config(tmp_path: Path, profiles: str) -> Path:
     path = tmp_path / "run.yaml"
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "r.jsonl").write_text("")
     path.write_text(
         "name: t\ncatalogs:\n  c: [skills]\nrequests: r.jsonl\n"
         f"profiles: {profiles}\nselectors: [{{type: oracle}}]\n"

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from skillbench.cli import main
-from skillbench.listing import RENDERERS
+from skillbench.listing import PROFILES
 from skillbench.replay import config_schema
 from skillbench.selectors import SELECTORS
 
@@ -26,7 +26,8 @@ def test_docs_schema_is_current(repo_root: Path, capsys: pytest.CaptureFixture[s
 
 def test_registry_names_are_enums() -> None:
     schema = config_schema()
-    assert schema["properties"]["profiles"]["items"]["enum"] == RENDERERS.names()
+    name, with_options = schema["properties"]["profiles"]["items"]["anyOf"]
+    assert name["enum"] == with_options["properties"]["name"]["enum"] == PROFILES.names()
     selector = schema["$defs"]["SelectorConfig"]["properties"]["type"]
     assert selector["enum"] == SELECTORS.names()
 
@@ -38,5 +39,7 @@ def test_bundled_configs_are_valid_and_typos_are_not(repo_root: Path) -> None:
         assert not list(validator.iter_errors(config)), path
     config = yaml.safe_load((repo_root / "configs" / "quickstart.yaml").read_text())
     assert list(validator.iter_errors({**config, "profiles": ["codbot"]}))
+    assert list(validator.iter_errors({**config, "profiles": [{"name": "codbot"}]}))
+    assert not list(validator.iter_errors({**config, "profiles": [{"name": "codex"}]}))
     assert list(validator.iter_errors({**config, "orderings": ["alfa"]}))
     assert list(validator.iter_errors({**config, "budgets": [-1]}))
