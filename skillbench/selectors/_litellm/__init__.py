@@ -9,8 +9,10 @@ from typing import Any
 
 from skillbench.selectors._litellm._client import redact
 from skillbench.selectors._litellm._detect import detect
+from skillbench.selectors._litellm._errors import FailureKind, ModelUnavailable
 from skillbench.selectors._litellm._fork import DEFAULT_FORK_SYSTEM_PROMPT, ForkTask
 from skillbench.selectors._litellm._params import LitellmParams, parse_params
+from skillbench.selectors._litellm._preflight import PROBE_TEXT
 from skillbench.selectors._litellm._prompt import (
     DEFAULT_SYSTEM_PROMPT,
     READ_FILE_TOOL,
@@ -35,12 +37,15 @@ def litellm_selector(params: Mapping[str, Any], env: SelectorEnv) -> Selector:
 __all__ = [
     "DEFAULT_FORK_SYSTEM_PROMPT",
     "DEFAULT_SYSTEM_PROMPT",
+    "PROBE_TEXT",
     "READ_FILE_TOOL",
     "SKILL_TOOL",
     "SKILL_TOOL_DESCRIPTION",
+    "FailureKind",
     "ForkTask",
     "LitellmParams",
     "LitellmSelector",
+    "ModelUnavailable",
     "Prompt",
     "build_prompt",
     "detect",
