@@ -21,7 +21,7 @@ from skillbench.selectors._litellm._prompt import (
     Prompt,
     build_prompt,
 )
-from skillbench.selectors._litellm._selector import LitellmSelector
+from skillbench.selectors._litellm._selector import NOT_SENT, LitellmSelector
 from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Selector, SelectorEnv
 
@@ -37,6 +37,7 @@ def litellm_selector(params: Mapping[str, Any], env: SelectorEnv) -> Selector:
 __all__ = [
     "DEFAULT_FORK_SYSTEM_PROMPT",
     "DEFAULT_SYSTEM_PROMPT",
+    "NOT_SENT",
     "PROBE_TEXT",
     "READ_FILE_TOOL",
     "SKILL_TOOL",
