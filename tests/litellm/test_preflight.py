@@ -106,7 +106,7 @@ def test_ollama_without_a_server_fails_in_seconds(make_selector) -> None:
     checks = sel.preflight()
     assert time.perf_counter() - start < 3.0
     assert [c.ok for c in checks] == [True, True, False]
-    assert checks[-1].message.startswith(f"cannot reach the endpoint: cannot reach {base}")
+    assert checks[-1].message.startswith(f"cannot reach {base} (APIConnectionError: ")
 
 
 def test_a_slow_probe_is_retried_like_any_call(make_selector, fake: FakeOpenAI) -> None:

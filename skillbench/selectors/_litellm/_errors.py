@@ -29,7 +29,7 @@ FailureKind = Literal[
 
 LABELS: dict[FailureKind, str] = {
     "credentials": "missing credentials",
-    "unreachable": "cannot reach the endpoint",
+    "unreachable": "cannot reach",
     "authentication": "authentication failed",
     "permission": "permission denied",
     "unknown_model": "unknown model",
@@ -77,8 +77,15 @@ class ModelUnavailable(SkillbenchError):
         self.kind = kind
         self.reason = reason
         self.status = status
-        code = f" ({status})" if status is not None else ""
-        super().__init__(f"model {model}: {LABELS[kind]}{code}: {reason}")
+        super().__init__(f"model {model}: {describe(kind, reason, status)}")
+
+
+def describe(kind: FailureKind, reason: str, status: int | None = None) -> str:
+    """``authentication failed (401): <reason>``; ``cannot reach <address …>``."""
+    if kind == "unreachable":
+        return f"{LABELS[kind]} {reason}"
+    code = f" ({status})" if status is not None else ""
+    return f"{LABELS[kind]}{code}: {reason}"
 
 
 def message_of(exc: BaseException) -> str:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from skillbench.selectors._litellm._client import Fetched, RetryPolicy, call_model
-from skillbench.selectors._litellm._errors import LABELS, ModelUnavailable
+from skillbench.selectors._litellm._errors import FailureKind, ModelUnavailable, describe
 from skillbench.selectors._litellm._params import LitellmParams
 from skillbench.selectors._litellm._prompt import SKILL_TOOL
 from skillbench.selectors._litellm._spend import model_info
@@ -131,9 +131,7 @@ async def probe(
         )
     error = fetched.error or "no answer"
     if fetched.unreachable:
-        check, failure = _fail(
-            "endpoint", params.model, "unreachable", f"cannot reach {where}: {error}"
-        )
+        check, failure = _fail("endpoint", params.model, "unreachable", f"{where} ({error})")
     elif fetched.fatal is not None:
         check, failure = _fail("endpoint", params.model, fetched.fatal, error, fetched.status)
     else:
@@ -151,9 +149,7 @@ def _tool_use(fetched: Fetched) -> str:
 
 
 def _fail(
-    step: str, model: str, kind: Any, reason: str, status: int | None = None
+    step: str, model: str, kind: FailureKind, reason: str, status: int | None = None
 ) -> tuple[Check, ModelUnavailable]:
-    code = f" ({status})" if status is not None else ""
-    return Check(step, False, f"{LABELS[kind]}{code}: {reason}"), ModelUnavailable(
-        model, kind, reason, status
-    )
+    check = Check(step, False, describe(kind, reason, status))
+    return check, ModelUnavailable(model, kind, reason, status)
