@@ -26,6 +26,7 @@ SUBCOMMANDS = (
     "check",
     "cost",
     "cache",
+    "doctor",
     "schema",
 )
 

@@ -22,6 +22,8 @@ from skillbench.selectors._threshold import (
 )
 from skillbench.selectors._types import (
     Calibratable,
+    Check,
+    Checkable,
     Decision,
     DecisionKind,
     Preparable,
@@ -40,6 +42,8 @@ __all__ = [
     "STOPWORDS",
     "AutoThreshold",
     "Calibratable",
+    "Check",
+    "Checkable",
     "Choice",
     "Decision",
     "DecisionKind",

@@ -78,3 +78,31 @@ class Preparable(Protocol):
     def prepare(self, texts: Sequence[str]) -> None:
         """Warm up on every request text of the run (e.g. embed them all in one batch)."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One step of a selector's pre-flight (a key is set, the endpoint answers …).
+
+    Attributes:
+        step: short name of what was checked (``key``, ``tools``, ``endpoint``).
+        ok: whether it passed.
+        message: what was found, in words a user can act on.
+    """
+
+    step: str
+    ok: bool
+    message: str
+
+
+@runtime_checkable
+class Checkable(Protocol):
+    """A selector that can fail for reasons outside the benchmark (keys, endpoints, models).
+
+    ``preflight`` finds them before the first paid call: ``skillbench doctor`` prints its
+    checks, and the selector runs it itself before its first uncached call of a run.
+    """
+
+    def preflight(self) -> list[Check]:
+        """Every check, in order; a failed check ends the list (later ones cannot run)."""
+        ...

@@ -11,6 +11,7 @@ from skillbench.catalog import Skill
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, render_listing
 from skillbench.selectors import Query
+from skillbench.selectors._litellm import PROBE_TEXT
 
 KEY_ENV = "SKILLBENCH_TEST_KEY"
 SECRET = "sk-test-0123456789-SECRET"
@@ -24,6 +25,16 @@ SKILLS = [
     ),
     Skill("weather", "Report the weather forecast for a city.", path="/sk/weather/SKILL.md"),
 ]
+
+
+def is_probe(body: Mapping[str, Any]) -> bool:
+    """A pre-flight request (the selector sends one before its first uncached call)."""
+    return any(m.get("content") == PROBE_TEXT for m in body.get("messages", []))
+
+
+def calls(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The requests a server received, without pre-flight probes."""
+    return [b for b in bodies if not is_probe(b)]
 
 
 def listing(profile: str = "codebot", skills: list[Skill] = SKILLS) -> Listing:

@@ -7,7 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_helpers import KEY_ENV, MODEL, SECRET, fake_selector, listing, queries, write_project
+from llm_helpers import (
+    KEY_ENV,
+    MODEL,
+    SECRET,
+    calls,
+    fake_selector,
+    listing,
+    queries,
+    write_project,
+)
 from support.fake_openai import FakeOpenAI, fork_answer, fork_words, user_text
 
 from skillbench.catalog import Skill
@@ -173,11 +182,14 @@ def test_the_skill_calls_args_expand_in_the_task(tmp_path: Path) -> None:
 def test_fork_spend_counts_toward_the_cap(make_selector, fake: FakeOpenAI) -> None:
     sel = make_selector(execute_fork=True)
     sel.select(queries(["merge pdf files"]))
-    assert sel.spend.calls == 2 and fake.requests == 2
+    assert len(calls(fake.bodies)) == 2 and len(fork_bodies(fake)) == 1
+    assert sel.spend.calls == 3  # the selection, its fork and the pre-flight
+    billed = sum(u["completion_tokens"] for u in fake.usages)
+    assert sel.spend.completion_tokens == billed
     capped = make_selector(execute_fork=True, max_cost_usd=1e-9, cache=False)
     with pytest.raises(RunStopped, match="max_cost_usd"):
         capped.select(queries(["weather in Rome"]))
-    assert fake.requests == 3  # the selection was sent; its fork hit the cap
+    assert len(calls(fake.bodies)) == 2  # neither the selection nor a fork fits the cap
 
 
 def test_dry_run_adds_fork_calls_on_top(make_selector, fake: FakeOpenAI) -> None:
@@ -196,4 +208,4 @@ def test_dry_run_adds_fork_calls_on_top(make_selector, fake: FakeOpenAI) -> None
     after = sel.plan(labelled)
     assert after["calls"] == 0 and after["fork_calls"] == 0 and after["fork_cached"] == 2
     assert "fork_calls" not in make_selector().plan(labelled)
-    assert fake.requests == 5  # three selections and two forks; planning sent nothing
+    assert len(calls(fake.bodies)) == 5  # three selections and two forks; planning sent nothing

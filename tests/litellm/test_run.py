@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_helpers import KEY_ENV, SECRET, fake_selector, write_project
+from llm_helpers import KEY_ENV, SECRET, calls, fake_selector, write_project
 from support.fake_openai import FakeOpenAI
 
 from skillbench.cli import main
@@ -78,7 +78,7 @@ def test_run_writes_rows_and_a_rerun_sends_nothing(project: Path, fake: FakeOpen
     assert outcomes["codex", "q6"] == "correct_skill"  # codex reads files: no Skill JSON to break
     # Cells whose listings agree (codex ignores usage; early codebot turns) share prompts,
     # which are sent once; one 429 retry per profile comes on top.
-    assert 2 * len(REQUESTS) + 2 <= fake.requests < 4 * len(REQUESTS) + 2
+    assert 2 * len(REQUESTS) + 2 <= len(calls(fake.bodies)) < 4 * len(REQUESTS) + 2
     sent = fake.requests
     again = run_experiment(config, output=project.parent / "run2")
     assert fake.requests == sent

@@ -10,14 +10,22 @@ answer in text. Faults are triggered by markers in the user text (or by ``script
 ``[[badjson]]`` the Skill call's arguments are invalid JSON; ``[[noskill]]`` the arguments
 lack ``skill``; ``[[unknown]]`` the call names an unlisted skill; ``[[multi]]`` the turn
 holds a ``read_file`` call, then the Skill call, then a second Skill call; ``[[text]]``
-text only; ``[[echokey]]`` the reply text repeats the bearer token (a leaking server).
+text only; ``[[echokey]]`` the reply text repeats the bearer token (a leaking server);
+``[[401]]``, ``[[403]]``, ``[[400]]`` answer that status with a provider-style error;
+``[[nochoices]]`` a completion with an empty ``choices`` list; ``[[nofunction]]`` a tool
+call without a ``function``; ``[[noname]]`` a function without a ``name``.
+``api_keys`` (a 401 for any other bearer token) and ``models`` (a 404 for any other model)
+act like a real provider's account.
 A request without tools is a sub-agent (``execute_fork``): it gets a text of
 :func:`fork_words` words, and that many completion tokens in ``usage``.
 Run it as a script (``python tests/support/fake_openai.py --latency 0.05``) to serve from a
 separate process: the benchmark does, so the server does not compete for the client's GIL.
 
 The codex layout (a ``read_file`` tool, no ``Skill`` tool) triggers by reading the chosen
-skill's ``(file: …)`` path. ``requests`` counts HTTP requests; ``bodies`` keeps them.
+skill's ``(file: …)`` path. ``requests`` counts HTTP requests; ``bodies`` keeps them;
+``usages`` keeps the ``usage`` of every answer sent. Prompt tokens are counted as OpenAI
+bills them (the gpt-4o tokenizer over messages and tool schemas, through litellm).
+:func:`refused_url` gives an address where nothing listens.
 """
 
 from __future__ import annotations
@@ -26,10 +34,11 @@ import argparse
 import hashlib
 import json
 import re
+import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -121,6 +130,8 @@ class FakeOpenAI:
         policy: replaces ``default_policy``.
         script: per-test faults, ``{substring of the user text: marker text}``, applied as if
             the marker were in the text.
+        api_keys: the keys the server accepts (``None``: any).
+        models: the models it serves (``None``: any).
     """
 
     def __init__(
@@ -131,17 +142,23 @@ class FakeOpenAI:
         retry_after: str = "0.05",
         policy: Policy = default_policy,
         script: Mapping[str, str] | None = None,
+        api_keys: Collection[str] | None = None,
+        models: Collection[str] | None = None,
     ) -> None:
         self.latency_s = latency_s
         self.slow_s = slow_s
         self.retry_after = retry_after
         self.policy = policy
         self.script = dict(script or {})
+        self.api_keys = None if api_keys is None else set(api_keys)
+        self.models = None if models is None else set(models)
         self.requests = 0
         self.bodies: list[dict[str, Any]] = []
+        self.usages: list[dict[str, int]] = []
         self.authorizations: list[str] = []
         self._attempts: Counter[str] = Counter()
         self._lock = threading.Lock()
+        billed_prompt_tokens({"messages": [{"role": "user", "content": "warm up"}]})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._server.request_queue_size = 256
@@ -164,6 +181,7 @@ class FakeOpenAI:
         with self._lock:
             self.requests = 0
             self.bodies.clear()
+            self.usages.clear()
             self._attempts.clear()
 
     def _marks(self, body: Mapping[str, Any]) -> dict[str, int]:
@@ -186,14 +204,44 @@ class FakeOpenAI:
             time.sleep(self.latency_s)
         if attempt <= marks.get("slow", 0):
             time.sleep(self.slow_s)
+        refused = self._refusal(body, auth, marks)
+        if refused is not None:
+            return refused[0], {}, {"error": refused[1]}
         if attempt <= marks.get("429", 0):
             error = {"error": {"message": "rate limited", "type": "rate_limit", "code": 429}}
             return 429, {"Retry-After": self.retry_after}, error
         if attempt <= marks.get("500", 0) or "always500" in marks:
             return 500, {}, {"error": {"message": "server exploded", "type": "server_error"}}
         if "echokey" in marks:
-            return 200, {}, _completion(body, f"your key is {auth.removeprefix('Bearer ')}")
-        return 200, {}, _completion(body, self.policy(body))
+            answer = _completion(body, f"your key is {auth.removeprefix('Bearer ')}")
+        else:
+            answer = _completion(body, self.policy(body))
+        _break(answer, marks)
+        with self._lock:
+            self.usages.append(answer["usage"])
+        return 200, {}, answer
+
+    def _refusal(
+        self, body: Mapping[str, Any], auth: str, marks: Mapping[str, int]
+    ) -> tuple[int, dict[str, str]] | None:
+        """A provider's refusal of the key, the model or the request, if any applies."""
+        key = auth.removeprefix("Bearer ")
+        if "401" in marks or (self.api_keys is not None and key not in self.api_keys):
+            return 401, {"message": "Incorrect API key provided.", "code": "invalid_api_key"}
+        if "403" in marks:
+            return 403, {"message": "Project does not have access to this model."}
+        model = str(body.get("model"))
+        if self.models is not None and model not in self.models:
+            return 404, {
+                "message": f"The model `{model}` does not exist.",
+                "code": "model_not_found",
+            }
+        if "400" in marks:
+            return 400, {
+                "message": "Invalid schema for function 'Skill'.",
+                "type": "invalid_request_error",
+            }
+        return None
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         fake = self
@@ -234,9 +282,49 @@ class FakeOpenAI:
         return Handler
 
 
+def _break(answer: dict[str, Any], marks: Mapping[str, int]) -> None:
+    """Damage a completion as the ``nochoices``/``nofunction``/``noname`` markers ask."""
+    if "nochoices" in marks:
+        answer["choices"] = []
+    call = {"id": "call_0", "type": "function"}
+    if "nofunction" in marks:
+        answer["choices"][0]["message"] = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [call],
+        }
+    if "noname" in marks:
+        call["function"] = {"arguments": "{}"}
+        answer["choices"][0]["message"] = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [call],
+        }
+
+
+def billed_prompt_tokens(body: Mapping[str, Any]) -> int:
+    """Prompt tokens as OpenAI counts them: messages and tool schemas, gpt-4o tokenizer."""
+    from skillbench.tokens import litellm_offline
+
+    litellm = litellm_offline()
+    return int(
+        litellm.token_counter(
+            model="gpt-4o", messages=body.get("messages", []), tools=body.get("tools") or None
+        )
+    )
+
+
+def refused_url() -> str:
+    """A base URL on 127.0.0.1 where nothing listens: connections are refused at once."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
 def _completion(body: Mapping[str, Any], answer: list[tuple[str, str]] | str) -> dict[str, Any]:
     """A chat.completion object holding ``answer`` (tool calls or text) and token usage."""
-    prompt_tokens = max(1, len(json.dumps(body.get("messages", []))) // 4)
+    prompt_tokens = billed_prompt_tokens(body)
     completion_tokens = 12
     if isinstance(answer, str):
         message: dict[str, Any] = {"role": "assistant", "content": answer}

@@ -9,8 +9,10 @@ from typing import Any
 
 from skillbench.selectors._litellm._client import redact
 from skillbench.selectors._litellm._detect import detect
+from skillbench.selectors._litellm._errors import FailureKind, ModelUnavailable
 from skillbench.selectors._litellm._fork import DEFAULT_FORK_SYSTEM_PROMPT, ForkTask
 from skillbench.selectors._litellm._params import LitellmParams, parse_params
+from skillbench.selectors._litellm._preflight import PROBE_TEXT
 from skillbench.selectors._litellm._prompt import (
     DEFAULT_SYSTEM_PROMPT,
     READ_FILE_TOOL,
@@ -19,7 +21,7 @@ from skillbench.selectors._litellm._prompt import (
     Prompt,
     build_prompt,
 )
-from skillbench.selectors._litellm._selector import LitellmSelector
+from skillbench.selectors._litellm._selector import NOT_SENT, LitellmSelector
 from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Selector, SelectorEnv
 
@@ -35,12 +37,16 @@ def litellm_selector(params: Mapping[str, Any], env: SelectorEnv) -> Selector:
 __all__ = [
     "DEFAULT_FORK_SYSTEM_PROMPT",
     "DEFAULT_SYSTEM_PROMPT",
+    "NOT_SENT",
+    "PROBE_TEXT",
     "READ_FILE_TOOL",
     "SKILL_TOOL",
     "SKILL_TOOL_DESCRIPTION",
+    "FailureKind",
     "ForkTask",
     "LitellmParams",
     "LitellmSelector",
+    "ModelUnavailable",
     "Prompt",
     "build_prompt",
     "detect",

@@ -3,8 +3,9 @@
 ``select`` is synchronous (the replay engine is), so calls run on one process-wide asyncio
 loop in a daemon thread: litellm's async HTTP clients stay bound to a single loop across
 batches, and a Ctrl-C in the main thread cancels the batch's tasks. Retries back off
-exponentially with jitter on 429, 5xx and timeouts and honour ``Retry-After``; other errors
-(400, 401, 404 …) fail at once. No error text leaves this module unredacted.
+exponentially with jitter on 429, 5xx, timeouts and dropped connections and honour
+``Retry-After``; what no retry can fix (400, 401, 403, 404 …) comes back at once marked
+``fatal`` (see ``_errors``). No error text leaves this module unredacted.
 """
 
 from __future__ import annotations
@@ -21,12 +22,22 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 
+from skillbench.selectors._litellm._errors import (
+    MESSAGE_CHARS,
+    FailureKind,
+    fatal_kind,
+    message_of,
+    raw_answer,
+    retryable,
+    status_of,
+    unparsed,
+    unreachable,
+)
 from skillbench.tokens import litellm_offline
 
 T = TypeVar("T")
 MAX_WAIT_S = 60.0
 """Longest single wait between attempts, whatever ``Retry-After`` asks."""
-RETRYABLE = frozenset({408, 409, 425, 429})
 _SECRET_ENV = re.compile(r"(API_KEY|_TOKEN|_SECRET|_PASSWORD)$")
 REDACTED = "[REDACTED]"
 
@@ -95,14 +106,27 @@ def redact(value: Any, hidden: Iterable[str]) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
+    """Attempts, first wait and per-attempt timeout; ``reconnect``: retry when no connection
+    could be made (off for the pre-flight, where a dead server should fail in seconds)."""
+
     max_attempts: int = 5
     backoff_s: float = 1.0
     timeout: float = 60.0
+    reconnect: bool = True
 
 
 @dataclass
 class Fetched:
-    """The outcome of one model call (after retries), JSON-ready and redacted."""
+    """The outcome of one model call (after retries), JSON-ready and redacted.
+
+    Attributes:
+        response: the answer as received; also kept when it is unusable (no choices).
+        error: why there is no usable answer; ``None`` when ``response`` can be read.
+        malformed: the server answered with something that is not a chat completion.
+        fatal: set when no later call can succeed either (bad key, unknown model …).
+        unreachable: no connection could be made at all.
+        stopped: never sent, because the spend cap refused it.
+    """
 
     response: dict[str, Any] | None = None
     error: str | None = None
@@ -110,7 +134,14 @@ class Fetched:
     attempts: int = 0
     usage: dict[str, int] = field(default_factory=dict)
     cost_usd: float | None = None
+    malformed: bool = False
+    fatal: FailureKind | None = None
+    unreachable: bool = False
     stopped: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.response is not None and self.error is None
 
 
 def retry_after(exc: BaseException) -> float | None:
@@ -133,20 +164,6 @@ def retry_after(exc: BaseException) -> float | None:
             return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
     except (TypeError, ValueError, AttributeError):
         return None
-
-
-def status_of(exc: BaseException) -> int | None:
-    if isinstance(exc, TimeoutError):
-        return 408
-    status = getattr(exc, "status_code", None)
-    return status if isinstance(status, int) else None
-
-
-def retryable(exc: BaseException) -> bool:
-    status = status_of(exc)
-    if status is None:
-        return type(exc).__name__ in ("APIConnectionError", "Timeout", "APITimeoutError")
-    return status in RETRYABLE or status >= 500
 
 
 def backoff(attempt: int, base: float, exc: BaseException) -> float:
@@ -210,15 +227,38 @@ async def call_model(
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            if not retryable(exc) or attempt >= policy.max_attempts:
-                message = redact(f"{type(exc).__name__}: {exc}", hidden)
-                return Fetched(error=message, status=status_of(exc), attempts=attempt)
-            await asyncio.sleep(backoff(attempt, policy.backoff_s, exc))
-            continue
-        raw = json.loads(json.dumps(response.model_dump(), default=str))
-        return Fetched(
-            response=redact(raw, hidden),
-            attempts=attempt,
-            usage=usage_of(raw),
-            cost_usd=cost_of(response),
-        )
+            again = retryable(exc) and (policy.reconnect or not unreachable(exc))
+            if again and attempt < policy.max_attempts:
+                await asyncio.sleep(backoff(attempt, policy.backoff_s, exc))
+                continue
+            return failure(exc, attempt, hidden)
+        return answered(response, attempt, hidden)
+
+
+def failure(exc: BaseException, attempts: int, hidden: list[str]) -> Fetched:
+    """What an exception leaves: a readable body when litellm only failed to parse it."""
+    raw = raw_answer(exc) if unparsed(exc) else None
+    if raw is not None:
+        return Fetched(response=redact(raw, hidden), attempts=attempts, usage=usage_of(raw))
+    return Fetched(
+        error=redact(message_of(exc), hidden)[:MESSAGE_CHARS],
+        status=status_of(exc),
+        attempts=attempts,
+        malformed=unparsed(exc),
+        fatal=fatal_kind(exc),
+        unreachable=unreachable(exc),
+    )
+
+
+def answered(response: Any, attempts: int, hidden: list[str]) -> Fetched:
+    """A response litellm could read; one without choices is kept but is no answer."""
+    raw = json.loads(json.dumps(response.model_dump(), default=str))
+    fetched = Fetched(
+        response=redact(raw, hidden),
+        attempts=attempts,
+        usage=usage_of(raw),
+        cost_usd=cost_of(response),
+    )
+    if not raw.get("choices"):
+        fetched.error = "the response has no choices"
+    return fetched

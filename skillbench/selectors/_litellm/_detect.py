@@ -4,8 +4,9 @@ Tools harnesses reject trigger on the *first* call only (FIELD-NOTES 4); a model
 reads a file and then invokes the right skill did trigger it. So every call is parsed and
 recorded, and the decision is the first well-formed call that names a skill. A name that was
 not listed stays verbatim (the engine classifies it ``hallucinated``); a skill call whose
-arguments cannot be read is ``malformed`` unless a later call names a skill properly; a turn
-with no skill call is an abstention.
+arguments cannot be read, or a tool call without a function name (the model meant to call a
+tool, which one cannot be known), is ``malformed`` unless a later call names a skill
+properly; a turn with no tool call is an abstention.
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ PATH_KEYS = ("path", "file_path", "file", "filename")
 
 
 def _message(response: Mapping[str, Any]) -> Mapping[str, Any]:
-    choices = response.get("choices") or [{}]
-    return choices[0].get("message") or {}
+    """The first choice's message; anything not shaped like one reads as an empty turn."""
+    choices = response.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else None
+    message = first.get("message") if isinstance(first, Mapping) else None
+    return message if isinstance(message, Mapping) else {}
 
 
 def _arguments(raw: Any) -> tuple[Any, str | None]:
@@ -95,14 +99,18 @@ def detect(response: Mapping[str, Any], listing: Listing, trigger: Trigger) -> D
     chosen: str | None = None
     decided: int | None = None
     problem: str | None = None
-    for i, call in enumerate(message.get("tool_calls") or []):
-        fn = call.get("function") or {}
+    tool_calls = message.get("tool_calls")
+    for i, call in enumerate(tool_calls if isinstance(tool_calls, list) else []):
+        fn = call.get("function") if isinstance(call, Mapping) else None
+        fn = fn if isinstance(fn, Mapping) else {}
         name = str(fn.get("name") or "")
         raw = fn.get("arguments")
         args, error = _arguments(raw)
         record: dict[str, Any] = {"name": name, "arguments": raw}
         skill: str | None = None
-        if paths is not None:
+        if not name:
+            error, relevant = "tool call without a function name", True
+        elif paths is not None:
             if error is None:
                 skill, error = _file_read(name, args, paths)
             relevant = name.lower() in READ_TOOLS and (error is None or "SKILL.md" in str(raw))

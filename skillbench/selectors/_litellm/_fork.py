@@ -109,8 +109,8 @@ def fork_detail(
     from skillbench.cost import FORK_SUMMARY_KEY
 
     fork: dict[str, Any] = {"skill": task.skill, "cached": cached, "attempts": fetched.attempts}
-    if fetched.response is None:
-        fork["error"] = fetched.error or "stopped: max_cost_usd reached"
+    if fetched.response is None or fetched.error is not None:
+        fork["error"] = fetched.error or "not sent: max_cost_usd reached"
         fork["status"] = fetched.status
         return {"fork": fork}
     text = answer_text(fetched.response)

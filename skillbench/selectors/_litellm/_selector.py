@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +21,7 @@ from skillbench.selectors._litellm._client import (
     secrets,
 )
 from skillbench.selectors._litellm._detect import detect
+from skillbench.selectors._litellm._errors import ModelUnavailable
 from skillbench.selectors._litellm._fork import (
     ForkTask,
     expected_task,
@@ -29,15 +30,19 @@ from skillbench.selectors._litellm._fork import (
     fork_task,
 )
 from skillbench.selectors._litellm._params import LitellmParams
+from skillbench.selectors._litellm._preflight import Verdict, key_check, probe, tools_check
 from skillbench.selectors._litellm._prompt import Prompt, build_prompt
 from skillbench.selectors._litellm._spend import (
     EST_COMPLETION_TOKENS,
     Spend,
+    call_estimate,
     estimate_cost,
     prompt_tokens,
 )
-from skillbench.selectors._types import Decision, Query, SelectorEnv
+from skillbench.selectors._types import Check, Decision, DecisionKind, Query, SelectorEnv
 from skillbench.types import RunStopped
+
+NOT_SENT = "not sent: max_cost_usd reached"
 
 
 class LitellmSelector:
@@ -46,6 +51,8 @@ class LitellmSelector:
     Identical prompts (same model, endpoint, messages, tools, sampling params and repeat)
     are sent once: from the cache across runs, from the in-flight table within a batch.
     The API key is read from ``api_key_env`` at call time and scrubbed from everything kept.
+    Before its first uncached call the selector runs its pre-flight; a failed check, or an
+    answer no retry can fix (bad key, unknown model …), raises ``ModelUnavailable``.
     """
 
     name = "litellm"
@@ -61,6 +68,8 @@ class LitellmSelector:
         self.endpoint = params.api_base or params.model.split("/", 1)[0]
         self._stop: str | None = None
         self._warned = False
+        self._verdict: Verdict | None = None
+        self._verdict_lock = asyncio.Lock()
 
     # -- requests -------------------------------------------------------------------------
 
@@ -109,22 +118,55 @@ class LitellmSelector:
     # -- selecting ------------------------------------------------------------------------
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
-        """Decide every query concurrently; raises ``RunStopped`` once ``max_cost_usd`` is hit.
+        """Decide every query concurrently.
 
-        Decisions of a stopped batch are not lost: every finished call is in the cache, so
-        ``--resume`` reads them back without sending them again.
+        Once ``max_cost_usd`` refuses a call, the queries it refused come back as ``error``
+        decisions marked ``not sent`` (nothing paid for is thrown away, and ``--resume``
+        asks them again) and the next call raises ``RunStopped`` before sending anything;
+        so does this one when the cap refused every query of the batch.
+
+        Raises:
+            ModelUnavailable: the pre-flight failed, or the provider refused the key, the
+                model or the request; the batch's other calls are cancelled.
+            RunStopped: the spend cap was reached.
         """
-        decisions = [] if self._stop else runtime().run(self._select(queries))
-        if self._stop is not None:
-            raise RunStopped(self._stop)
-        return decisions
+        if self._stop is None:
+            decisions = runtime().run(self._select(queries))
+            if self._stop is None or any(d.detail.get("error") != NOT_SENT for d in decisions):
+                return decisions
+        raise RunStopped(self._stop or NOT_SENT)
 
     async def _select(self, queries: Sequence[Query]) -> list[Decision]:
-        decisions = await asyncio.gather(*(self._decide(q) for q in queries))
+        decisions = await _all_or_none([self._decide(q) for q in queries])
         if not self.params.execute_fork:
-            return list(decisions)
+            return decisions
         pairs = zip(queries, decisions, strict=True)
-        return list(await asyncio.gather(*(self._fork(q, d) for q, d in pairs)))
+        return await _all_or_none([self._fork(q, d) for q, d in pairs])
+
+    # -- pre-flight -----------------------------------------------------------------------
+
+    def preflight(self) -> list[Check]:
+        """Run (once) and return the pre-flight checks; see ``_preflight``."""
+        return runtime().run(self._checked()).checks
+
+    async def _checked(self) -> Verdict:
+        async with self._verdict_lock:
+            if self._verdict is None:
+                self._verdict = await self._run_checks()
+            return self._verdict
+
+    async def _run_checks(self) -> Verdict:
+        checks: list[Check] = []
+        for check, failure in (key_check(self.params), tools_check(self.params.model)):
+            checks.append(check)
+            if failure is not None:
+                return Verdict(checks, failure)
+        semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
+        hidden = secrets(self.params.api_key_env)
+        check, failure, fetched = await probe(self.params, semaphore, self.policy, hidden)
+        if fetched.response is not None:
+            self.spend.add(fetched.usage, fetched.cost_usd)
+        return Verdict([*checks, check], failure)
 
     async def _decide(self, query: Query) -> Decision:
         start = time.perf_counter()
@@ -173,16 +215,35 @@ class LitellmSelector:
         return await task
 
     async def _fetch(self, key: str, request: dict[str, Any]) -> Fetched:
+        failure = (await self._checked()).failure
+        if failure is not None:
+            raise failure
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
-        cap = self.params.max_cost_usd
         hidden = secrets(self.params.api_key_env)
-        fetched = await call_model(request, semaphore, self.policy, hidden, self._may_send)
+        reserve = self._reservation(request)
+        held: list[float] = []
+
+        def may_send() -> bool:
+            if self._stop is None and reserve is not None:
+                if self.spend.reserve(reserve, self.params.max_cost_usd or 0.0):
+                    held.append(reserve)
+                else:
+                    self._stop = self._cap_reason(reserve)
+            return self._stop is None
+
+        try:
+            fetched = await call_model(request, semaphore, self.policy, hidden, may_send)
+        finally:
+            for amount in held:
+                self.spend.release(amount)
+        if fetched.fatal is not None:
+            raise ModelUnavailable(
+                self.params.model, fetched.fatal, fetched.error or "", fetched.status
+            )
         if fetched.response is None:
             return fetched
         self.spend.add(fetched.usage, fetched.cost_usd)
-        if fetched.cost_usd is None and cap is not None:
-            self._warn_unpriced()
-        if self.cache is not None:
+        if self.cache is not None and fetched.ok:
             entry = {
                 "model": self.params.model,
                 "created": time.time(),
@@ -193,15 +254,22 @@ class LitellmSelector:
             await asyncio.to_thread(self.cache.put, key, entry)
         return fetched
 
-    def _may_send(self) -> bool:
-        """False once ``max_cost_usd`` is reached (and from then on, for this run)."""
-        cap = self.params.max_cost_usd
-        if self._stop is None and cap is not None and self.spend.cost_usd >= cap:
-            self._stop = (
-                f"max_cost_usd {cap} reached: spent ${self.spend.cost_usd:.4f} "
-                f"on {self.spend.calls} calls"
-            )
-        return self._stop is None
+    def _reservation(self, request: Mapping[str, Any]) -> float | None:
+        """What ``request`` may cost at most; ``None`` without a cap (or a price)."""
+        if self.params.max_cost_usd is None:
+            return None
+        estimate = call_estimate(self.params.model, request)
+        if estimate is None:
+            self._warn_unpriced()
+        return estimate
+
+    def _cap_reason(self, next_call: float) -> str:
+        s = self.spend
+        return (
+            f"max_cost_usd {self.params.max_cost_usd} reached: spent ${s.cost_usd:.4f} on "
+            f"{s.calls} calls, ${s.reserved_usd:.4f} reserved by calls in flight, and the next "
+            f"call may cost ${next_call:.4f}"
+        )
 
     def _warn_unpriced(self) -> None:
         if not self._warned and not self.quiet:
@@ -216,14 +284,18 @@ class LitellmSelector:
         self, query: Query, prompt: Prompt, fetched: Fetched, latency: float, *, cached: bool
     ) -> Decision:
         base: dict[str, Any] = {"model": self.params.model, "cached": cached}
-        if fetched.response is None:
+        if fetched.response is None or fetched.error is not None:
             detail = {
                 **base,
-                "error": fetched.error or "stopped: max_cost_usd reached",
+                "error": NOT_SENT if fetched.stopped else fetched.error,
                 "status": fetched.status,
                 "attempts": fetched.attempts,
             }
-            return Decision("error", latency_ms=latency, detail=detail)
+            if fetched.response is not None:
+                detail.update(usage=fetched.usage, cost_usd=fetched.cost_usd)
+                detail["response"] = fetched.response
+            kind: DecisionKind = "malformed" if fetched.malformed else "error"
+            return Decision(kind, latency_ms=latency, detail=detail)
         found = detect(fetched.response, query.listing, prompt.trigger)
         detail = {
             **base,
@@ -301,3 +373,19 @@ def _prompt_text(prompt: Prompt) -> str:
     parts = [str(m.get("content") or "") for m in prompt.messages]
     parts.append(json.dumps(prompt.tools))
     return "\n".join(parts)
+
+
+async def _all_or_none(coros: list[Coroutine[Any, Any, Decision]]) -> list[Decision]:
+    """Every result in order; on the first exception the other tasks are cancelled (their
+    calls are no longer wanted) and that exception is raised."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    if not tasks:
+        return []
+    await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    failed = next((t for t in tasks if t.done() and not t.cancelled() and t.exception()), None)
+    if failed is None:
+        return [t.result() for t in tasks]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    raise failed.exception()  # type: ignore[misc]

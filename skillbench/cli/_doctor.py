@@ -1,0 +1,80 @@
+"""``skillbench doctor``: can every model of a config be called, before paying for a run?"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from skillbench.cli._common import EXIT_ERROR, EXIT_OK, add_format
+
+HELP = "check that each model of a config can be called: keys, endpoint, tool support"
+DESCRIPTION = """\
+Run every selector's pre-flight, the same one `skillbench run` does before its first paid
+call: the key variables the model needs are set, litellm does not list the model as lacking
+tool calls, and the endpoint answers one small request carrying the Skill tool schema (a
+fraction of a cent on a cloud model). A server that is down fails in seconds. Selectors with
+nothing outside skillbench to check (oracle, embedding …) are listed as such.
+
+Exit codes: 0 every selector is ready, 1 at least one is not (or the config is invalid).
+
+examples:
+  skillbench doctor configs/litellm-example.yaml
+  skillbench doctor configs/litellm-example.yaml --format json
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("config", help="run config (YAML)")
+    add_format(parser, ["text", "json"], "text")
+
+
+def run(args: argparse.Namespace) -> int:
+    from skillbench.cache import default_cache_root
+    from skillbench.replay import load_config
+    from skillbench.selectors import SELECTORS, Checkable, SelectorEnv
+
+    config = load_config(args.config)
+    base = config.path.parent if config.path else Path.cwd()
+    env = SelectorEnv(default_cache_root(), config.seed, base, max_concurrency=1, quiet=True)
+    results: list[dict[str, Any]] = []
+    for sel in config.selectors:
+        selector = SELECTORS.get(sel.type)(sel.params, env)
+        checks = selector.preflight() if isinstance(selector, Checkable) else []
+        results.append(
+            {
+                "selector": sel.label,
+                "type": sel.type,
+                "model": sel.params.get("model"),
+                "ok": all(c.ok for c in checks),
+                "checked": isinstance(selector, Checkable),
+                "checks": [asdict(c) for c in checks],
+            }
+        )
+    ready = all(r["ok"] for r in results)
+    if args.format == "json":
+        print(json.dumps({"config": str(args.config), "ok": ready, "selectors": results}, indent=2))
+    else:
+        print(report(results))
+    return EXIT_OK if ready else EXIT_ERROR
+
+
+def report(results: Sequence[Mapping[str, Any]]) -> str:
+    """One ``PASS``/``FAIL`` line per selector, then one line per check it ran."""
+    lines = []
+    for r in results:
+        what = f"{r['type']} {r['model']}" if r["model"] else r["type"]
+        if not r["checked"]:
+            lines.append(f"-     {r['selector']} ({what}): nothing outside skillbench to check")
+            continue
+        lines.append(f"{'PASS' if r['ok'] else 'FAIL'}  {r['selector']} ({what})")
+        for c in r["checks"]:
+            lines.append(f"      {'ok ' if c['ok'] else 'BAD'} {c['step']:<9}{c['message']}")
+    failed = sum(not r["ok"] for r in results)
+    lines.append(
+        f"{failed} of {len(results)} selectors not ready" if failed else "every selector is ready"
+    )
+    return "\n".join(lines)
