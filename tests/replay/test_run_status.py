@@ -117,7 +117,8 @@ def test_errors_make_the_run_incomplete_and_resume_retries_exactly_them(
 
     fake.script.clear()
     assert main(["run", str(config), "-o", str(out), "-q", "--resume"]) == 0
-    assert fake.requests - sent == 2  # only the two errored decisions were asked again
+    # The pre-flight probe, then only the two errored decisions are asked again.
+    assert fake.requests - sent == 1 + 2
     assert read_run(out).status == "complete"
     assert decisions(out) == [
         ("q0", "pdf-merge", "correct_skill"),
