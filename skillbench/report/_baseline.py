@@ -91,7 +91,10 @@ def write_baseline(doc: Mapping[str, Any], path: str | Path) -> Path:
 def check_bounds(bounds: Bounds, where: str) -> None:
     """Every threshold names a known metric, says min or max, and is a finite number."""
     for name, bound in bounds.items():
-        gate_measure(name)
+        try:
+            gate_measure(name)
+        except SkillbenchError as exc:
+            raise SkillbenchError(f"{where}: {exc}") from None
         if not isinstance(bound, Mapping) or not bound:
             raise SkillbenchError(f'{where}: {name}: expected {{"min": x}} and/or {{"max": x}}')
         for key, value in bound.items():

@@ -144,7 +144,7 @@ def bless_run(
     """Write ``baseline`` (JSON) from a run directory, recording optional absolute thresholds
     that every later ``check`` enforces."""
     bounds = merge_bounds({}, minimum or {}, maximum or {})
-    check_bounds(bounds, "thresholds")
+    check_bounds(bounds, "--min/--max")
     return write_baseline(baseline_from_run(read_run(run_dir), bounds), baseline)
 
 
@@ -187,9 +187,9 @@ def check_run(
             )
     if thresholds.max_drop < 0:
         raise SkillbenchError(f"--max-drop must be >= 0, got {thresholds.max_drop}")
+    check_bounds(merge_bounds({}, thresholds.minimum, thresholds.maximum), "--min/--max")
     base = load_baseline(baseline)
     bounds = thresholds.bounds(base.get("thresholds", {}))
-    check_bounds(bounds, "thresholds")
     current = baseline_from_run(read_run(run_dir))
     bcells, ccells = _cells_match(base, current, run_dir, baseline)
     keys = varying_keys(base["cells"])
