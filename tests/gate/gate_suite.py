@@ -22,7 +22,11 @@ def write_requests(root: Path, n: int, negatives: int = 0) -> Path:
     path = root / "requests.jsonl"
     with path.open("w", encoding="utf-8") as fh:
         for i in range(n):
-            fh.write(json.dumps({"id": f"q{i:02d}", "text": f"do task {i}", "expected": f"skill-{i:02d}"}))
+            fh.write(
+                json.dumps(
+                    {"id": f"q{i:02d}", "text": f"do task {i}", "expected": f"skill-{i:02d}"}
+                )
+            )
             fh.write("\n")
         for i in range(negatives):
             fh.write(json.dumps({"id": f"neg{i:02d}", "text": f"chat {i}", "expected": None}))

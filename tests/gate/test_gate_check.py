@@ -42,10 +42,7 @@ def test_one_flipped_request_of_30_passes_with_a_resolution_warning(
         "accuracy: 0.167 (5 of 30 requests, cell all, one-sided exact McNemar at α = 0.05)"
     ) in err
     assert "FAIL" not in err
-    assert (
-        "PASS all accuracy: 0.967 vs baseline 1.000 (30 requests; B − A -0.033 "
-        in out
-    )
+    assert "PASS all accuracy: 0.967 vs baseline 1.000 (30 requests; B − A -0.033 " in out
     assert (
         f"dropped by 0.033 > max-drop 0.02, but within noise: 1 request worse, 0 better, "
         f"one-sided p = {p:.3g} ≥ α = 0.05"
@@ -54,17 +51,13 @@ def test_one_flipped_request_of_30_passes_with_a_resolution_warning(
     assert out.rstrip().endswith("1 passed, 0 failed, 1 skipped (2 checks)")
 
 
-def test_twenty_flipped_requests_of_30_fail_with_100(
-    suite: Replay, tmp_path: Path, capsys
-) -> None:
+def test_twenty_flipped_requests_of_30_fail_with_100(suite: Replay, tmp_path: Path, capsys) -> None:
     baseline = _bless(suite(), tmp_path)
     junit = tmp_path / "junit.xml"
     code, out, err = _check(capsys, suite(disabled=range(20)), baseline, "--junit", str(junit))
     assert code == 100
     p = binomtest(20, 20, 0.5, alternative="greater").pvalue  # 2^-20
-    assert (
-        f"FAIL all accuracy: 0.333 vs baseline 1.000 (30 requests; B − A -0.667 "
-    ) in err
+    assert ("FAIL all accuracy: 0.333 vs baseline 1.000 (30 requests; B − A -0.667 ") in err
     assert (
         f"dropped by 0.667 > max-drop 0.02, not noise: 20 requests worse, 0 better, "
         f"one-sided p = {p:.3g} < α = 0.05 (paired exact McNemar)"
@@ -82,7 +75,7 @@ def test_tolerance_binds_above_the_resolution(suite: Replay, tmp_path: Path, cap
     baseline = _bless(suite(), tmp_path)
     run = suite(disabled=range(6))
     assert _check(capsys, run, baseline, "--max-drop", "0.25")[0] == 0
-    code, out, err = _check(capsys, run, baseline, "--max-drop", "0.18")
+    code, _out, err = _check(capsys, run, baseline, "--max-drop", "0.18")
     assert code == 100 and "6 requests worse" in err
     assert "warning" not in err  # 0.18 is coarser than the 0.167 resolution
 

@@ -121,5 +121,3 @@ def test_bootstrap_matches_normal_theory_and_is_seeded() -> None:
     assert boot.ci.low == pytest.approx(0.1 - half, abs=0.006)
     assert boot.ci.high == pytest.approx(0.1 + half, abs=0.006)
     assert paired_bootstrap(a, b, seed=7) == boot
-
-
