@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
+from skillbench.metrics import Bootstrap, McNemar
 from skillbench.report._measures import Measure
 from skillbench.report._pairing import (
     DEFAULT_ALPHA,
@@ -68,6 +69,22 @@ class PairedResult:
     better: list[Flip] = field(default_factory=list)
     held_out: int = 0
     """Requests left out because one side used them to calibrate a selector (train split)."""
+
+    @property
+    def value_a(self) -> float:
+        return self.stats.value_a
+
+    @property
+    def value_b(self) -> float:
+        return self.stats.value_b
+
+    @property
+    def test(self) -> McNemar:
+        return self.stats.test
+
+    @property
+    def bootstrap(self) -> Bootstrap:
+        return self.stats.bootstrap
 
 
 @dataclass(frozen=True)

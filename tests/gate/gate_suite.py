@@ -42,6 +42,7 @@ def replay(
     disabled: Collection[int] = (),
     selector: Mapping[str, Any] | None = None,
     repeats: int = 1,
+    budget: int = 8000,
 ) -> Path:
     """Write a catalog with ``disabled`` skills hidden and replay ``root/requests.jsonl``."""
     catalog = root / "catalogs" / name
@@ -59,7 +60,7 @@ def replay(
         f"name: {name}\n"
         f"catalogs:\n  suite:\n    - {{path: {catalog}}}\n"
         f"requests: {root / 'requests.jsonl'}\n"
-        "profiles: [codebot]\nbudgets: [8000]\norderings: [alpha]\n"
+        f"profiles: [codebot]\nbudgets: [{budget}]\norderings: [alpha]\n"
         f"selectors:\n  - {json.dumps(dict(selector or {'type': 'oracle'}))}\n"
         f"repeats: {repeats}\nseed: 0\n",
         encoding="utf-8",
