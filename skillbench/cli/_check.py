@@ -132,13 +132,15 @@ def _print(report: Any, quiet: bool) -> None:
         print(f"FAIL {r.message}", file=sys.stderr)
     if quiet:
         return
+    shared = f" ({report.alpha * report.tests:.3g} over {report.tests} tests)"
+    shared = shared if report.tests > 1 else ""
     for c in report.coarsest:
         res = c.resolution
         if res.drop is not None:
             print(
-                f"resolution: {c.metric} can tell a drop of {res.drop:.3f} ({res.flips} of "
+                f"resolution: {c.metric} can tell a {c.change} of {res.drop:.3f} ({res.flips} of "
                 f"{res.requests} requests worse, none better) from noise at α = "
-                f"{report.alpha:.3g} per test"
+                f"{report.alpha:.3g} per test{shared}"
             )
     for r in report.results:
         if r.status == "pass" and r.note:

@@ -89,6 +89,12 @@ class CoarsestCell:
     metric: str
     cell: str
     resolution: Resolution
+    higher_is_better: bool
+
+    @property
+    def change(self) -> str:
+        """What worse means for the metric: ``drop`` or ``rise``."""
+        return "drop" if self.higher_is_better else "rise"
 
 
 @dataclass(frozen=True)
@@ -120,16 +126,17 @@ class GateReport:
             res = c.resolution
             if res.drop is None:
                 out.append(
-                    f"{c.metric} (cell {c.cell}): no drop is detectable on {res.requests} requests "
+                    f"{c.metric} (cell {c.cell}): no {c.change} is detectable on {res.requests} "
+                    "requests "
                     f"at α = {self.alpha:.3g} (even all of them getting worse has p = "
                     f"2^-{res.requests}); only absolute thresholds can fail it: add requests"
                 )
             elif self.max_drop < res.drop:
                 out.append(
-                    f"--max-drop {self.max_drop:g} is below the smallest drop this suite can "
-                    f"detect for {c.metric}: {res.drop:.3f} ({res.flips} of {res.requests} "
+                    f"--max-drop {self.max_drop:g} is below the smallest {c.change} this suite "
+                    f"can detect for {c.metric}: {res.drop:.3f} ({res.flips} of {res.requests} "
                     f"requests, cell {c.cell}, one-sided exact McNemar at α = {self.alpha:.3g}); "
-                    "smaller drops pass as noise: add requests to tighten the gate"
+                    f"a smaller {c.change} passes as noise: add requests to tighten the gate"
                 )
         return out
 
@@ -212,7 +219,9 @@ def check_run(
             if stats is not None:
                 worst = coarsest.get(m.name)
                 if worst is None or _coarser(stats.resolution, worst.resolution):
-                    coarsest[m.name] = CoarsestCell(m.name, label, stats.resolution)
+                    coarsest[m.name] = CoarsestCell(
+                        m.name, label, stats.resolution, m.higher_is_better
+                    )
             gate = _Gate(m, label, thresholds.max_drop, alpha, bounds.get(m.name, {}))
             results.append(gate.judge(bcell, ccells[key], stats))
     return GateReport(results, alpha, tests, thresholds.max_drop, list(coarsest.values()))
