@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from skillbench._errors import SkillbenchError
 from skillbench.cli._common import EXIT_GATE_FAILED, EXIT_OK, add_quiet, env_default, warn
+
+if TYPE_CHECKING:
+    from skillbench.report import GateReport
 
 HELP = "gate a run against a baseline (exit 100 on regression)"
 DESCRIPTION = """\
@@ -125,7 +128,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quiet(parser)
 
 
-def _print(report: Any, quiet: bool) -> None:
+def _print(report: GateReport, quiet: bool) -> None:
     for w in report.warnings():
         warn(w)
     for r in report.failed:

@@ -39,7 +39,7 @@ from skillbench.report._pairing import (
     request_scores,
     require_same_requests,
 )
-from skillbench.report._run import cell_key, cell_label, varying_keys
+from skillbench.report._run import CellKey, cell_key, cell_label, varying_keys
 
 Status = Literal["pass", "fail", "skip"]
 
@@ -126,10 +126,10 @@ class GateReport:
             res = c.resolution
             if res.drop is None:
                 out.append(
-                    f"{c.metric} (cell {c.cell}): no {c.change} is detectable on {res.requests} "
-                    "requests "
-                    f"at α = {self.alpha:.3g} (even all of them getting worse has p = "
-                    f"2^-{res.requests}); only absolute thresholds can fail it: add requests"
+                    f"{c.metric} (cell {c.cell}): no {c.change} is detectable on "
+                    f"{res.requests} requests at α = {self.alpha:.3g} (even all of them getting "
+                    f"worse gives p = 2^-{res.requests}); only an absolute threshold can fail "
+                    "it: add requests"
                 )
             elif self.max_drop < res.drop:
                 out.append(
@@ -155,7 +155,16 @@ def bless_run(
     return write_baseline(baseline_from_run(read_run(run_dir), bounds), baseline)
 
 
-def _cells_match(base: dict[str, Any], current: dict[str, Any], run_dir: Any, baseline: Any):
+Cells = dict[CellKey, Mapping[str, Any]]
+
+
+def _cells_match(
+    base: Mapping[str, Any],
+    current: Mapping[str, Any],
+    run_dir: str | Path,
+    baseline: str | Path,
+) -> tuple[Cells, Cells]:
+    """Baseline and run cells by key; a different grid is an error, not a partial gate."""
     bcells = {cell_key(c): c for c in base["cells"]}
     ccells = {cell_key(c): c for c in current["cells"]}
     if bcells.keys() != ccells.keys():

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Replay
+from gate_suite import replay, write_requests
 from scipy.stats import binomtest
 
 from skillbench.cli import main
@@ -164,3 +165,19 @@ def test_an_unfinished_run_is_an_error(suite: Replay, tmp_path: Path, capsys) ->
     (run / "manifest.json").write_text(json.dumps(manifest))
     code, _, err = _check(capsys, run, baseline)
     assert code == 1 and "the run is interrupted (SIGINT)" in err
+
+
+def test_a_suite_too_small_to_detect_anything_says_so(tmp_path: Path, capsys) -> None:
+    """Four requests: even all four breaking has p = 2^-4 = 0.0625, so only a threshold can fail."""
+    write_requests(tmp_path, 4)
+    base = replay(tmp_path, "base", skills=4)
+    broken = replay(tmp_path, "broken", skills=4, disabled=range(4))
+    baseline = _bless(base, tmp_path)
+    code, out, err = _check(capsys, broken, baseline)
+    assert code == 0
+    assert (
+        "warning: accuracy (cell all): no drop is detectable on 4 requests at α = 0.05 "
+        "(even all of them getting worse gives p = 2^-4); only an absolute threshold can fail it"
+    ) in err
+    assert "4 requests worse, 0 better, one-sided p = 0.0625 ≥ α = 0.05" in out
+    assert _check(capsys, broken, baseline, "--min-accuracy", "0.5")[0] == 100
