@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError, Location, SkillbenchError
-from skillbench.report._pairing import gate_measure, gate_measures
+from skillbench.report._pairing import cell_rows, gate_measure, gate_measures
 from skillbench.report._run import CELL_KEYS, Row, Run, cell_key
 
 FORMAT_VERSION = 1
@@ -57,7 +57,7 @@ def request_rows(cell: Mapping[str, Any]) -> list[dict[str, Any]]:
 def baseline_from_run(run: Run, bounds: Bounds | None = None) -> dict[str, Any]:
     """The baseline document: metric values, intervals, denominators, per-request outcomes and
     (optionally) absolute thresholds."""
-    by_cell = run.rows_by_cell()
+    by_cell = cell_rows(run, counted=True)
     cells = []
     for cell in run.cells:
         rows = by_cell.get(cell_key(cell), [])

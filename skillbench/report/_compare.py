@@ -14,6 +14,7 @@ from skillbench.report._pairing import (
     DEFAULT_ALPHA,
     DEFAULT_MAX_DROP,
     PairedStats,
+    cell_rows,
     family_alpha,
     gate_measure,
     paired_stats,
@@ -22,7 +23,7 @@ from skillbench.report._pairing import (
     require_same_requests,
     scored_rows,
 )
-from skillbench.report._run import CellKey, Row, Run, cell_key
+from skillbench.report._run import Row, cell_key
 from skillbench.report._select import Selection, pair_cells, select_cells
 
 
@@ -240,13 +241,6 @@ def _pair(
     )
 
 
-def _all_rows(run: Run) -> dict[CellKey, list[Row]]:
-    out: dict[CellKey, list[Row]] = defaultdict(list)
-    for row in run.rows:
-        out[cell_key(row)].append(row)
-    return out
-
-
 def compare_runs(
     a: Selection,
     b: Selection,
@@ -281,7 +275,7 @@ def compare_runs(
     pairs = pair_cells(
         select_cells(run_a, a), select_cells(run_b, b), set(a.filters) | set(b.filters)
     )
-    rows_a, rows_b = _all_rows(run_a), _all_rows(run_b)
+    rows_a, rows_b = cell_rows(run_a, counted=False), cell_rows(run_b, counted=False)
     config = _Config(family_alpha(alpha, len(pairs)), resamples, seed)
     results = [
         _pair(

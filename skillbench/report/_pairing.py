@@ -1,9 +1,10 @@
 """What ``compare`` and ``check`` share: reading a run, scoring its requests, the paired test.
 
 Both commands answer the same question ("is B worse than A on these requests?"), so they go
-through the same functions here: the run is read in one place, each request becomes one score
-(its repeats pooled: one cluster, one vote), and the scores are tested and resampled by the same
-code. Two commands that disagree on one suite would mean one of them is wrong.
+through the same functions here. A run directory is read only here (``read_run``,
+``cell_rows``) and metric names are resolved only here (``gate_measure``); each request becomes
+one score (its repeats pooled: one cluster, one vote), and the scores are tested and resampled
+by the same code. Two commands that disagree on one suite would mean one of them is wrong.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from skillbench.metrics import (
     sign_test,
 )
 from skillbench.report._measures import MEASURES, Measure, measure
-from skillbench.report._run import Row, Run, load_run
+from skillbench.report._run import CellKey, Row, Run, cell_key, load_run
 
 DEFAULT_MAX_DROP = 0.02
 """The tolerance both commands use unless told otherwise (absolute, in the metric's units)."""
@@ -64,6 +65,17 @@ def scored_rows(rows: Iterable[Row], m: Measure) -> list[Row]:
         for r in rows
         if r.get("outcome") not in UNSCORED and m.applies(r)  # type: ignore[misc]
     ]
+
+
+def cell_rows(run: Run, *, counted: bool) -> dict[CellKey, list[Row]]:
+    """A run's results rows per cell: every row, or only those its summary counts (the test
+    split when a selector was calibrated)."""
+    if counted:
+        return run.rows_by_cell()
+    out: dict[CellKey, list[Row]] = defaultdict(list)
+    for row in run.rows:
+        out[cell_key(row)].append(row)
+    return out
 
 
 def request_scores(rows: Iterable[Row], m: Measure) -> dict[str, float]:

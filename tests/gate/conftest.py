@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
-from gate_suite import replay, write_requests
-
-N = 30
-
-Replay = Callable[..., Path]
+from gate_suite import N, Replay, replay, write_requests
 
 
 @pytest.fixture(scope="module")

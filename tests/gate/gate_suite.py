@@ -11,11 +11,17 @@ choose, with every file in the shape the engine writes.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
 from skillbench.replay import load_config, run_experiment
+
+N = 30
+"""Requests in the suite."""
+
+Replay = Callable[..., Path]
+"""``suite(disabled=..., repeats=...)`` → a run directory."""
 
 
 def write_requests(root: Path, n: int, negatives: int = 0) -> Path:

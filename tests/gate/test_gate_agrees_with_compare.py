@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import N, Replay
+from gate_suite import N, Replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest

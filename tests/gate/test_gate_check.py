@@ -11,8 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import Replay
-from gate_suite import replay, write_requests
+from gate_suite import Replay, replay, write_requests
 from scipy.stats import binomtest
 
 from skillbench.cli import main

@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import Replay
-from gate_suite import replay, write_requests
+from gate_suite import Replay, replay, write_requests
 
 from skillbench.cli import main
 from skillbench.report import compare_runs, parse_selection

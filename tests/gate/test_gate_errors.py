@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import N, Replay
-from gate_suite import replay, write_requests
+from gate_suite import N, Replay, replay, write_requests
 
 from skillbench.cli import main
 
