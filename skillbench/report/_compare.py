@@ -181,8 +181,12 @@ def _train_ids(rows: Sequence[Row]) -> set[str]:
     return {str(r.get("request_id")) for r in rows if r.get("split") == "train"}
 
 
-def _chosen(rows: Sequence[Row], request_id: str) -> list[str | None]:
-    return [r.get("chosen") for r in rows if str(r.get("request_id")) == request_id]
+def _chosen(rows: Sequence[Row]) -> dict[str, list[str | None]]:
+    """What each request's repeats chose, by request id."""
+    out: dict[str, list[str | None]] = defaultdict(list)
+    for r in rows:
+        out[str(r.get("request_id"))].append(r.get("chosen"))
+    return out
 
 
 def _pair(
@@ -209,12 +213,13 @@ def _pair(
         ra, rb, m, alpha=config.test_alpha, resamples=config.resamples, seed=config.seed
     )
     expected = {str(r.get("request_id")): list(r.get("expected") or []) for r in counted[0]}
+    chosen_a, chosen_b = _chosen(counted[0]), _chosen(counted[1])
     flips: dict[bool, list[Flip]] = {True: [], False: []}
     skills: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for i, sa, sb in zip(stats.ids, stats.a, stats.b, strict=True):
         skills[expected[i][0] if expected[i] else "none"].append((sa, sb))
         if sa != sb:
-            flip = Flip(i, expected[i], _chosen(counted[0], i), _chosen(counted[1], i), sa, sb)
+            flip = Flip(i, expected[i], chosen_a[i], chosen_b[i], sa, sb)
             flips[m.worse(sa, sb) > 0].append(flip)
     per_skill = [
         SkillDiff(
