@@ -6,13 +6,21 @@ import argparse
 import json
 from pathlib import Path
 
-from skillbench.cli._common import EXIT_GATE_FAILED, EXIT_OK, add_format, add_output
+from skillbench.cli._common import (
+    EXIT_GATE_FAILED,
+    EXIT_OK,
+    add_format,
+    add_output,
+    env_default,
+)
 
 HELP = "paired comparison of two runs or two sets of cells (McNemar, paired bootstrap)"
 DESCRIPTION = """\
-Compare B against A on the same requests: exact McNemar test on the requests that flipped,
-a paired bootstrap 95% interval for the difference (requests resampled, repeats kept
-together), per-skill differences and the flipped requests.
+Compare B against A on the same requests: exact McNemar test on the requests that flipped
+(two-sided, and one-sided "is B worse?"; a request's repeats count as one), a paired
+bootstrap 95% interval for the difference (requests resampled, repeats kept together),
+per-skill differences and the flipped requests. B regressed when it is worse by more than
+--max-drop and the one-sided p is below --alpha: the rule `skillbench check` gates on.
 
 A side is a run directory, optionally followed by '::' and cell filters:
   reports/sweep                               every cell of the run
@@ -29,7 +37,7 @@ examples:
   skillbench compare runs/x runs/x --cell-a budget=2000 --cell-b budget=4000
   skillbench compare runs/main runs/pr --format json --fail-on-regression
 
-Exit codes: 0 ok, 1 error (missing files, unpaired requests), 100 B significantly worse
+Exit codes: 0 ok, 1 error (missing or unfinished runs, unpaired requests), 100 B regressed
 with --fail-on-regression.
 """
 
@@ -40,22 +48,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cell-a", metavar="K=V,...", help="extra cell filters for A")
     parser.add_argument("--cell-b", metavar="K=V,...", help="extra cell filters for B")
     parser.add_argument(
-        "--metric", default="accuracy", help="per-decision metric to compare (default: accuracy)"
+        "--metric",
+        default=env_default("metric", "accuracy"),
+        help="per-decision metric to compare (default: accuracy) [env: SKILLBENCH_METRIC]",
     )
     parser.add_argument(
         "--alpha",
         type=float,
-        default=0.05,
-        help="significance level, shared by all cell pairs (default: 0.05)",
+        default=env_default("alpha", 0.05),
+        help="significance level, shared by all cell pairs (default: 0.05) [env: SKILLBENCH_ALPHA]",
     )
     parser.add_argument(
-        "--resamples", type=int, default=10_000, help="bootstrap resamples (default: 10000)"
+        "--max-drop",
+        type=float,
+        default=env_default("max-drop", 0.02),
+        help="tolerance of the regression rule (default: 0.02) [env: SKILLBENCH_MAX_DROP]",
     )
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    parser.add_argument(
+        "--resamples",
+        type=int,
+        default=env_default("resamples", 10_000),
+        help="bootstrap resamples (default: 10000) [env: SKILLBENCH_RESAMPLES]",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=env_default("seed", 0),
+        help="bootstrap seed (default: 0) [env: SKILLBENCH_SEED]",
+    )
     parser.add_argument(
         "--fail-on-regression",
         action="store_true",
-        help="exit 100 when B is significantly worse than A",
+        default=env_default("fail-on-regression", "") not in ("", "0", "false"),
+        help="exit 100 when B regressed (see above) [env: SKILLBENCH_FAIL_ON_REGRESSION]",
     )
     add_format(parser, ["md", "html", "json"], "md")
     add_output(parser, "file to write (default: stdout)")
@@ -73,7 +98,13 @@ def run(args: argparse.Namespace) -> int:
     a = parse_selection(args.a, args.cell_a, "A")
     b = parse_selection(args.b, args.cell_b, "B")
     cmp = compare_runs(
-        a, b, metric=args.metric, alpha=args.alpha, resamples=args.resamples, seed=args.seed
+        a,
+        b,
+        metric=args.metric,
+        alpha=args.alpha,
+        max_drop=args.max_drop,
+        resamples=args.resamples,
+        seed=args.seed,
     )
     if args.format == "json":
         text = json.dumps(cmp.to_json(), indent=1) + "\n"

@@ -1,12 +1,13 @@
 """Reports people read, paired comparisons and the CI regression gate."""
 
+from skillbench.report._baseline import baseline_from_run, load_baseline
 from skillbench.report._compare import Comparison, Flip, PairedResult, SkillDiff, compare_runs
 from skillbench.report._compare_doc import build_comparison
 from skillbench.report._doc import Document, to_html, to_markdown
 from skillbench.report._gate import (
+    GateReport,
     GateResult,
     Thresholds,
-    baseline_from_run,
     bless_run,
     check_run,
     write_junit,
@@ -21,6 +22,7 @@ __all__ = [
     "Comparison",
     "Document",
     "Flip",
+    "GateReport",
     "GateResult",
     "Measure",
     "PairedResult",
@@ -34,6 +36,7 @@ __all__ = [
     "build_report",
     "check_run",
     "compare_runs",
+    "load_baseline",
     "load_run",
     "parse_selection",
     "to_html",

@@ -5,12 +5,25 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics import Bootstrap, McNemar, paired_bootstrap, sign_test
-from skillbench.report._measures import Measure, measure
-from skillbench.report._run import CellKey, Row, Run, cell_key, load_run
+from skillbench.metrics import Bootstrap, McNemar
+from skillbench.report._measures import Measure
+from skillbench.report._pairing import (
+    DEFAULT_ALPHA,
+    DEFAULT_MAX_DROP,
+    PairedStats,
+    cell_rows,
+    family_alpha,
+    gate_measure,
+    paired_stats,
+    read_run,
+    request_scores,
+    require_same_requests,
+    scored_rows,
+)
+from skillbench.report._run import Row, cell_key
 from skillbench.report._select import Selection, pair_cells, select_cells
 
 
@@ -41,8 +54,9 @@ class SkillDiff:
 class PairedResult:
     """One pair of cells compared on their shared requests.
 
-    ``diff`` and its interval are in the metric's units (B - A); ``test.worse``/``test.better``
-    count requests that moved in the metric's bad/good direction.
+    ``stats`` holds the values, the drop (in the metric's bad direction), the paired test (its
+    ``worse``/``better`` count requests that moved in the metric's bad/good direction) and the
+    bootstrap interval of B - A.
     """
 
     label: str
@@ -50,50 +64,71 @@ class PairedResult:
     cell_b: Mapping[str, Any]
     n_requests: int
     n_decisions: int
-    value_a: float
-    value_b: float
-    bootstrap: Bootstrap
-    test: McNemar
+    stats: PairedStats
     per_skill: list[SkillDiff] = field(default_factory=list)
     worse: list[Flip] = field(default_factory=list)
     better: list[Flip] = field(default_factory=list)
     held_out: int = 0
     """Requests left out because one side used them to calibrate a selector (train split)."""
 
+    @property
+    def value_a(self) -> float:
+        return self.stats.value_a
+
+    @property
+    def value_b(self) -> float:
+        return self.stats.value_b
+
+    @property
+    def test(self) -> McNemar:
+        return self.stats.test
+
+    @property
+    def bootstrap(self) -> Bootstrap:
+        return self.stats.bootstrap
+
 
 @dataclass(frozen=True)
 class Comparison:
-    """Every paired result of ``compare_runs``; ``alpha`` is family-wise (Bonferroni)."""
+    """Every paired result of ``compare_runs``.
+
+    ``alpha`` is family-wise (Bonferroni over the pairs); ``max_drop`` is the tolerance of the
+    regression rule ``check`` uses too.
+    """
 
     a: str
     b: str
     metric: Measure
     alpha: float
+    max_drop: float
     results: list[PairedResult]
 
     @property
     def adjusted_alpha(self) -> float:
-        return self.alpha / max(len(self.results), 1)
+        return family_alpha(self.alpha, len(self.results))
 
     @property
     def p_value(self) -> float:
-        """Bonferroni-adjusted smallest p-value (the raw one for a single pair)."""
-        return min(1.0, min(r.test.p_value for r in self.results) * len(self.results))
+        """Bonferroni-adjusted smallest two-sided p-value (the raw one for a single pair)."""
+        return min(1.0, min(r.stats.test.p_value for r in self.results) * len(self.results))
 
     def significant(self, r: PairedResult) -> bool:
-        return r.test.p_value < self.adjusted_alpha
+        """A and B differ, either way (two-sided)."""
+        return r.stats.test.p_value < self.adjusted_alpha
 
     def regressed(self, r: PairedResult) -> bool:
-        return self.significant(r) and r.test.worse > r.test.better
+        """B is worse by more than ``max_drop`` and the one-sided test says it is not noise."""
+        return r.stats.regressed(self.max_drop, self.adjusted_alpha)
 
     @property
     def regression(self) -> bool:
-        """B is significantly worse than A in some pair."""
+        """B regressed in some pair."""
         return any(self.regressed(r) for r in self.results)
 
     def to_json(self) -> dict[str, Any]:
         pairs = []
         for r in self.results:
+            st = r.stats
             pairs.append(
                 {
                     "label": r.label,
@@ -101,16 +136,20 @@ class Comparison:
                     "cell_b": {k: v for k, v in r.cell_b.items() if not isinstance(v, dict | list)},
                     "n_requests": r.n_requests,
                     "n_decisions": r.n_decisions,
-                    "value_a": r.value_a,
-                    "value_b": r.value_b,
-                    "diff": r.bootstrap.diff,
-                    "diff_ci": list(r.bootstrap.ci),
-                    "resamples": r.bootstrap.resamples,
-                    "worse": r.test.worse,
-                    "better": r.test.better,
-                    "p_value": r.test.p_value,
+                    "value_a": st.value_a,
+                    "value_b": st.value_b,
+                    "diff": st.bootstrap.diff,
+                    "diff_ci": list(st.bootstrap.ci),
+                    "drop": st.drop,
+                    "resamples": st.bootstrap.resamples,
+                    "worse": st.test.worse,
+                    "better": st.test.better,
+                    "p_value": st.test.p_value,
+                    "p_worse": st.test.p_worse,
                     "significant": self.significant(r),
                     "regression": self.regressed(r),
+                    "detectable_drop": st.resolution.drop,
+                    "detectable_flips": st.resolution.flips,
                     "per_skill": [asdict(s) for s in r.per_skill],
                     "flipped_worse": [asdict(f) for f in r.worse],
                     "flipped_better": [asdict(f) for f in r.better],
@@ -123,22 +162,18 @@ class Comparison:
             "metric": self.metric.name,
             "higher_is_better": self.metric.higher_is_better,
             "alpha": self.alpha,
+            "alpha_per_pair": self.adjusted_alpha,
+            "max_drop": self.max_drop,
             "p_value": self.p_value,
             "regression": self.regression,
             "pairs": pairs,
         }
 
 
-def _by_request(rows: Sequence[Row], m: Measure) -> dict[str, list[Row]]:
-    out: dict[str, list[Row]] = defaultdict(list)
-    for row in rows:
-        if m.applies(row):  # type: ignore[misc]
-            out[str(row.get("request_id"))].append(row)
-    return out
-
-
-def _score(rows: Sequence[Row], m: Measure) -> float:
-    return sum(bool(m.hit(r)) for r in rows) / len(rows)  # type: ignore[misc]
+class _Config(NamedTuple):
+    test_alpha: float
+    resamples: int
+    seed: int
 
 
 def _train_ids(rows: Sequence[Row]) -> set[str]:
@@ -146,13 +181,20 @@ def _train_ids(rows: Sequence[Row]) -> set[str]:
     return {str(r.get("request_id")) for r in rows if r.get("split") == "train"}
 
 
+def _chosen(rows: Sequence[Row]) -> dict[str, list[str | None]]:
+    """What each request's repeats chose, by request id."""
+    out: dict[str, list[str | None]] = defaultdict(list)
+    for r in rows:
+        out[str(r.get("request_id"))].append(r.get("chosen"))
+    return out
+
+
 def _pair(
     label: str,
     cells: tuple[Mapping[str, Any], Mapping[str, Any]],
     rows: tuple[Sequence[Row], Sequence[Row]],
     m: Measure,
-    resamples: int,
-    seed: int,
+    config: _Config,
 ) -> PairedResult:
     """Compare two cells on their shared requests.
 
@@ -161,41 +203,23 @@ def _pair(
     """
     train = _train_ids(rows[0]) | _train_ids(rows[1])
     counted = [[r for r in side if str(r.get("request_id")) not in train] for side in rows]
-    ra, rb = _by_request(counted[0], m), _by_request(counted[1], m)
+    ra, rb = request_scores(counted[0], m), request_scores(counted[1], m)
     if not ra or not rb:
         side = "A" if not ra else "B"
         raise SkillbenchError(f"{label}: side {side} has no decisions for metric {m.name!r}")
-    if ra.keys() != rb.keys():
-        only_a, only_b = sorted(ra.keys() - rb.keys()), sorted(rb.keys() - ra.keys())
-        parts = [
-            f"{len(ids)} only in {side} ({', '.join(ids[:5])}{', …' if len(ids) > 5 else ''})"
-            for side, ids in (("A", only_a), ("B", only_b))
-            if ids
-        ]
-        raise SkillbenchError(
-            f"{label}: unpaired requests: {'; '.join(parts)}; compare runs over the same requests"
-        )
-    held_out = len(train & (set(_by_request(rows[0], m)) | set(_by_request(rows[1], m))))
-    ids = sorted(ra)
-    a = [_score(ra[i], m) for i in ids]
-    b = [_score(rb[i], m) for i in ids]
-    test = sign_test(a, b)
-    if not m.higher_is_better:
-        test = McNemar(test.better, test.worse, test.p_value)
+    require_same_requests(label, ra, rb, "compare runs over the same requests")
+    everything = set(request_scores(rows[0], m)) | set(request_scores(rows[1], m))
+    stats = paired_stats(
+        ra, rb, m, alpha=config.test_alpha, resamples=config.resamples, seed=config.seed
+    )
+    expected = {str(r.get("request_id")): list(r.get("expected") or []) for r in counted[0]}
+    chosen_a, chosen_b = _chosen(counted[0]), _chosen(counted[1])
     flips: dict[bool, list[Flip]] = {True: [], False: []}
     skills: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for i, sa, sb in zip(ids, a, b, strict=True):
-        expected = list(ra[i][0].get("expected") or [])
-        skills[expected[0] if expected else "none"].append((sa, sb))
+    for i, sa, sb in zip(stats.ids, stats.a, stats.b, strict=True):
+        skills[expected[i][0] if expected[i] else "none"].append((sa, sb))
         if sa != sb:
-            flip = Flip(
-                i,
-                expected,
-                [r.get("chosen") for r in ra[i]],
-                [r.get("chosen") for r in rb[i]],
-                sa,
-                sb,
-            )
+            flip = Flip(i, expected[i], chosen_a[i], chosen_b[i], sa, sb)
             flips[m.worse(sa, sb) > 0].append(flip)
     per_skill = [
         SkillDiff(
@@ -212,24 +236,14 @@ def _pair(
         label=label,
         cell_a=cells[0],
         cell_b=cells[1],
-        n_requests=len(ids),
-        n_decisions=sum(len(v) for v in ra.values()) + sum(len(v) for v in rb.values()),
-        value_a=sum(a) / len(a),
-        value_b=sum(b) / len(b),
-        bootstrap=paired_bootstrap(a, b, resamples=resamples, seed=seed),
-        test=test,
+        n_requests=len(stats.ids),
+        n_decisions=sum(len(scored_rows(side, m)) for side in counted),
+        stats=stats,
         per_skill=per_skill,
         worse=flips[True],
         better=flips[False],
-        held_out=held_out,
+        held_out=len(train & everything),
     )
-
-
-def _all_rows(run: Run) -> dict[CellKey, list[Row]]:
-    out: dict[CellKey, list[Row]] = defaultdict(list)
-    for row in run.rows:
-        out[cell_key(row)].append(row)
-    return out
 
 
 def compare_runs(
@@ -237,44 +251,45 @@ def compare_runs(
     b: Selection,
     *,
     metric: str = "accuracy",
-    alpha: float = 0.05,
+    alpha: float = DEFAULT_ALPHA,
+    max_drop: float = DEFAULT_MAX_DROP,
     resamples: int = 10_000,
     seed: int = 0,
 ) -> Comparison:
     """Compare selection B against A on the same requests, cell pair by cell pair.
 
-    Per pair: the exact McNemar (sign) test on requests whose score changed, a paired bootstrap
-    interval for the difference (requests resampled, repeats kept with their request), per-skill
-    differences and the flipped requests. Several pairs share ``alpha`` by Bonferroni.
-    Requests a side's selector was calibrated on (``split: train``) are left out of both sides,
-    so a calibrated selector can be compared with an uncalibrated one on its test split.
+    Per pair: the exact McNemar (sign) test on requests whose score changed, two-sided ("do
+    they differ?") and one-sided ("is B worse?"), a paired bootstrap interval for the
+    difference (requests resampled, repeats kept with their request), per-skill differences
+    and the flipped requests. Several pairs share ``alpha`` by Bonferroni. Requests a side's
+    selector was calibrated on (``split: train``) are left out of both sides, so a calibrated
+    selector can be compared with an uncalibrated one on its test split.
     """
-    m = measure(metric)
+    m = gate_measure(metric)
     if not m.per_row:
         raise SkillbenchError(
             f"metric {metric!r} cannot be paired per request; use accuracy, "
             "recall, precision or a rate"
         )
-    if not 0 < alpha < 1:
-        raise SkillbenchError(f"alpha must be in (0, 1), got {alpha}")
-    run_a = load_run(a.path)
-    run_b = run_a if b.path.resolve() == a.path.resolve() else load_run(b.path)
+    family_alpha(alpha, 1)  # validates alpha before any file is read
+    run_a = read_run(a.path)
+    run_b = run_a if b.path.resolve() == a.path.resolve() else read_run(b.path)
     for run, sel in ((run_a, a), (run_b, b)):
         if not run.rows:
             raise SkillbenchError(f"{sel.path}/results.jsonl: missing or empty (needed to pair)")
     pairs = pair_cells(
         select_cells(run_a, a), select_cells(run_b, b), set(a.filters) | set(b.filters)
     )
-    rows_a, rows_b = _all_rows(run_a), _all_rows(run_b)
+    rows_a, rows_b = cell_rows(run_a, counted=False), cell_rows(run_b, counted=False)
+    config = _Config(family_alpha(alpha, len(pairs)), resamples, seed)
     results = [
         _pair(
             label,
             (ca, cb),
             (rows_a.get(cell_key(ca), []), rows_b.get(cell_key(cb), [])),
             m,
-            resamples,
-            seed,
+            config,
         )
         for label, ca, cb in pairs
     ]
-    return Comparison(str(a), str(b), m, alpha, results)
+    return Comparison(str(a), str(b), m, alpha, max_drop, results)

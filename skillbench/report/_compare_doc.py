@@ -19,13 +19,36 @@ def _signed(x: float) -> str:
     return f"{x:+.3f}"
 
 
+def _resolution(cmp: Comparison, r: PairedResult) -> str:
+    res = r.stats.resolution
+    if res.flips is None:
+        return (
+            f"No drop is detectable on {res.requests} requests at α = "
+            f"{cmp.adjusted_alpha:.3g}, even if every one of them got worse."
+        )
+    return (
+        f"The smallest detectable drop here is {res.drop:.3f} ({res.flips} of {res.requests} "
+        f"requests worse, none better, at α = {cmp.adjusted_alpha:.3g})."
+    )
+
+
 def verdict(cmp: Comparison, r: PairedResult) -> str:
-    name = cmp.metric.name
+    """One sentence with the same rule ``skillbench check`` gates on."""
+    name, st = cmp.metric.name, r.stats
+    p = f"two-sided p = {st.test.p_value:.3g}, one-sided p(B worse) = {st.test.p_worse:.3g}"
     if cmp.regressed(r):
-        return f"**B is significantly worse** on {name} (p = {r.test.p_value:.3g})."
-    if cmp.significant(r):
-        return f"**B is significantly better** on {name} (p = {r.test.p_value:.3g})."
-    return f"No significant difference on {name} (p = {r.test.p_value:.3g})."
+        return (
+            f"**B is worse** on {name}: by {st.drop:.3f} > tolerance {cmp.max_drop:g}, "
+            f"and not noise ({p})."
+        )
+    if cmp.significant(r) and st.drop < 0:
+        return f"**B is significantly better** on {name} ({p})."
+    if st.drop > 0 and st.test.p_worse < cmp.adjusted_alpha:
+        return (
+            f"B is significantly worse on {name}, but by {st.drop:.3f}, within the tolerance "
+            f"{cmp.max_drop:g} ({p})."
+        )
+    return f"No significant difference on {name} ({p}). " + _resolution(cmp, r)
 
 
 def _choices(chosen: Sequence[str | None]) -> str:
@@ -61,8 +84,11 @@ def build_comparison(cmp: Comparison) -> Document:
     doc.add(Bullets([f"A: `{cmp.a}`", f"B: `{cmp.b}`"]))
     note = (
         f"Paired on request ids; {direction} {cmp.metric.name} is better. Test: exact McNemar "
-        "(sign test on per-request scores, repeats averaged per request). Interval: paired "
-        f"bootstrap over requests, {cmp.results[0].bootstrap.resamples:,} resamples, 95%."
+        "(sign test on per-request scores, a request's repeats pooled into one score), "
+        "two-sided p and one-sided p that B is worse. Interval: paired bootstrap over "
+        f"requests, {cmp.results[0].stats.bootstrap.resamples:,} resamples, 95%. B regressed "
+        f"(marked * in the last column) when it is worse by more than {cmp.max_drop:g} and "
+        "the one-sided p is below α, the rule `skillbench check` gates on."
     )
     if len(cmp.results) > 1:
         note += f" {len(cmp.results)} cell pairs share α = {cmp.alpha} (Bonferroni)."
@@ -73,22 +99,34 @@ def build_comparison(cmp: Comparison) -> Document:
             "them (train split)."
         )
     doc.add(Para(note, muted=True))
-    header = ["cell", "requests", "A", "B", "B − A", "95% interval", "worse", "better", "p"]
+    header = [
+        "cell",
+        "requests",
+        "A",
+        "B",
+        "B − A",
+        "95% interval",
+        "worse",
+        "better",
+        "p",
+        "p (B worse)",
+    ]
     rows = [
         [
             r.label,
             str(r.n_requests),
-            _rate(r.value_a),
-            _rate(r.value_b),
-            _signed(r.bootstrap.diff),
-            f"[{r.bootstrap.ci.low:+.3f}, {r.bootstrap.ci.high:+.3f}]",
-            str(r.test.worse),
-            str(r.test.better),
-            f"{r.test.p_value:.3g}" + (" *" if cmp.significant(r) else ""),
+            _rate(r.stats.value_a),
+            _rate(r.stats.value_b),
+            _signed(r.stats.bootstrap.diff),
+            f"[{r.stats.bootstrap.ci.low:+.3f}, {r.stats.bootstrap.ci.high:+.3f}]",
+            str(r.stats.test.worse),
+            str(r.stats.test.better),
+            f"{r.stats.test.p_value:.3g}" + (" *" if cmp.significant(r) else ""),
+            f"{r.stats.test.p_worse:.3g}" + (" *" if cmp.regressed(r) else ""),
         ]
         for r in cmp.results
     ]
-    doc.add(Table(header, rows, numeric=frozenset(range(1, 9))))
+    doc.add(Table(header, rows, numeric=frozenset(range(1, 10))))
     for r in cmp.results:
         if len(cmp.results) > 1:
             doc.add(Heading(r.label, 2))

@@ -1,111 +1,47 @@
 """The CI gate: ``bless`` a run into a baseline file, ``check`` a later run against it.
 
-A gated metric fails when it crosses an absolute floor (``--min``/``--max``), drops by more than
-``--max-drop`` (point estimates), or drops *significantly*. Significance is tested per cell and
-metric, Bonferroni-corrected over all gated tests so a large grid does not raise false alarms:
-with per-request data on both sides (the usual case: same requests) the exact paired McNemar
-test; otherwise Newcombe's interval for the difference from the two Wilson intervals,
-recomputed from the kept counts at the corrected level.
+A metric fails in a cell when it crosses an absolute threshold, or when it is worse than the
+baseline by more than the tolerance *and* the one-sided exact paired test on the cell's
+requests says the drop is not noise: the same rule, through the same code, as
+``skillbench compare --fail-on-regression``. A tolerance finer than one request is
+meaningless on its own, so the gate also works out the smallest drop each cell can detect and
+says when the tolerance is below it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any, Literal
 
-from skillbench._errors import InputError, Location, SkillbenchError
-from skillbench.metrics import newcombe_diff, sign_test, wilson
-from skillbench.report._measures import MEASURES, Measure, measure
-from skillbench.report._run import CELL_KEYS, Run, cell_key, cell_label, load_run, varying_keys
+from skillbench._errors import SkillbenchError
+from skillbench.metrics import Resolution
+from skillbench.report._baseline import (
+    Bounds,
+    baseline_from_run,
+    check_bounds,
+    load_baseline,
+    merge_bounds,
+    request_rows,
+    write_baseline,
+)
+from skillbench.report._measures import Measure
+from skillbench.report._pairing import (
+    DEFAULT_ALPHA,
+    DEFAULT_MAX_DROP,
+    PairedStats,
+    count,
+    family_alpha,
+    gate_measure,
+    paired_stats,
+    read_run,
+    request_scores,
+    require_same_requests,
+)
+from skillbench.report._run import CellKey, cell_key, cell_label, varying_keys
 
-FORMAT_VERSION = 1
 Status = Literal["pass", "fail", "skip"]
-
-
-def _requests(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per request the facts every per-row metric needs: outcomes, positive, visibility."""
-    out: dict[str, dict[str, Any]] = {}
-    for r in rows:
-        entry = out.setdefault(
-            str(r.get("request_id")),
-            {"positive": bool(r.get("expected")), "outcomes": [], "visible": []},
-        )
-        entry["outcomes"].append(r.get("outcome"))
-        entry["visible"].append(r.get("visible"))
-    return out
-
-
-def _pseudo_rows(entry: Mapping[str, Any]) -> list[dict[str, Any]]:
-    expected = ["?"] if entry["positive"] else []
-    return [
-        {"outcome": o, "expected": expected, "visible": v}
-        for o, v in zip(entry["outcomes"], entry["visible"], strict=True)
-    ]
-
-
-def baseline_from_run(run: Run) -> dict[str, Any]:
-    """The baseline document: metric values, intervals, denominators and per-request outcomes."""
-    by_cell = run.rows_by_cell()
-    cells = []
-    for cell in run.cells:
-        rows = by_cell.get(cell_key(cell), [])
-        metrics = {}
-        for m in MEASURES.values():
-            if m.name in cell:
-                n = m.counts(rows)[1] if rows and m.per_row else cell.get("n")
-                metrics[m.name] = {"value": cell[m.name], "ci": cell.get(m.name + "_ci"), "n": n}
-        entry = {k: cell.get(k) for k in CELL_KEYS}
-        entry.update(metrics=metrics, requests=_requests(rows))
-        cells.append(entry)
-    return {
-        "skillbench_baseline": FORMAT_VERSION,
-        "run": run.name,
-        "config_hash": run.summary.get("config_hash"),
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "cells": cells,
-    }
-
-
-def bless_run(run_dir: str | Path, baseline: str | Path) -> Path:
-    """Write ``baseline`` (JSON) from a run directory; returns its path."""
-    doc = baseline_from_run(load_run(run_dir))
-    path = Path(baseline)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    return path
-
-
-def load_baseline(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SkillbenchError(
-            f"{p}: baseline not found (create it with `skillbench bless`)"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(Location(str(p), exc.lineno), f"invalid JSON: {exc.msg}") from None
-    if not isinstance(doc, dict) or doc.get("skillbench_baseline") != FORMAT_VERSION:
-        raise InputError(
-            Location(str(p), field="skillbench_baseline"),
-            f"not a skillbench baseline (version {FORMAT_VERSION} expected)",
-        )
-    return doc
-
-
-@dataclass(frozen=True)
-class GateResult:
-    """One cell × metric verdict; ``message`` names the cell, metric, values and intervals."""
-
-    cell: str
-    metric: str
-    status: Status
-    message: str
 
 
 @dataclass(frozen=True)
@@ -113,74 +49,122 @@ class Thresholds:
     """What ``check`` gates on.
 
     Attributes:
-        metrics: metric names to gate.
-        max_drop: largest tolerated worsening of the point estimate (absolute, e.g. 0.02).
-        minimum: absolute floors (fail when the value is below).
-        maximum: absolute ceilings (fail when the value is above).
-        alpha: family-wise significance level, Bonferroni-split over all tests.
+        metrics: metrics gated on a drop from the baseline.
+        max_drop: the tolerance: the largest worsening let through however significant.
+        minimum: absolute floors (fail when the value is below); override the baseline's.
+        maximum: absolute ceilings (fail when the value is above); override the baseline's.
+        alpha: family-wise significance level, split (Bonferroni) over the drop tests.
     """
 
     metrics: Sequence[str] = ("accuracy", "false_invocation_rate")
-    max_drop: float = 0.02
-    minimum: Mapping[str, float] | None = None
-    maximum: Mapping[str, float] | None = None
-    alpha: float = 0.05
+    max_drop: float = DEFAULT_MAX_DROP
+    minimum: Mapping[str, float] = field(default_factory=dict)
+    maximum: Mapping[str, float] = field(default_factory=dict)
+    alpha: float = DEFAULT_ALPHA
+
+    def bounds(self, baseline: Bounds) -> dict[str, dict[str, float]]:
+        """The baseline's thresholds with these on top (a flag beats the checked-in file)."""
+        return merge_bounds(baseline, self.minimum, self.maximum)
 
 
-def _fmt(value: float, ci: Any) -> str:
-    if ci and None not in ci:
-        return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
-    return f"{value:.3f}"
+@dataclass(frozen=True)
+class GateResult:
+    """One cell × metric verdict.
 
-
-def _significant(
-    m: Measure, base: Mapping[str, Any], cur: Mapping[str, Any], alpha: float
-) -> str | None:
-    """Why the drop from ``base`` to ``cur`` is significant, or None when it is not."""
-    breq, creq = base.get("requests") or {}, cur.get("requests") or {}
-    if m.per_row and breq and breq.keys() == creq.keys():
-        pairs = [(m.counts(_pseudo_rows(breq[i])), m.counts(_pseudo_rows(creq[i]))) for i in breq]
-        pairs = [(old, new) for old, new in pairs if old[1] and new[1]]
-        if not pairs:
-            return None
-        test = sign_test([h / n for (h, n), _ in pairs], [h / n for _, (h, n) in pairs])
-        worse, better = (
-            (test.worse, test.better) if m.higher_is_better else (test.better, test.worse)
-        )
-        if test.p_value < alpha and worse > better:
-            return (
-                f"significantly worse: {worse} requests worse, {better} better, "
-                f"p = {test.p_value:.3g} (paired exact McNemar, α = {alpha:.3g})"
-            )
-        return None
-    b, c = base["metrics"][m.name], cur["metrics"][m.name]
-    if not b.get("n") or not c.get("n"):
-        return None
-    z = NormalDist().inv_cdf(1 - alpha / 2)
-    wb = wilson(round(b["value"] * b["n"]), b["n"], z)
-    wc = wilson(round(c["value"] * c["n"]), c["n"], z)
-    low, high = newcombe_diff(b["value"], wb, c["value"], wc)
-    bad = high < 0 if m.higher_is_better else low > 0
-    if bad:
-        return (
-            f"significantly worse: difference interval [{low:+.3f}, {high:+.3f}] excludes 0 "
-            f"(unpaired Newcombe, α = {alpha:.3g})"
-        )
-    return None
-
-
-def check_run(
-    run_dir: str | Path, baseline: str | Path, thresholds: Thresholds = Thresholds()
-) -> list[GateResult]:
-    """Gate a run against a baseline; one result per cell and metric.
-
-    Raises:
-        SkillbenchError: missing files, unknown metrics, or cells that differ from the baseline.
+    ``message`` names the cell, the metric, both values and every reason; ``note`` is set when
+    the metric passed although it moved past the tolerance (the drop was within noise).
     """
-    for name in [*thresholds.metrics, *(thresholds.minimum or {}), *(thresholds.maximum or {})]:
-        measure(name)
-    base = load_baseline(baseline)
-    current = baseline_from_run(load_run(run_dir))
+
+    cell: str
+    metric: str
+    status: Status
+    message: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class CoarsestCell:
+    """The cell whose resolution is worst for one metric: what the suite can promise."""
+
+    metric: str
+    cell: str
+    resolution: Resolution
+    higher_is_better: bool
+
+    @property
+    def change(self) -> str:
+        """What worse means for the metric: ``drop`` or ``rise``."""
+        return "drop" if self.higher_is_better else "rise"
+
+
+@dataclass(frozen=True)
+class GateReport:
+    """Everything ``check`` found.
+
+    Attributes:
+        results: one verdict per cell and gated metric.
+        alpha: the per-test level: the family-wise one split over ``tests`` (Bonferroni).
+        tests: paired tests run (cells × drop-gated metrics that have requests to pair).
+        max_drop: the tolerance.
+        coarsest: per drop-gated metric, the cell with the coarsest resolution.
+    """
+
+    results: list[GateResult]
+    alpha: float
+    tests: int
+    max_drop: float
+    coarsest: list[CoarsestCell]
+
+    @property
+    def failed(self) -> list[GateResult]:
+        return [r for r in self.results if r.status == "fail"]
+
+    def warnings(self) -> list[str]:
+        """A warning per metric whose tolerance is finer than the suite can see."""
+        out = []
+        for c in self.coarsest:
+            res = c.resolution
+            if res.drop is None:
+                out.append(
+                    f"{c.metric} (cell {c.cell}): no {c.change} is detectable on "
+                    f"{res.requests} requests at α = {self.alpha:.3g} (even all of them getting "
+                    f"worse gives p = 2^-{res.requests}); only an absolute threshold can fail "
+                    "it: add requests"
+                )
+            elif self.max_drop < res.drop:
+                out.append(
+                    f"--max-drop {self.max_drop:g} is below the smallest {c.change} this suite "
+                    f"can detect for {c.metric}: {res.drop:.3f} ({res.flips} of {res.requests} "
+                    f"requests, cell {c.cell}, one-sided exact McNemar at α = {self.alpha:.3g}); "
+                    f"a smaller {c.change} passes as noise: add requests to tighten the gate"
+                )
+        return out
+
+
+def bless_run(
+    run_dir: str | Path,
+    baseline: str | Path,
+    *,
+    minimum: Mapping[str, float] | None = None,
+    maximum: Mapping[str, float] | None = None,
+) -> Path:
+    """Write ``baseline`` (JSON) from a run directory, recording optional absolute thresholds
+    that every later ``check`` enforces."""
+    bounds = merge_bounds({}, minimum or {}, maximum or {})
+    check_bounds(bounds, "--min/--max")
+    return write_baseline(baseline_from_run(read_run(run_dir), bounds), baseline)
+
+
+Cells = dict[CellKey, Mapping[str, Any]]
+
+
+def _cells_match(
+    base: Mapping[str, Any],
+    current: Mapping[str, Any],
+    run_dir: str | Path,
+    baseline: str | Path,
+) -> tuple[Cells, Cells]:
+    """Baseline and run cells by key; a different grid is an error, not a partial gate."""
     bcells = {cell_key(c): c for c in base["cells"]}
     ccells = {cell_key(c): c for c in current["cells"]}
     if bcells.keys() != ccells.keys():
@@ -197,58 +181,143 @@ def check_run(
             + "; ".join(parts)
             + "); re-bless if the grid changed on purpose"
         )
+    return bcells, ccells
+
+
+def check_run(
+    run_dir: str | Path, baseline: str | Path, thresholds: Thresholds = Thresholds()
+) -> GateReport:
+    """Gate a run against a baseline; one result per cell and gated metric.
+
+    Raises:
+        SkillbenchError: missing or unfinished runs, bad baselines, unknown metrics, metrics
+            with no per-request form gated on a drop, or cells/requests that differ from the
+            baseline (a changed suite needs a re-bless, not a silent pass).
+    """
+    relative = [gate_measure(name) for name in thresholds.metrics]
+    for m in relative:
+        if not m.per_row:
+            raise SkillbenchError(
+                f"metric {m.name!r} has no per-request form, so no paired test: gate it with "
+                f"an absolute threshold (--min/--max {m.name}=X) instead"
+            )
+    if thresholds.max_drop < 0:
+        raise SkillbenchError(f"--max-drop must be >= 0, got {thresholds.max_drop}")
+    check_bounds(merge_bounds({}, thresholds.minimum, thresholds.maximum), "--min/--max")
+    base = load_baseline(baseline)
+    bounds = thresholds.bounds(base.get("thresholds", {}))
+    current = baseline_from_run(read_run(run_dir))
+    bcells, ccells = _cells_match(base, current, run_dir, baseline)
     keys = varying_keys(base["cells"])
-    tests = len(bcells) * len(thresholds.metrics)
-    alpha = thresholds.alpha / max(tests, 1)
-    results = []
+    labels = {key: cell_label(bcell, keys) for key, bcell in bcells.items()}
+    scores = {
+        (key, m.name): _scores(m, labels[key], bcell, ccells[key])
+        for key, bcell in bcells.items()
+        for m in relative
+    }
+    tests = sum(s is not None for s in scores.values())
+    alpha = family_alpha(thresholds.alpha, tests)
+    gated = [*relative, *(gate_measure(n) for n in bounds if n not in thresholds.metrics)]
+    results: list[GateResult] = []
+    coarsest: dict[str, CoarsestCell] = {}
     for key, bcell in bcells.items():
-        ccell, label = ccells[key], cell_label(bcell, keys)
-        for name in thresholds.metrics:
-            results.append(_gate_one(MEASURES[name], label, bcell, ccell, thresholds, alpha))
-    return results
+        label = labels[key]
+        for m in gated:
+            pair = scores.get((key, m.name))
+            stats = None if pair is None else paired_stats(*pair, m, alpha=alpha)
+            if stats is not None:
+                worst = coarsest.get(m.name)
+                if worst is None or _coarser(stats.resolution, worst.resolution):
+                    coarsest[m.name] = CoarsestCell(
+                        m.name, label, stats.resolution, m.higher_is_better
+                    )
+            gate = _Gate(m, label, thresholds.max_drop, alpha, bounds.get(m.name, {}))
+            results.append(gate.judge(bcell, ccells[key], stats))
+    return GateReport(results, alpha, tests, thresholds.max_drop, list(coarsest.values()))
 
 
-def _gate_one(
-    m: Measure,
-    label: str,
-    bcell: Mapping[str, Any],
-    ccell: Mapping[str, Any],
-    t: Thresholds,
-    alpha: float,
-) -> GateResult:
-    b, c = bcell["metrics"].get(m.name), ccell["metrics"].get(m.name)
-    if not b or not c or b.get("value") is None or c.get("value") is None:
-        return GateResult(label, m.name, "skip", f"{label} {m.name}: no value (no such decisions)")
-    bv, cv = float(b["value"]), float(c["value"])
-    head = (
-        f"{label} {m.name}: {_fmt(cv, c.get('ci'))} (n={c.get('n')}) vs baseline "
-        f"{_fmt(bv, b.get('ci'))} (n={b.get('n')})"
+def _coarser(a: Resolution, b: Resolution) -> bool:
+    if a.drop is None or b.drop is None:
+        return a.drop is None and b.drop is not None
+    return a.drop > b.drop
+
+
+def _scores(
+    m: Measure, label: str, bcell: Mapping[str, Any], ccell: Mapping[str, Any]
+) -> tuple[dict[str, float], dict[str, float]] | None:
+    """Baseline and run per-request scores of one cell and metric; None when neither side has
+    a request the metric counts (e.g. a false-invocation rate with no negative requests)."""
+    a, b = request_scores(request_rows(bcell), m), request_scores(request_rows(ccell), m)
+    if not a and not b:
+        return None
+    require_same_requests(
+        f"{label} {m.name}",
+        a,
+        b,
+        "the run and the baseline scored different requests: re-bless if the suite changed",
     )
-    reasons = []
-    floor = (t.minimum or {}).get(m.name)
-    if floor is not None and cv < floor:
-        reasons.append(f"below the minimum {floor:g}")
-    ceiling = (t.maximum or {}).get(m.name)
-    if ceiling is not None and cv > ceiling:
-        reasons.append(f"above the maximum {ceiling:g}")
-    drop = m.worse(bv, cv)
-    if drop > t.max_drop + 1e-12:
-        word = "dropped" if m.higher_is_better else "rose"
-        reasons.append(f"{word} by {drop:.3f} > max-drop {t.max_drop:g}")
-    if drop > 0:
-        why = _significant(m, bcell, ccell, alpha)
-        if why:
-            reasons.append(why)
-    if reasons:
-        return GateResult(label, m.name, "fail", f"{head}: " + "; ".join(reasons))
-    return GateResult(label, m.name, "pass", head)
+    return a, b
 
 
-def write_junit(results: Sequence[GateResult], path: str | Path) -> Path:
-    """JUnit XML: one testcase per cell × metric, so CI systems list them natively."""
+@dataclass(frozen=True)
+class _Gate:
+    m: Measure
+    label: str
+    max_drop: float
+    alpha: float
+    bound: Mapping[str, float]
+
+    def judge(
+        self, bcell: Mapping[str, Any], ccell: Mapping[str, Any], stats: PairedStats | None
+    ) -> GateResult:
+        name = self.m.name
+        b, c = bcell["metrics"].get(name) or {}, ccell["metrics"].get(name) or {}
+        bv, cv = b.get("value"), c.get("value")
+        if cv is None and stats is None:
+            return GateResult(self.label, name, "skip", f"{self.label} {name}: no value")
+        head = f"{self.label} {name}: {_fmt(cv)} vs baseline {_fmt(bv)}"
+        if stats is not None:
+            ci = stats.bootstrap.ci
+            head += (
+                f" ({len(stats.ids)} requests; B − A {stats.bootstrap.diff:+.3f} "
+                f"[{ci.low:+.3f}, {ci.high:+.3f}])"
+            )
+        reasons = []
+        if cv is not None and "min" in self.bound and cv < self.bound["min"]:
+            reasons.append(f"below the minimum {self.bound['min']:g}")
+        if cv is not None and "max" in self.bound and cv > self.bound["max"]:
+            reasons.append(f"above the maximum {self.bound['max']:g}")
+        note = None
+        if stats is not None and stats.drop > self.max_drop + 1e-12:
+            t = stats.test
+            test = (
+                f"{count(t.worse, 'request')} worse, {t.better} better, "
+                f"one-sided p = {t.p_worse:.3g}"
+            )
+            word = "dropped" if self.m.higher_is_better else "rose"
+            moved = f"{word} by {stats.drop:.3f} > max-drop {self.max_drop:g}"
+            if stats.regressed(self.max_drop, self.alpha):
+                reasons.append(
+                    f"{moved}, not noise: {test} < α = {self.alpha:.3g} (paired exact McNemar)"
+                )
+            else:
+                note = f"{moved}, but within noise: {test} ≥ α = {self.alpha:.3g}"
+        if reasons:
+            return GateResult(self.label, name, "fail", f"{head}: " + "; ".join(reasons), note)
+        return GateResult(self.label, name, "pass", head + (f": {note}" if note else ""), note)
+
+
+def _fmt(value: Any) -> str:
+    return "n/a" if value is None else f"{float(value):.3f}"
+
+
+def write_junit(report: GateReport, path: str | Path) -> Path:
+    """JUnit XML: one testcase per cell × metric, so CI systems list them natively; the
+    resolution warnings go in the suite's ``system-err``."""
     import xml.etree.ElementTree as ET
 
-    fails = sum(r.status == "fail" for r in results)
+    results = report.results
+    fails = len(report.failed)
     skips = sum(r.status == "skip" for r in results)
     suites = ET.Element(
         "testsuites", name="skillbench check", tests=str(len(results)), failures=str(fails)
@@ -270,6 +339,9 @@ def write_junit(results: Sequence[GateResult], path: str | Path) -> Path:
             ET.SubElement(case, "skipped", message=r.message)
         else:
             ET.SubElement(case, "system-out").text = r.message
+    warnings = report.warnings()
+    if warnings:
+        ET.SubElement(suite, "system-err").text = "\n".join(f"warning: {w}" for w in warnings)
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     ET.ElementTree(suites).write(out, encoding="utf-8", xml_declaration=True)
