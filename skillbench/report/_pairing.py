@@ -26,12 +26,11 @@ from skillbench.metrics import (
 )
 from skillbench.report._measures import MEASURES, Measure, measure
 from skillbench.report._run import CellKey, Row, Run, cell_key, load_run
+from skillbench.types import UNANSWERED
 
 DEFAULT_MAX_DROP = 0.02
 """The tolerance both commands use unless told otherwise (absolute, in the metric's units)."""
 DEFAULT_ALPHA = 0.05
-UNSCORED = frozenset({"error"})
-"""Outcomes that are not answers: a decision that failed is left out, never scored as wrong."""
 
 
 def gate_measure(name: str) -> Measure:
@@ -47,11 +46,10 @@ def gate_measures() -> list[Measure]:
 def read_run(path: str | Path) -> Run:
     """A run directory to pair or gate; a run that did not finish is an error, not a result."""
     run = load_run(path)
-    status = run.manifest.get("status")
-    if status not in (None, "complete"):
+    if run.status != "complete":
         reason = run.manifest.get("stop_reason")
         raise SkillbenchError(
-            f"{run.path}: the run is {status}"
+            f"{run.path}: the run is {run.status}"
             + (f" ({reason})" if reason else "")
             + "; finish it (skillbench run CONFIG --resume) before comparing or gating it"
         )
@@ -63,7 +61,7 @@ def scored_rows(rows: Iterable[Row], m: Measure) -> list[Row]:
     return [
         r
         for r in rows
-        if r.get("outcome") not in UNSCORED and m.applies(r)  # type: ignore[misc]
+        if r.get("outcome") not in UNANSWERED and m.applies(r)  # type: ignore[misc]
     ]
 
 

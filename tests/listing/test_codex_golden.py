@@ -105,7 +105,8 @@ def test_stage2_reuses_slack_of_short_descriptions() -> None:
 
 def test_stage2_warns_when_average_cut_exceeds_100_characters() -> None:
     # 49 left: the long description gets 1 + 47 = 48 characters; 202 cut over 2 skills is an
-    # average of 101 > 100 (``average_truncated_description_chars``), under a character budget (no "2%").
+    # average of 101 > 100 (``average_truncated_description_chars``), under a character
+    # budget (no "2%").
     pair = [skill("long-skill", "a" * 250), skill("empty-skill", "")]
     floor = cost(
         "- empty-skill: (file: .agents/skills/empty-skill/SKILL.md)",
