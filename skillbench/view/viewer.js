@@ -135,6 +135,7 @@
     if (d[LISTING] === null) return el("p", { class: "muted" }, "Listing not available.");
     const listing = DATA.listings[d[LISTING]];
     const text = listing.lines.map((i) => DATA.lines[i]).join("\n");
+    if (!text) return el("p", { class: "muted" }, "The listing was empty: no skill fit the budget.");
     const marks = [];
     listing.spans.forEach(([name, start, end], pos) => {
       const classes = [];
