@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
+from skillbench.replay import load_config, run_experiment
 from skillbench.report import load_run
 from skillbench.view import write_view
 
@@ -34,6 +36,8 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
     if chromium is None or driver is None:
+        if os.environ.get("SKILLBENCH_REQUIRE_BROWSER"):
+            pytest.fail("SKILLBENCH_REQUIRE_BROWSER is set but chromium/chromedriver are missing")
         pytest.skip(
             "chromium and chromedriver are not installed here "
             "(.ci/run installs them: apt-get install chromium chromium-driver)"
@@ -129,3 +133,23 @@ def test_two_runs_open_on_the_flipped_requests_side_by_side(
     assert [len(s.find_elements(By.CSS_SELECTOR, "pre.listing")) for s in sides] == [1, 1]
     Select(browser.find_element(By.ID, "f-view")).select_by_value("1")
     assert _count(browser) == len(load_run(b).rows)
+
+
+def test_the_quickstart_run_loads_filters_and_expands(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    """The README's run (its first 60 requests, the packaged embedding model included)."""
+    config = load_config(Path(__file__).parents[2] / "configs" / "quickstart.yaml")
+    run = run_experiment(config, output=tmp_path / "run", limit=60).run_dir
+    rows = load_run(run).rows
+    _open(browser, write_view([run], tmp_path / "view.html"))
+    assert _errors(browser) == []
+    assert _count(browser) == len(rows) == 60 * 18
+    Select(browser.find_element(By.ID, "f-tag")).select_by_value("near-miss")
+    assert _count(browser) == sum("near-miss" in r["tags"] for r in rows)
+    Select(browser.find_element(By.ID, "f-outcome")).select_by_value("correct_skill")
+    Select(browser.find_element(By.ID, "f-tag")).select_by_value("")
+    browser.find_element(By.CSS_SELECTOR, "#decisions tbody tr.decision").click()
+    mark = browser.find_element(By.CSS_SELECTOR, "tr.expanded pre.listing mark.expected")
+    assert "chosen" in mark.get_attribute("class")  # a correct skill is the expected one
+    assert _errors(browser) == []
