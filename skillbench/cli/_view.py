@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(page: Path, port: int, *, quiet: bool, open_browser: bool) -> None:
     """Serve the page alone on the loopback interface until interrupted."""
+    import contextlib
     import http.server
     import webbrowser
 
@@ -97,7 +98,5 @@ def _serve(page: Path, port: int, *, quiet: bool, open_browser: bool) -> None:
             print(f"serving {url} (Ctrl-C to stop)")
         if open_browser:
             webbrowser.open(url)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the user stops it
             server.serve_forever()
-        except KeyboardInterrupt:
-            pass

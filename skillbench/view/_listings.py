@@ -120,9 +120,7 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[Mapping[str, Any]]
     return Rebuilt(requests, listings, by_row, mismatched)
 
 
-def _used(
-    request: LabelledRequest, row: Mapping[str, Any] | None, from_label: bool
-) -> str | None:
+def _used(request: LabelledRequest, row: Mapping[str, Any] | None, from_label: bool) -> str | None:
     """The skill the engine recorded as used after ``request`` (None: nothing recorded)."""
     if from_label:
         return request.expected[0] if request.expected else None

@@ -135,9 +135,7 @@ def test_two_runs_open_on_the_flipped_requests_side_by_side(
     assert _count(browser) == len(load_run(b).rows)
 
 
-def test_the_quickstart_run_loads_filters_and_expands(
-    browser: WebDriver, tmp_path: Path
-) -> None:
+def test_the_quickstart_run_loads_filters_and_expands(browser: WebDriver, tmp_path: Path) -> None:
     """The README's run (its first 60 requests, the packaged embedding model included)."""
     config = load_config(Path(__file__).parents[2] / "configs" / "quickstart.yaml")
     run = run_experiment(config, output=tmp_path / "run", limit=60).run_dir

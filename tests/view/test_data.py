@@ -65,8 +65,15 @@ def test_two_runs_pair_the_requests_whose_outcome_flipped(flip_runs: tuple[Path,
     # The oracle is right exactly where the expected skill was shown; never, only on negatives.
     cells = read_run_data(a).cells
     shown = {
-        (cells.index(tuple(r[k] for k in ("catalog", "profile", "budget", "ordering",
-                                             "half_life", "selector"))), r["request_id"])
+        (
+            cells.index(
+                tuple(
+                    r[k]
+                    for k in ("catalog", "profile", "budget", "ordering", "half_life", "selector")
+                )
+            ),
+            r["request_id"],
+        )
         for r in load_run(a).rows
         if r["visible"]
     }
