@@ -160,8 +160,8 @@ def _selector_share(run: Run, effects: Effects, last: Cell) -> str:
     return (
         f" Even then, showing every hidden skill adds at most about {reach:.3f} accuracy "
         f"((1 − {cov:.3f}) × {positives:,}/{decisions:,} requests needing a skill × {rws:.3f} "
-        f"recall when shown), against a gap of {gap:.3f} to the oracle ({oracle['accuracy']:.3f}): most "
-        "of the gap is the selector's."
+        f"recall when shown), against a gap of {gap:.3f} to the oracle "
+        f"({oracle['accuracy']:.3f}): most of the gap is the selector's."
     )
 
 
