@@ -13,6 +13,7 @@ from typing import Any
 
 from skillbench.metrics import wilson
 from skillbench.report._doc import Figure
+from skillbench.report._effects import is_baseline, kind
 from skillbench.report._figure import COLORS, DASHES, error_bars, finite, png, pyplot
 from skillbench.report._plots_skills import confusion_heatmap, inline_vs_fork
 from skillbench.report._plots_timeline import timeline_by_half_life
@@ -168,13 +169,36 @@ def position_bins(largest: int) -> list[tuple[int, int]]:
     return bins
 
 
+MOVING = ("rotate", "random")
+"""Orderings that place skills independently of what they are: only there can a position
+effect be told from the skills that happen to sit at each position."""
+INDEPENDENT = frozenset({"embedding", "lexical", "hybrid"})
+"""Selectors that score each entry on its own: the order cannot reach their decision."""
+
+
+def _moves(cell: Cell) -> bool:
+    return str(cell.get("ordering") or "").startswith(MOVING)
+
+
 def accuracy_by_position(run: Run) -> Figure:
     title = "Recall by the expected skill's position in the listing"
+    cells = [c for c in run.cells if _moves(c) and not is_baseline(run, c)]
+    if not cells:
+        return Figure(
+            "by_position",
+            title,
+            None,
+            "Omitted: no cell uses an ordering that moves skills independently of what they "
+            "are (`rotate`, `random`). Under `usage` or `alpha` each position holds the "
+            "popular or the alphabetically early skills, so recall by position would measure "
+            "those skills, not position bias. Add `rotate:N` or `random` to `orderings` to "
+            "measure it.",
+        )
     _, telling = run.distinct()
     keys = [k for k in ("selector", "ordering") if k in telling]
     counts: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     reps: dict[str, Cell] = {}
-    for cell in run.cells:
+    for cell in cells:
         label = cell_label(cell, keys)
         for pos, entry in (cell.get("by_position") or {}).items():
             n = int(entry.get("n") or 0)
@@ -215,13 +239,19 @@ def accuracy_by_position(run: Run) -> Figure:
     ax.set_ylim(0, 1.05)
     fig.tight_layout()
     _legend(fig, ax, len(counts))
-    return Figure(
-        "by_position",
-        title,
-        png(fig),
-        "Requests whose expected skill was shown, pooled over the other grid fields; error "
-        "bars are Wilson 95% intervals. A falling line is position bias.",
+    caption = (
+        "Requests whose expected skill was shown, in cells whose ordering moves skills "
+        f"({', '.join(sorted({fmt_value(c.get('ordering')) for c in cells}))}), pooled over the "
+        "other grid fields; error bars are Wilson 95% intervals. A line that falls with "
+        "position is position bias."
     )
+    blind = sorted({fmt_value(c.get("selector")) for c in cells if kind(run, c) in INDEPENDENT})
+    if blind:
+        caption += (
+            f" {', '.join(f'`{b}`' for b in blind)} score each entry on its own: order cannot "
+            "reach their decisions, so their lines should be flat."
+        )
+    return Figure("by_position", title, png(fig), caption)
 
 
 PLOTS = (
