@@ -116,6 +116,10 @@ def test_budget_advice_is_for_real_selectors_only(tmp_path: Path) -> None:
 
 def test_confusion_advice_names_features_not_negations(tmp_path: Path) -> None:
     lines = confused_pairs(load_run(write_run(tmp_path / "run", paired_rows([True, False] * 5))))
+    assert lines[0] == (  # descriptions from the manifest
+        "`review` requests went to `refactor` 5 times: “Review changes for bugs, regressions, "
+        "risks and missing tests.” vs “Improve code structure while preserving behaviour.”"
+    )
     advice = lines[1]
     assert "concrete features" in advice and "`skillbench compare" in advice
     assert "rather than saying when *not* to use it" in advice

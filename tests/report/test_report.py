@@ -35,8 +35,7 @@ def test_full_report_files(sweep_report) -> None:
     assert "## What to do" in md and "### Budget" in md and "### Ordering" in md
     assert "Omitted: no cell uses an ordering that moves skills" in md
     assert "never shown" in md
-    confused = md[md.index("### Confused skills in the best cell") :]
-    assert "” vs “" in confused[: confused.index("##", 5)]  # descriptions from the manifest
+    assert "### Confused skills in the best cell (budget=" in md
 
 
 def test_html_is_self_contained(sweep_report) -> None:
