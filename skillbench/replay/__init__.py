@@ -22,6 +22,7 @@ from skillbench.replay._types import (
     AnnotatorFactory,
     Cell,
     Plannable,
+    RunObserver,
     RunStatus,
     RunStopped,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "Grid",
     "Plannable",
     "RunConfig",
+    "RunObserver",
     "RunResult",
     "RunStatus",
     "RunStopped",

@@ -45,7 +45,7 @@ from skillbench.replay._results import (
     write_rows,
 )
 from skillbench.replay._summary import summarize
-from skillbench.replay._types import ANNOTATORS, Annotator, RunStatus, RunStopped
+from skillbench.replay._types import ANNOTATORS, Annotator, RunObserver, RunStatus, RunStopped
 from skillbench.selectors import Calibratable, Preparable, Query, Selector
 
 Progress = Callable[[int, int], None]
@@ -73,6 +73,7 @@ def run_experiment(
     max_concurrency: int = 8,
     quiet: bool = True,
     progress: Progress | None = None,
+    observer: RunObserver | None = None,
 ) -> RunResult:
     """Replay ``config``'s grid and write the run directory.
 
@@ -85,6 +86,7 @@ def run_experiment(
         max_concurrency: calls per endpoint for model selectors.
         quiet: tell selectors not to print progress.
         progress: ``progress(done, total)`` after each decision.
+        observer: told each phase of the run and each finished decision.
 
     Raises:
         KeyboardInterrupt: after recording ``status: interrupted``; ``--resume`` continues.
@@ -95,6 +97,8 @@ def run_experiment(
     run_dir.mkdir(parents=True, exist_ok=True)
     config_hash = config.config_hash()
     started = now_iso()
+    if observer is not None:
+        observer.phase("loading requests and catalogs")
     grid = build_grid(config)
     kept = resumable_rows(run_dir, config_hash) if resume else []
     pool = SelectorPool(
@@ -104,6 +108,9 @@ def run_experiment(
     texts = [r.text for r in grid.requests]
     for selector in {id(r.selector): r.selector for r in runs}.values():
         if isinstance(selector, Preparable):
+            if observer is not None:
+                what = f"{type(selector).__name__}: loading its model, embedding"
+                observer.phase(f"{what} {len(texts):,} request texts")
             selector.prepare(texts)
     calibrated = [r for r in runs if isinstance(r.selector, Calibratable)]
     grid.train = train_split(grid.requests, config) if calibrated else frozenset()
@@ -122,6 +129,8 @@ def run_experiment(
     writer = ResultsWriter(run_dir / RESULTS, (rows[k] for k in sorted(rows)))
     status: RunStatus = "complete"
     reason: str | None = None
+    if observer is not None:
+        observer.phase("replaying decisions", grid.decisions - len(rows))
     try:
         _replay(
             runs,
@@ -132,6 +141,7 @@ def run_experiment(
             annotators,
             progress,
             grid.decisions,
+            observer,
         )
     except RunStopped as stop:
         status, reason = "stopped", stop.reason
@@ -140,6 +150,8 @@ def run_experiment(
         manifest.write("interrupted", type(exc).__name__ + (f": {exc}" if str(exc) else ""))
         raise
     writer.close()
+    if observer is not None:
+        observer.phase("writing results and summary")
     ordered = [rows[k] for k in sorted(rows)]
     write_rows(run_dir / RESULTS, ordered)
     cells = summarize(
@@ -199,6 +211,7 @@ def _replay(
     annotators: Sequence[Annotator],
     progress: Progress | None,
     total: int,
+    observer: RunObserver | None = None,
 ) -> None:
     """Rounds until every cell is through: gather queries, one ``select`` per selector."""
     active = list(runs)
@@ -228,4 +241,6 @@ def _replay(
                 run.finish(query.request, row)
                 if progress is not None:
                     progress(len(rows), total)
+                if observer is not None:
+                    observer.decision(row)
         active = [r for r in active if r.pos < len(requests) or r.waiting]
