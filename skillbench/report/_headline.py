@@ -90,9 +90,13 @@ def headline(run: Run, effects: Effects) -> list[Block]:
 
 
 def headline_text(run: Run) -> str:
-    """The headline as plain text lines (for the terminal after a run)."""
-    from skillbench.report._doc import Document, to_markdown
-
-    doc = Document("headline")
-    doc.add(*headline(run, Effects(run)))
-    return to_markdown(doc, image_dir=None).split("\n", 2)[2].strip()
+    """The headline as plain text (for the terminal after a run): no emphasis, no notes."""
+    lines: list[str] = []
+    for block in headline(run, Effects(run)):
+        if isinstance(block, Para) and not block.muted:
+            lines.append(block.text.replace("**", ""))
+        elif isinstance(block, Table):
+            rows = [list(block.header), *(list(r) for r in block.rows)]
+            widths = [max(len(r[i]) for r in rows) for i in range(len(block.header))]
+            lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    return "\n".join(line.rstrip() for line in lines)
