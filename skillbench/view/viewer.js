@@ -155,10 +155,12 @@
     const where = q.expected.length === 0 ? "no skill expected"
       : d[GOLD] === null ? "expected skill not shown"
         : "expected skill at position " + d[GOLD] + " (0-based)";
+    const key = el("p", { class: "muted key" }, "Highlighted: ", el("mark", { class: "expected" }, "expected"),
+      " ", el("mark", { class: "chosen" }, "chosen"), " ", el("mark", { class: "expected chosen" }, "both"));
     return el("div", {},
       el("h4", {}, "Listing the model saw (" + listing.spans.length + " skills shown, " +
         text.length.toLocaleString("en") + " characters; " + where + ")"),
-      pre);
+      key, pre);
   }
 
   function detailView(d) {
@@ -186,7 +188,7 @@
       delete rest.response;
       if (Object.keys(rest).length) {
         box.appendChild(el("h4", {}, "Selector detail"));
-        box.appendChild(el("pre", { class: "response" }, JSON.stringify(rest, null, 2)));
+        box.appendChild(el("pre", { class: "response" }, JSON.stringify(rest)));
       }
     }
     return box;
