@@ -17,8 +17,8 @@ from synthetic import paired_rows, sweep_rows, write_run
 from skillbench.report import load_run, write_report
 from skillbench.report._advice import confused_pairs, hidden_skills
 from skillbench.report._advice_axes import budget_advice
-from skillbench.report._effects import Effects
 from skillbench.report._advice_half_life import half_life_advice
+from skillbench.report._effects import Effects
 from skillbench.report._plots_timeline import timeline_by_half_life
 from skillbench.report._run import half_life_order
 
