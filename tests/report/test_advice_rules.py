@@ -178,6 +178,8 @@ def test_report_headline_leads_with_the_best_cell_and_each_field(tmp_path: Path)
     assert "| selector | embedding vs oracle (oracle baseline) | -0.233 |" in head
     assert md.index("## Headline") < md.index("## What to do") < md.index("## By tag")
     assert "### Ordering" in md and "### Budget" in md
+    # coverage is the listing's: the oracle and never lines would hide under embedding's
+    assert "Selectors shown the same listings share one line. " in md
 
 
 @pytest.mark.parametrize("ordering", ["usage", "rotate:3"])
