@@ -161,8 +161,9 @@ def coverage_vs_budget(run: Run) -> Figure:
     fig.tight_layout()
     _legend(fig, ax, len(lines))
     caption = (
-        "Positives: requests that expect a skill. Coverage depends on the listing alone, so "
-        "selectors sharing a listing share one line. " + _lines_caption(run, listing_only=True)
+        "Positives: requests that expect a skill. "
+        + ("Selectors shown the same listings share one line. " if shared else "")
+        + _lines_caption(run, listing_only=shared)
     )
     return Figure("coverage_vs_budget", title, png(fig), caption)
 
