@@ -1,11 +1,17 @@
-"""Terminal phases: each phase closes with its time, the replay counts errors and false
-invocations, and the ETA waits for a rate."""
+"""The run command's terminal: phases with their times, running counts, a patient ETA; and
+``--model``."""
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+import pytest
+
+from skillbench._errors import SkillbenchError
 from skillbench.cli._progress import TerminalProgress
+from skillbench.cli._run import with_model
+from skillbench.replay import load_config
 
 
 def test_phases_counts_and_eta() -> None:
@@ -24,3 +30,13 @@ def test_phases_counts_and_eta() -> None:
         "\x1b[K✓ loading requests and catalogs",
         "\x1b[K✓ replaying decisions 4/4",
     ]
+
+
+def test_model_flag_overrides_every_litellm_selector_only() -> None:
+    configs = Path(__file__).parents[2] / "configs"
+    config = with_model(load_config(configs / "litellm-example.yaml"), "ollama/qwen2.5:7b")
+    models = {s.type: s.params.get("model") for s in config.selectors}
+    assert models["litellm"] == "ollama/qwen2.5:7b"
+    assert {t for t, m in models.items() if m == "ollama/qwen2.5:7b"} == {"litellm"}
+    with pytest.raises(SkillbenchError, match="no litellm selector"):
+        with_model(load_config(configs / "quickstart.yaml"), "x")
