@@ -21,6 +21,7 @@ SUBCOMMANDS = (
     "render",
     "catalog",
     "report",
+    "view",
     "compare",
     "bless",
     "check",

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skillbench.cli._common import EXIT_ERROR, EXIT_OK, add_output, add_quiet, env_default, warn
+
+if TYPE_CHECKING:
+    from skillbench.replay import RunConfig
 
 HELP = "replay labelled requests over a config's grid (budgets × orderings × selectors …)"
 DESCRIPTION = """\
@@ -27,24 +30,45 @@ examples:
   skillbench run configs/quickstart.yaml --dry-run        grid size and estimated calls
   skillbench run configs/quickstart.yaml --limit 50 -o /tmp/smoke
   skillbench run configs/quickstart.yaml --resume         finish an interrupted run
+  skillbench run configs/litellm-example.yaml --model ollama/qwen2.5:7b
+
+Progress (stderr, only on a terminal and without --quiet) shows each phase with its time;
+the last lines name the best cell, each swept field's effect and the path to report.html.
+Every flag has an environment variable, named in its help (SKILLBENCH_<FLAG>).
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", help="run config (YAML)")
     add_output(parser, "run directory (default: the config's output_dir or reports/<name>)")
-    parser.add_argument("--limit", type=int, help="replay only the first N requests")
     parser.add_argument(
-        "--resume", action="store_true", help="keep finished decisions of the same config in -o DIR"
+        "--limit",
+        type=int,
+        default=env_default("limit"),
+        help="replay only the first N requests [env: SKILLBENCH_LIMIT]",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        default=_flag("resume"),
+        help="keep finished decisions of the same config in -o DIR [env: SKILLBENCH_RESUME]",
     )
     parser.add_argument(
         "--overwrite",
         action="store_true",
-        default=env_default("overwrite", "") not in ("", "0", "false"),
+        default=_flag("overwrite"),
         help="replace a run of another config found in -o DIR [env: SKILLBENCH_OVERWRITE]",
     )
     parser.add_argument(
-        "--dry-run", action="store_true", help="print the grid and estimated calls, run nothing"
+        "--dry-run",
+        action="store_true",
+        default=_flag("dry-run"),
+        help="print the grid and estimated calls, run nothing [env: SKILLBENCH_DRY_RUN]",
+    )
+    parser.add_argument(
+        "--model",
+        default=env_default("model"),
+        help="use this model in every litellm selector of the config [env: SKILLBENCH_MODEL]",
     )
     parser.add_argument(
         "-j",
@@ -57,10 +81,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quiet(parser)
 
 
+def _flag(name: str) -> bool:
+    return env_default(name, "") not in ("", "0", "false")
+
+
 def run(args: argparse.Namespace) -> int:
     from skillbench.replay import dry_run, load_config, run_experiment
 
     config = load_config(args.config)
+    if args.model:
+        config = with_model(config, args.model)
     if args.limit is not None and args.limit < 1:
         from skillbench._errors import SkillbenchError
 
@@ -68,25 +98,36 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print_plan(dry_run(config, limit=args.limit, max_concurrency=args.max_concurrency))
         return EXIT_OK
-    show = not args.quiet and sys.stderr.isatty()
-    progress, close = _progress_bar() if show else (None, lambda: None)
+    from skillbench.cli._progress import TerminalProgress
+
+    observer = TerminalProgress() if not args.quiet and sys.stderr.isatty() else None
     try:
         result = run_experiment(
             config,
             output=args.output,
-            limit=args.limit,
+            limit=None if args.limit is None else int(args.limit),
             resume=args.resume,
             overwrite=args.overwrite,
-            max_concurrency=args.max_concurrency,
+            max_concurrency=int(args.max_concurrency),
             quiet=args.quiet,
-            progress=progress,
+            observer=observer,
         )
+        if observer is not None:
+            observer.phase("writing the report")
+        report = _report(result.run_dir)
     finally:
-        close()
-    _report(result.run_dir)
+        if observer is not None:
+            observer.close()
     if not args.quiet:
         print(summary_table(result.cells))
+        if report is not None:
+            from skillbench.report import load_run
+            from skillbench.report._headline import headline_text
+
+            print("\n" + headline_text(load_run(result.run_dir)))
         print(f"\n{result.decisions} decisions → {result.run_dir}")
+        if report is not None:
+            print(f"report: {report}")
     if result.status == "complete":
         return EXIT_OK
     print(
@@ -97,28 +138,32 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_ERROR
 
 
-def _progress_bar() -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    """A tqdm bar on stderr fed with ``(done, total)``."""
-    from tqdm import tqdm
+def with_model(config: RunConfig, model: str) -> RunConfig:
+    """``config`` with ``model`` in every litellm selector (an error when it has none)."""
+    from skillbench._errors import SkillbenchError
+    from skillbench.replay import SelectorConfig
 
-    bar = tqdm(total=0, file=sys.stderr, unit="dec", dynamic_ncols=True, mininterval=0.2)
+    if not any(s.type == "litellm" for s in config.selectors):
+        raise SkillbenchError(f"--model {model}: the config has no litellm selector")
+    selectors = [
+        SelectorConfig.model_validate({**s.model_dump(), "model": model})
+        if s.type == "litellm"
+        else s
+        for s in config.selectors
+    ]
+    return config.model_copy(update={"selectors": selectors})
 
-    def update(done: int, total: int) -> None:
-        if bar.total != total:
-            bar.total = total
-        bar.update(done - bar.n)
 
-    return update, bar.close
-
-
-def _report(run_dir: Path) -> None:
+def _report(run_dir: Path) -> Path | None:
     """Write the report; never fatal, since the results it reads are already on disk."""
     from skillbench.report import write_report
 
     try:
-        write_report(run_dir)
+        written = write_report(run_dir)
     except Exception as exc:
         warn(f"report not written ({type(exc).__name__}: {exc}); results are in {run_dir}")
+        return None
+    return next((p for p in written if p.name == "report.html"), None)
 
 
 def _fmt(value: Any) -> str:

@@ -23,6 +23,7 @@ from skillbench.replay._types import (
     AnnotatorFactory,
     Cell,
     Plannable,
+    RunObserver,
 )
 from skillbench.results import RunStatus
 from skillbench.types import CELL_FIELDS, RunStopped
@@ -39,6 +40,7 @@ __all__ = [
     "Grid",
     "Plannable",
     "RunConfig",
+    "RunObserver",
     "RunResult",
     "RunStatus",
     "RunStopped",

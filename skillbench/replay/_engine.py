@@ -45,7 +45,7 @@ from skillbench.replay._results import (
     write_rows,
 )
 from skillbench.replay._summary import summarize
-from skillbench.replay._types import ANNOTATORS, Annotator
+from skillbench.replay._types import ANNOTATORS, Annotator, RunObserver
 from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
 from skillbench.selectors import Calibratable, Preparable, Selector
 from skillbench.types import Query, RunStopped
@@ -88,6 +88,7 @@ def run_experiment(
     max_concurrency: int = 8,
     quiet: bool = True,
     progress: Progress | None = None,
+    observer: RunObserver | None = None,
 ) -> RunResult:
     """Replay ``config``'s grid and write the run directory.
 
@@ -101,6 +102,7 @@ def run_experiment(
         max_concurrency: calls per endpoint for model selectors.
         quiet: tell selectors not to print progress.
         progress: ``progress(done, total)`` after each decision.
+        observer: told each phase of the run and each finished decision.
 
     Raises:
         SkillbenchError: an unusable output folder (before any work), or a selector that
@@ -113,6 +115,8 @@ def run_experiment(
     config_hash = config.config_hash()
     claim_output(run_dir, config_hash, resume=resume, overwrite=overwrite)
     started = now_iso()
+    if observer is not None:
+        observer.phase("loading requests and catalogs")
     grid = build_grid(config)
     kept = resumable_rows(run_dir, config_hash) if resume else []
     env = selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
@@ -121,6 +125,9 @@ def run_experiment(
     texts = [r.text for r in grid.requests]
     for selector in {id(r.selector): r.selector for r in runs}.values():
         if isinstance(selector, Preparable):
+            if observer is not None:
+                what = f"{type(selector).__name__}: loading its model, embedding"
+                observer.phase(f"{what} {len(texts):,} request texts")
             selector.prepare(texts)
     calibrated = [r for r in runs if isinstance(r.selector, Calibratable)]
     grid.train = train_split(grid.requests, config) if calibrated else frozenset()
@@ -141,6 +148,8 @@ def run_experiment(
     def finish(status: RunStatus, reason: str | None) -> RunResult:
         """Write the summary of what was done, then the manifest saying how it ended."""
         writer.close()
+        if observer is not None:
+            observer.phase("writing results and summary")
         ordered = [rows[k] for k in sorted(rows)]
         write_rows(run_dir / RESULTS, ordered)
         cells = summarize(
@@ -152,6 +161,8 @@ def run_experiment(
         manifest.write(status, reason, len(errors))
         return RunResult(run_dir, status, reason, cells, len(ordered), len(kept), len(errors))
 
+    if observer is not None:
+        observer.phase("replaying decisions", grid.decisions - len(rows))
     try:
         _replay(
             runs,
@@ -162,6 +173,7 @@ def run_experiment(
             annotators,
             progress,
             grid.decisions,
+            observer,
         )
     except RunStopped as stop:
         return finish("stopped", stop.reason)
@@ -261,6 +273,7 @@ def _replay(
     annotators: Sequence[Annotator],
     progress: Progress | None,
     total: int,
+    observer: RunObserver | None = None,
 ) -> None:
     """Rounds until every cell is through: gather queries, one ``select`` per selector."""
     active = list(runs)
@@ -291,4 +304,6 @@ def _replay(
                 run.finish(query.request, row)
                 if progress is not None:
                     progress(len(rows), total)
+                if observer is not None:
+                    observer.decision(row)
         active = [r for r in active if r.pos < len(requests) or r.waiting]

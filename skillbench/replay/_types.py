@@ -48,6 +48,18 @@ class Cell:
         return self.key._asdict()
 
 
+class RunObserver(Protocol):
+    """Watches a run: the phase it is in and every decision it finishes (terminal progress)."""
+
+    def phase(self, name: str, total: int | None = None) -> None:
+        """The run enters phase ``name`` (``total``: its items, when known)."""
+        ...
+
+    def decision(self, row: Mapping[str, Any]) -> None:
+        """A decision of the replay finished with results row ``row``."""
+        ...
+
+
 @runtime_checkable
 class Plannable(Protocol):
     """A selector that can tell, before a run, what the run would cost it (``--dry-run``)."""

@@ -9,8 +9,6 @@ from typing import Any, NamedTuple
 from skillbench.report._figure import finite
 from skillbench.report._plots_skills import confusion_counts, is_skill
 from skillbench.report._run import (
-    BASELINES,
-    ORACLE,
     Run,
     cell_label,
     fmt_value,
@@ -20,8 +18,6 @@ from skillbench.report._run import (
     status_counts,
 )
 
-TOLERANCE = 0.01
-""""Within one point" of the best accuracy."""
 FITS = 0.8
 """A listing this far under its budget left nothing out (no entry is a fifth of a budget)."""
 NOT_SHOWN = frozenset({"hallucinated", "error", "malformed"})
@@ -35,100 +31,17 @@ def _names(names: Sequence[str], limit: int = 8) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def _kinds(run: Run, cells: Sequence[Mapping[str, Any]]) -> set[str]:
-    return {run.selector_type(c.get("selector")) for c in cells}
-
-
-def line_head(label: str, oracle: bool) -> str:
-    """``**label**: `` leading a line of advice; oracle lines say they are a bound."""
-    parts = [f"**{label}**"] if label != "all" else []
-    if oracle:
-        parts.append("(oracle: the upper bound the listing allows)")
-    return " ".join(parts) + ": " if parts else ""
-
-
-def budget_advice(run: Run) -> list[str]:
-    """Per line of the budget sweep: the smallest budget within one point of its best accuracy.
-
-    Baselines that ignore descriptions (``never``, ``random``) get no advice: no budget helps
-    them. Oracle lines come last, read as the upper bound each listing allows.
-    """
-    cells, keys = run.distinct()
-    keys = [k for k in keys if k != "budget"]
-    series: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    for cell in cells:
-        if isinstance(cell.get("budget"), int | float) and cell.get("accuracy") is not None:
-            series[cell_label(cell, keys)].append(cell)
-    budgets = sorted({c["budget"] for cs in series.values() for c in cs})
-    if len(budgets) < 2:
-        only = ", ".join(f"{b:,}" for b in budgets) or "none"
-        return [
-            f"Only one budget was run ({only}): sweep several budgets to find the smallest "
-            "that keeps accuracy."
-        ]
-    out = []
-    skipped = sorted(
-        {
-            fmt_value(c.get("selector"))
-            for cs in series.values()
-            for c in cs
-            if run.selector_type(c.get("selector")) in BASELINES
-        }
-    )
-    lines = [(label, cs) for label, cs in series.items() if not _kinds(run, cs) <= BASELINES]
-    ranked = sorted(
-        lines,
-        key=lambda kv: (ORACLE in _kinds(run, kv[1]), -max(c["accuracy"] for c in kv[1])),
-    )
-    for label, line in ranked:
-        line = sorted(line, key=lambda c: c["budget"])
-        best = max(line, key=lambda c: (c["accuracy"], -c["budget"]))
-        enough = next(c for c in line if c["accuracy"] >= best["accuracy"] - TOLERANCE)
-        head = line_head(label, _kinds(run, line) == {ORACLE})
-        full = enough.get("mean_listing_chars")
-        if (
-            enough is line[-1]
-            and len(line) > 1
-            and finite(full)
-            and full <= FITS * enough["budget"]
-        ):
-            out.append(
-                f"{head}best accuracy {best['accuracy']:.3f} at the largest budget, "
-                f"{best['budget']:,}, where the listing used only **{full:,.0f}** characters "
-                "on average: everything fit, so a larger budget shows nothing more and the "
-                "remaining errors are the selector's."
-            )
-            continue
-        if enough is line[-1] and len(line) > 1:
-            before = line[-2]
-            out.append(
-                f"{head}accuracy still rises at the largest budget, {best['budget']:,} "
-                f"({before['accuracy']:.3f} at {before['budget']:,} → {best['accuracy']:.3f}): "
-                "try larger budgets."
-            )
-            continue
-        text = (
-            f"{head}best accuracy {best['accuracy']:.3f} at budget {best['budget']:,}; "
-            f"the smallest budget within 1 point is **{enough['budget']:,}** "
-            f"({enough['accuracy']:.3f})"
-        )
-        saved = best["budget"] - enough["budget"]
-        out.append(text + (f", saving {saved:,} characters." if saved > 0 else "."))
-    if skipped:
-        out.append(
-            f"No advice for the {_names(skipped)} "
-            + ("baselines: they choose" if len(skipped) > 1 else "baseline: it chooses")
-            + " without reading descriptions, so no budget helps."
-        )
-    return out
-
-
 def _plural(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
 
+SETTING = ("catalog", "profile", "budget")
+"""The fields that decide which skills a listing can show (never pooled across)."""
+
+
 class _Seen(NamedTuple):
-    """Per budget label, skill names: expected, proven shown, hidden in some row, co-shown."""
+    """Per listing setting, skill names: expected, proven shown, hidden in some row,
+    co-shown."""
 
     expected: dict[str, set[str]]
     shown: dict[str, set[str]]
@@ -152,8 +65,9 @@ def _seen(run: Run) -> _Seen:
     seen = _Seen(
         defaultdict(set), defaultdict(set), defaultdict(set), defaultdict(set), defaultdict(set), {}
     )
+    keys = [k for k in SETTING if k in run.varying()]
     for row in run.rows:
-        budget = fmt_value(row.get("budget"))
+        budget = cell_label(row, keys)
         names = list(row.get("expected") or ())
         seen.expected[budget].update(names)
         for name in names:
@@ -196,22 +110,38 @@ def _why_never(run: Run, name: str, room: tuple[int, int] | None) -> str:
     return text + ", so the catalog held it back (inactive or disabled)"
 
 
+def _settings(run: Run) -> dict[str, tuple[tuple[Any, ...], str]]:
+    """Listing setting label (``_seen``'s key) → its sort key and how advice names it."""
+    keys = [k for k in SETTING if k in run.varying()]
+    out: dict[str, tuple[tuple[Any, ...], str]] = {}
+    for row in run.rows:
+        label = cell_label(row, keys)
+        if label not in out:
+            budget = row.get("budget")
+            parts = [f"{k} {fmt_value(row.get(k))}" for k in keys if k != "budget"]
+            parts.append("the default budget" if budget is None else f"budget {budget:,}")
+            order = tuple(sort_value(row.get(k)) for k in keys)
+            out[label] = (order, ", ".join(parts))
+    return out
+
+
 def hidden_skills(run: Run) -> list[str]:
-    """Expected skills that no cell showed: at any budget (with the reason when known), then
-    per budget (hidden whatever the ordering)."""
+    """Expected skills that no cell showed: in any listing setting (with the reason when
+    known), then per setting (catalog, profile and budget: hidden whatever the ordering)."""
     if not run.rows:
         return ["Skills never shown: unknown (results.jsonl is missing)."]
     seen = _seen(run)
-    budgets = sorted(seen.expected, key=lambda b: sort_value(int(b) if b.isdigit() else None))
-    never = {b: seen.hidden[b] - seen.shown[b] for b in budgets}
+    named = _settings(run)
+    settings = sorted(seen.expected, key=lambda b: named[b][0])
+    never = {b: seen.hidden[b] - seen.shown[b] for b in settings}
     everywhere = sorted(set.intersection(*never.values()), key=str.lower)
     out = []
-    where = "at any budget" if len(budgets) > 1 else f"at budget {_budget(budgets[0])}"
+    where = "in any listing setting" if len(settings) > 1 else f"at {named[settings[0]][1]}"
     for name in everywhere:
         n = len(seen.requests[name])
         also = (
             "; where another expected skill was shown, the rows do not say whether it was too"
-            if any(name in seen.coshown[b] for b in budgets)
+            if any(name in seen.coshown[b] for b in settings)
             else ""
         )
         out.append(
@@ -220,16 +150,17 @@ def hidden_skills(run: Run) -> list[str]:
             f"{_why_never(run, name, seen.room.get(name))}."
         )
     dropped = False
-    for b in budgets:
+    for b in settings:
         hidden = sorted(never[b] - set(everywhere), key=str.lower)
         if hidden:
             dropped = True
+            text = named[b][1]
             out.append(
-                f"At budget {_budget(b)}: {len(hidden)} of {len(seen.expected[b])} expected "
+                f"At {text}: {len(hidden)} of {len(seen.expected[b])} expected "
                 f"skills {'was' if len(hidden) == 1 else 'were'} never shown: {_names(hidden)}."
             )
     unsure = sorted(
-        {n for b in budgets for n in seen.expected[b] - seen.shown[b] - seen.hidden[b]},
+        {n for b in settings for n in seen.expected[b] - seen.shown[b] - seen.hidden[b]},
         key=str.lower,
     )
     if unsure:
@@ -238,7 +169,7 @@ def hidden_skills(run: Run) -> list[str]:
             "whether they were shown is not recorded."
         )
     if not out:
-        return ["Every expected skill was shown in some decision at every budget."]
+        return ["Every expected skill was shown in some decision of every listing setting."]
     if dropped:
         out.append("Shorten descriptions, raise the budget or order by usage to show them.")
     if everywhere:
@@ -249,18 +180,15 @@ def hidden_skills(run: Run) -> list[str]:
     return out
 
 
-def _budget(label: str) -> str:
-    return f"{int(label):,}" if label.isdigit() else label
-
-
 def _quote(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
-def confused_pairs(run: Run, top: int = 5) -> list[str]:
-    """The skill pairs selectors mix up most, with descriptions when the run recorded them."""
-    counts = confusion_counts(run)
+def confused_pairs(run: Run, cell: Mapping[str, Any] | None = None, top: int = 5) -> list[str]:
+    """The skill pairs a cell's selector mixes up most (default: summed over every cell),
+    with descriptions when the run recorded them."""
+    counts = confusion_counts(run, None if cell is None else [cell])
     desc = skill_descriptions(run)
     pairs = sorted(
         ((pair, n) for pair, n in counts.items() if all(is_skill(s) for s in pair)),
@@ -279,7 +207,7 @@ def confused_pairs(run: Run, top: int = 5) -> list[str]:
             "file types, tools, the result it produces) rather than saying when *not* to use "
             "it: negations made retrieval selectors worse in our measurements, as they match "
             "the words a negation names. Check a rewrite with `skillbench compare "
-            "RUN::catalog=base RUN::catalog=rewrite` (counts: all cells)."
+            "RUN::catalog=base RUN::catalog=rewrite`."
         )
     triggers = sorted(
         ((c, n) for (e, c), n in counts.items() if e == "none" and is_skill(c)),

@@ -7,31 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillbench.metrics import sign_test
-from skillbench.report._advice import line_head
-from skillbench.report._measures import CORRECT
-from skillbench.report._run import (
-    BASELINES,
-    ORACLE,
-    Row,
-    Run,
-    cell_key,
-    cell_label,
-    fmt_value,
-    half_life_order,
-)
+from skillbench.report._effects import is_baseline, request_scores
+from skillbench.report._run import Run, cell_key, cell_label, fmt_value, half_life_order
 
 ALPHA = 0.05
 """Family-wise level of the paired tests against the best half-life (Bonferroni)."""
 
 Cell = Mapping[str, Any]
-
-
-def request_scores(rows: Sequence[Row]) -> dict[str, float]:
-    """Request id → mean correctness over its repeats (the unit of a paired test)."""
-    hits: dict[str, list[bool]] = defaultdict(list)
-    for row in rows:
-        hits[str(row.get("request_id"))].append(row.get("outcome") in CORRECT)
-    return {rid: sum(v) / len(v) for rid, v in hits.items()}
 
 
 def _p_value(a: Mapping[str, float], b: Mapping[str, float]) -> float:
@@ -45,15 +27,15 @@ def _ci(cell: Cell) -> str:
     return "" if low is None or high is None else f" [{low:.3f}, {high:.3f}]"
 
 
-def _line(run: Run, label: str, cells: Sequence[Cell], scores: Mapping[Any, Any]) -> str:
+def _line(label: str, cells: Sequence[Cell], scores: Mapping[Any, Any]) -> str:
     ranked = sorted(cells, key=lambda c: (-c["accuracy"], half_life_order(c.get("half_life"))))
     best, others = ranked[0], ranked[1:]
     alpha = ALPHA / len(others)
     tested = [(c, _p_value(scores[cell_key(best)], scores[cell_key(c)])) for c in others]
     ties = [(c, p) for c, p in tested if p >= alpha]
-    oracle = {run.selector_type(c.get("selector")) for c in cells} == {ORACLE}
     hl = fmt_value(best.get("half_life"))
-    text = f"{line_head(label, oracle)}best half-life **{hl}**, accuracy {best['accuracy']:.3f}"
+    head = f"**{label}**: " if label != "all" else ""
+    text = f"{head}best half-life **{hl}**, accuracy {best['accuracy']:.3f}"
     text += _ci(best)
     if ties:
         listed = ", ".join(
@@ -83,8 +65,7 @@ def half_life_advice(run: Run) -> list[str]:
     lines: dict[str, list[Cell]] = defaultdict(list)
     for cell in cells:
         usage = str(cell.get("ordering") or "").startswith("usage")
-        kind = run.selector_type(cell.get("selector"))
-        if usage and kind not in BASELINES and cell.get("accuracy") is not None:
+        if usage and not is_baseline(run, cell) and cell.get("accuracy") is not None:
             lines[cell_label(cell, keys)].append(cell)
     by_cell = run.rows_by_cell()
     scores = {key: request_scores(rows) for key, rows in by_cell.items()}
@@ -94,14 +75,14 @@ def half_life_advice(run: Run) -> list[str]:
             for label, cs in lines.items()
             if len(cs) > 1 and all(cell_key(c) in scores for c in cs)
         ),
-        key=lambda kv: (
-            {run.selector_type(c.get("selector")) for c in kv[1]} == {ORACLE},
-            -max(c["accuracy"] for c in kv[1]),
-        ),
+        key=lambda kv: -max(c["accuracy"] for c in kv[1]),
     )
-    out = [_line(run, label, cs, scores) for label, cs in ranked]
+    out = [_line(label, cs, scores) for label, cs in ranked]
     if not out:
-        return ["No usage-ordered cells with results rows to compare half-lives on."]
+        return [
+            "No usage-ordered cells of a selector that is not a baseline, with results rows, "
+            "to compare half-lives on."
+        ]
     out.append(
         "Intervals: Wilson 95%. Not distinguishable: a paired exact McNemar test on the same "
         f"requests gives p ≥ {ALPHA} divided by the number of comparisons with the best "

@@ -13,10 +13,11 @@ from typing import Any
 
 from skillbench.metrics import wilson
 from skillbench.report._doc import Figure
+from skillbench.report._effects import is_baseline, kind
 from skillbench.report._figure import COLORS, DASHES, error_bars, finite, png, pyplot
 from skillbench.report._plots_skills import confusion_heatmap, inline_vs_fork
 from skillbench.report._plots_timeline import timeline_by_half_life
-from skillbench.report._run import Run, cell_label, fmt_value
+from skillbench.report._run import CELL_KEYS, Run, cell_label, fmt_value
 
 Cell = Mapping[str, Any]
 Style = dict[str, Any]
@@ -46,14 +47,21 @@ def _styled(groups: Mapping[str, Cell], keys: Sequence[str]) -> dict[str, Style]
     }
 
 
-def _series(run: Run) -> dict[str, tuple[Style, list[Cell]]]:
-    """Cells with a numeric budget, one line per combination of the other telling fields."""
+def _series(run: Run, listing_only: bool = False) -> dict[str, tuple[Style, list[Cell]]]:
+    """Cells with a numeric budget, one line per combination of the other telling fields.
+
+    ``listing_only`` drops the selector: for a rate the listing alone decides (coverage),
+    every selector's line would be drawn on top of the others, hidden but in the legend.
+    """
     cells, keys = run.distinct()
-    keys = [k for k in keys if k != "budget"]
+    keys = [k for k in keys if k != "budget" and not (listing_only and k == "selector")]
     lines: dict[str, list[Cell]] = defaultdict(list)
     for cell in cells:
-        if finite(cell.get("budget")):
-            lines[cell_label(cell, keys)].append(cell)
+        label = cell_label(cell, keys)
+        budgets = {c["budget"] for c in lines[label]}
+        if finite(cell.get("budget")) and cell["budget"] not in budgets:
+            lines[label].append(cell)
+    lines = {label: cs for label, cs in lines.items() if cs}
     styles = _styled({label: cs[0] for label, cs in lines.items()}, keys)
     return {
         label: (styles[label], sorted(cs, key=lambda c: c["budget"]))
@@ -97,8 +105,10 @@ def _legend(fig: Any, ax: Any, n: int) -> None:
         )
 
 
-def _lines_caption(run: Run) -> str:
-    keys = [k for k in run.distinct()[1] if k != "budget"]
+def _lines_caption(run: Run, listing_only: bool = False) -> str:
+    keys = [
+        k for k in run.distinct()[1] if k != "budget" and not (listing_only and k == "selector")
+    ]
     text = "Bands: Wilson 95% intervals. One line per " + (", ".join(keys) or "run") + "."
     inert = run.inert()
     if inert:
@@ -140,7 +150,8 @@ def coverage_vs_budget(run: Run) -> Figure:
     if not any(finite(c.get("coverage")) for c in run.cells):
         return Figure("coverage_vs_budget", title, None, "Skipped: no coverage in the summary.")
     plt = pyplot()
-    lines = _series(run)
+    shared = _selectors_share_coverage(run)
+    lines = _series(run, listing_only=shared)
     fig, ax = plt.subplots(figsize=(7.5, 4))
     for label, (style, cells) in lines.items():
         _line_with_band(ax, cells, "coverage", label=label, **style)
@@ -149,8 +160,23 @@ def coverage_vs_budget(run: Run) -> Figure:
     _budget_axis(ax, budgets)
     fig.tight_layout()
     _legend(fig, ax, len(lines))
-    caption = "Positives: requests that expect a skill. " + _lines_caption(run)
+    caption = (
+        "Positives: requests that expect a skill. "
+        + ("Selectors shown the same listings share one line. " if shared else "")
+        + _lines_caption(run, listing_only=shared)
+    )
     return Figure("coverage_vs_budget", title, png(fig), caption)
+
+
+def _selectors_share_coverage(run: Run) -> bool:
+    """Every selector has the same coverage as the others on the same listing setting (false
+    when usage recorded each selector's own choices, so listings differ between selectors)."""
+    seen: dict[tuple[Any, ...], Any] = {}
+    for cell in run.cells:
+        key = tuple(cell.get(k) for k in CELL_KEYS if k != "selector")
+        if seen.setdefault(key, cell.get("coverage")) != cell.get("coverage"):
+            return False
+    return True
 
 
 def position_bins(largest: int) -> list[tuple[int, int]]:
@@ -168,13 +194,36 @@ def position_bins(largest: int) -> list[tuple[int, int]]:
     return bins
 
 
+MOVING = ("rotate", "random")
+"""Orderings that place skills independently of what they are: only there can a position
+effect be told from the skills that happen to sit at each position."""
+INDEPENDENT = frozenset({"embedding", "lexical", "hybrid"})
+"""Selectors that score each entry on its own: the order cannot reach their decision."""
+
+
+def _moves(cell: Cell) -> bool:
+    return str(cell.get("ordering") or "").startswith(MOVING)
+
+
 def accuracy_by_position(run: Run) -> Figure:
     title = "Recall by the expected skill's position in the listing"
+    cells = [c for c in run.cells if _moves(c) and not is_baseline(run, c)]
+    if not cells:
+        return Figure(
+            "by_position",
+            title,
+            None,
+            "Omitted: no cell uses an ordering that moves skills independently of what they "
+            "are (`rotate`, `random`). Under `usage` or `alpha` each position holds the "
+            "popular or the alphabetically early skills, so recall by position would measure "
+            "those skills, not position bias. Add `rotate:N` or `random` to `orderings` to "
+            "measure it.",
+        )
     _, telling = run.distinct()
     keys = [k for k in ("selector", "ordering") if k in telling]
     counts: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     reps: dict[str, Cell] = {}
-    for cell in run.cells:
+    for cell in cells:
         label = cell_label(cell, keys)
         for pos, entry in (cell.get("by_position") or {}).items():
             n = int(entry.get("n") or 0)
@@ -215,13 +264,19 @@ def accuracy_by_position(run: Run) -> Figure:
     ax.set_ylim(0, 1.05)
     fig.tight_layout()
     _legend(fig, ax, len(counts))
-    return Figure(
-        "by_position",
-        title,
-        png(fig),
-        "Requests whose expected skill was shown, pooled over the other grid fields; error "
-        "bars are Wilson 95% intervals. A falling line is position bias.",
+    caption = (
+        "Requests whose expected skill was shown, in cells whose ordering moves skills "
+        f"({', '.join(sorted({fmt_value(c.get('ordering')) for c in cells}))}), pooled over the "
+        "other grid fields; error bars are Wilson 95% intervals. A line that falls with "
+        "position is position bias."
     )
+    blind = sorted({fmt_value(c.get("selector")) for c in cells if kind(run, c) in INDEPENDENT})
+    if blind:
+        caption += (
+            f" {', '.join(f'`{b}`' for b in blind)} score each entry on its own: order cannot "
+            "reach their decisions, so their lines should be flat."
+        )
+    return Figure("by_position", title, png(fig), caption)
 
 
 PLOTS = (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillbench.report._doc import Figure, Table
@@ -16,19 +16,23 @@ def is_skill(label: str) -> bool:
     return label != "none" and not label.startswith("<")
 
 
-def confusion_totals(run: Run) -> dict[tuple[str, str], int]:
-    """(expected, chosen) counts summed over cells; ``none`` = no skill."""
+def confusion_totals(
+    run: Run, cells: Sequence[Mapping[str, Any]] | None = None
+) -> dict[tuple[str, str], int]:
+    """(expected, chosen) counts summed over ``cells`` (default: all); ``none`` = no skill."""
     out: dict[tuple[str, str], int] = defaultdict(int)
-    for cell in run.cells:
+    for cell in run.cells if cells is None else cells:
         for exp, row in (cell.get("confusion") or {}).items():
             for chosen, count in row.items():
                 out[(exp, chosen)] += int(count)
     return dict(out)
 
 
-def confusion_counts(run: Run) -> dict[tuple[str, str], int]:
-    """Off-diagonal (expected, chosen) counts: the confusions."""
-    return {pair: n for pair, n in confusion_totals(run).items() if pair[0] != pair[1] and n}
+def confusion_counts(
+    run: Run, cells: Sequence[Mapping[str, Any]] | None = None
+) -> dict[tuple[str, str], int]:
+    """Off-diagonal (expected, chosen) counts over ``cells`` (default: all): the confusions."""
+    return {pair: n for pair, n in confusion_totals(run, cells).items() if pair[0] != pair[1] and n}
 
 
 def _label_order(name: str) -> tuple[bool, bool, str]:

@@ -11,7 +11,8 @@ from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import OUTCOMES
-from skillbench.report._advice import budget_advice, confused_pairs, hidden_skills
+from skillbench.report._advice import confused_pairs, hidden_skills
+from skillbench.report._advice_axes import axis_advice, budget_advice
 from skillbench.report._advice_half_life import half_life_advice
 from skillbench.report._doc import (
     Block,
@@ -24,10 +25,13 @@ from skillbench.report._doc import (
     to_html,
     to_markdown,
 )
+from skillbench.report._effects import Effects
+from skillbench.report._headline import best_cell, headline
 from skillbench.report._measures import MEASURES
 from skillbench.report._plots import render_plots
 from skillbench.report._plots_skills import cost_table
 from skillbench.report._run import CELL_KEYS, Run, cell_key, cell_label, fmt_value, load_run
+from skillbench.report._tags import tag_tables
 
 FORMATS = ("md", "html", "csv")
 OVERVIEW = (
@@ -153,6 +157,27 @@ def _notes(run: Run) -> list[Block]:
     return out
 
 
+AXES = (("ordering", "Ordering"), ("profile", "Profile"), ("catalog", "Catalog"))
+
+
+def _advice(run: Run, effects: Effects, best: Mapping[str, Any] | None) -> list[Block]:
+    """One subsection per swept field, then hidden skills and the best cell's confusions."""
+    varying = run.varying()
+    out: list[Block] = [Heading("Budget", 3), Bullets(budget_advice(run, effects))]
+    for axis, title in AXES:
+        if axis in varying:
+            out += [Heading(title, 3), Bullets(axis_advice(run, effects, axis))]
+    half_life = half_life_advice(run)
+    if half_life:
+        out += [Heading("Half-life", 3), Bullets(half_life)]
+    if "selector" in varying:
+        out += [Heading("Selector", 3), Bullets(axis_advice(run, effects, "selector"))]
+    out += [Heading("Skills never shown", 3), Bullets(hidden_skills(run))]
+    where = "" if best is None else f" in the best cell ({cell_label(best, varying)})"
+    out += [Heading(f"Confused skills{where}", 3), Bullets(confused_pairs(run, best))]
+    return out
+
+
 def build_report(run: Run) -> Document:
     """The report as blocks (shared by the Markdown and HTML outputs)."""
     doc = Document(f"skillbench report: {run.name}")
@@ -170,13 +195,12 @@ def build_report(run: Run) -> Document:
     doc.add(Para(" · ".join(meta), muted=True))
     doc.add(*_notes(run))
 
+    effects = Effects(run)
+    best = best_cell(run)
+    doc.add(Heading("Headline"), *headline(run, effects))
     doc.add(Heading("What to do"))
-    doc.add(Heading("Budget", 3), Bullets(budget_advice(run)))
-    half_life = half_life_advice(run)
-    if half_life:
-        doc.add(Heading("Half-life", 3), Bullets(half_life))
-    doc.add(Heading("Skills never shown", 3), Bullets(hidden_skills(run)))
-    doc.add(Heading("Confused skills", 3), Bullets(confused_pairs(run)))
+    doc.add(*_advice(run, effects, best))
+    doc.add(Heading("By tag"), *tag_tables(run, effects, best))
 
     doc.add(Heading("Cells"))
     metrics = _overview_metrics(run)

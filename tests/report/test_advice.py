@@ -15,8 +15,10 @@ from typing import Any
 from synthetic import paired_rows, sweep_rows, write_run
 
 from skillbench.report import load_run, write_report
-from skillbench.report._advice import budget_advice, confused_pairs, hidden_skills
+from skillbench.report._advice import confused_pairs, hidden_skills
+from skillbench.report._advice_axes import budget_advice
 from skillbench.report._advice_half_life import half_life_advice
+from skillbench.report._effects import Effects
 from skillbench.report._plots_timeline import timeline_by_half_life
 from skillbench.report._run import half_life_order
 
@@ -59,7 +61,8 @@ def test_a_skill_hidden_everywhere_is_listed_with_its_likely_reason(tmp_path: Pa
     counts = {"inactive": 1, "disabled": 3}
     lines = hidden_skills(load_run(_terraform_run(tmp_path, counts)))
     assert lines[0] == (
-        "`terraform-plan` was never visible in any decision at any budget (2 requests expect "
+        "`terraform-plan` was never visible in any decision in any listing setting (2 "
+        "requests expect "
         "it; where another expected skill was shown, the rows do not say whether it was too): "
         "not for lack of room (at budget 12,000 the listing used 8,800 characters), so most "
         "likely one of the catalog's 1 inactive (`paths`) and 3 disabled skills (manifest "
@@ -104,22 +107,23 @@ def _baseline_run(tmp_path: Path) -> Path:
     return run
 
 
-def test_budget_advice_skips_baselines_and_reads_oracle_as_the_bound(tmp_path: Path) -> None:
-    lines = budget_advice(load_run(_baseline_run(tmp_path)))
-    assert [line.split("**")[1] for line in lines[:2]] == [
-        "selector=embedding",
-        "selector=oracle",
-    ]
-    assert lines[1].startswith("**selector=oracle** (oracle: the upper bound the listing allows): ")
-    assert not any("floor" in line or "=random" in line for line in lines[:2])
-    assert lines[2] == (
-        "No advice for the `floor`, `random` baselines: they choose without reading "
-        "descriptions, so no budget helps."
+def test_budget_advice_is_for_real_selectors_only(tmp_path: Path) -> None:
+    run = load_run(_baseline_run(tmp_path))
+    lines = budget_advice(run, Effects(run))
+    assert len(lines) == 2
+    assert lines[0].startswith("**selector=embedding**: ")
+    assert lines[1] == (
+        "No advice for `floor`, `oracle`, `random`: baselines (oracle, never, random) are the "
+        "references the advice reads against, not systems to tune."
     )
 
 
 def test_confusion_advice_names_features_not_negations(tmp_path: Path) -> None:
     lines = confused_pairs(load_run(write_run(tmp_path / "run", paired_rows([True, False] * 5))))
+    assert lines[0] == (  # descriptions from the manifest
+        "`review` requests went to `refactor` 5 times: “Review changes for bugs, regressions, "
+        "risks and missing tests.” vs “Improve code structure while preserving behaviour.”"
+    )
     advice = lines[1]
     assert "concrete features" in advice and "`skillbench compare" in advice
     assert "rather than saying when *not* to use it" in advice
@@ -154,8 +158,8 @@ def test_half_life_advice_names_the_best_with_interval_and_ties(tmp_path: Path) 
         "distinguishable from 12h (0.817, p = 1); the others are lower. By half-life: "
         "12h 0.817, 1d 0.833, 7d 0.500, inf 0.333."
     )
-    assert lines[1].startswith("**selector=oracle** (oracle: the upper bound the listing allows)")
-    assert "Bonferroni" in lines[2] and "skillbench compare" in lines[2]
+    assert len(lines) == 2  # no line for the oracle: a baseline is a reference, not advised
+    assert "Bonferroni" in lines[1] and "skillbench compare" in lines[1]
     write_report(run_dir, formats=["md"])
     md = (run_dir / "report.md").read_text()
     assert md.index("### Budget") < md.index("### Half-life") < md.index("### Skills never")

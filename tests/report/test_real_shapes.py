@@ -15,7 +15,8 @@ import pytest
 from synthetic import paired_rows, sweep_rows, write_run
 
 from skillbench.report import compare_runs, load_run, parse_selection, write_report
-from skillbench.report._advice import budget_advice
+from skillbench.report._advice_axes import budget_advice
+from skillbench.report._effects import Effects
 from skillbench.report._figure import error_bars
 from skillbench.report._plots import position_bins
 
@@ -24,6 +25,7 @@ def _missed_at(position: int, n: int) -> list[dict]:
     rows = paired_rows([False] * n)
     for row in rows:
         row["gold_position"] = position
+        row["ordering"] = "random"  # the position plot needs an ordering that moves skills
     return rows
 
 
@@ -31,7 +33,8 @@ def test_position_rate_of_zero_does_not_break_the_report(tmp_path: Path) -> None
     """The MetaTool failure: "'yerr' must not contain negative values" (a Wilson bound that
     landed 1e-17 past a rate of 0)."""
     rows = _missed_at(49, 6) + [
-        {**r, "request_id": f"x{i}"} for i, r in enumerate(paired_rows([True] * 4))
+        {**r, "request_id": f"x{i}", "ordering": "random"}
+        for i, r in enumerate(paired_rows([True] * 4))
     ]
     run = write_run(tmp_path / "run", rows)
     write_report(run, formats=["md"])
@@ -72,22 +75,28 @@ def _line(tmp_path: Path, name: str, right: dict[int, int]) -> str:
     rows = []
     for budget, n in right.items():
         rows += [{**r, "budget": budget} for r in paired_rows([True] * n + [False] * (200 - n))]
-    (line,) = budget_advice(load_run(write_run(tmp_path / name, rows)))
+    run = load_run(write_run(tmp_path / name, rows))
+    (line,) = budget_advice(run, Effects(run))
     return line
 
 
 def test_budget_advice_reads_the_sweep(tmp_path: Path) -> None:
     rows = sweep_rows(budgets=(500, 1000), orderings=("usage",), n_requests=40)
-    (line,) = budget_advice(load_run(write_run(tmp_path / "a", rows)))  # listing ≈ budget
-    assert "still rises at the largest budget, 1,000" in line and "try larger budgets" in line
-    assert _line(tmp_path, "b", {1000: 120, 2000: 190, 4000: 191}) == (
-        "best accuracy 0.955 at budget 4,000; the smallest budget within 1 point is "
-        "**2,000** (0.950), saving 2,000 characters."
+    run = load_run(write_run(tmp_path / "a", rows))  # 4 then 9 of 20 skills shown
+    (line,) = budget_advice(run, Effects(run))
+    assert "accuracy still rises at the largest budget" in line and "try larger budgets" in line
+    # every expected skill shown at every budget: the selector, not the budget, limits
+    line = _line(tmp_path, "b", {1000: 120, 2000: 190, 4000: 191})
+    assert "shows 1.000 of the expected skills" in line
+    assert "**the gap is the selector's, not the budget's**" in line
+    assert (
+        "Best accuracy 0.955 at budget 4,000; the smallest budget within one point is "
+        "**2,000** (0.950; Δ -0.005 [" in line
     )
-    assert _line(tmp_path, "c", {1000: 120, 2000: 150}) == (  # 400-character listings
-        "best accuracy 0.750 at the largest budget, 2,000, where the listing used only "
-        "**400** characters on average: everything fit, so a larger budget shows nothing "
-        "more and the remaining errors are the selector's."
+    assert line.endswith("200 paired requests), saving 2,000 characters.")
+    line = _line(tmp_path, "c", {1000: 120, 2000: 150})
+    assert line.endswith(
+        "Best accuracy 0.750 at budget **2,000**; no smaller budget comes within one point."
     )
 
 

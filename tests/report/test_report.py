@@ -25,7 +25,6 @@ def test_full_report_files(sweep_report) -> None:
         "accuracy_vs_budget",
         "coverage_vs_budget",
         "timeline",
-        "by_position",
         "confusion",
         "inline_vs_fork",
     }
@@ -33,9 +32,10 @@ def test_full_report_files(sweep_report) -> None:
     md = (tmp_path / "report.md").read_text()
     for p in plots:
         assert f"(plots/{p.name})" in md
-    assert "## What to do" in md and "smallest budget within 1 point" in md
+    assert "## What to do" in md and "### Budget" in md and "### Ordering" in md
+    assert "Omitted: no cell uses an ordering that moves skills" in md
     assert "never shown" in md
-    assert "“Write unit tests for a module or function.”" in md  # descriptions from the manifest
+    assert "### Confused skills in the best cell (budget=" in md
 
 
 def test_html_is_self_contained(sweep_report) -> None:
@@ -43,7 +43,7 @@ def test_html_is_self_contained(sweep_report) -> None:
     srcs = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", html)
     assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
     assert "<link" not in html and "@import" not in html and "url(" not in html
-    assert html.count("<img") == 6
+    assert html.count("<img") == 5  # no position plot: usage and alpha do not move skills
     assert '<span class="ci">[' in html  # intervals set off from values
 
 
@@ -85,7 +85,7 @@ def test_summary_only_run(sweep_run: Path, tmp_path: Path) -> None:
     written = write_report(run, formats=["html", "csv"])
     html = (run / "report.html").read_text()
     assert "results.jsonl is missing" in html
-    assert html.count("<img") == 4  # timeline and cost need results rows
+    assert html.count("<img") == 3  # timeline and cost need results rows
     assert {p.name for p in written} == {"report.html", "summary.csv", "decisions.csv"}
 
 

@@ -1,0 +1,153 @@
+"""The data the viewer page embeds: decisions, requests, listings and, for two runs, flips.
+
+Everything is plain JSON-able lists and dicts. Listing texts are stored as indices into one
+table of distinct lines: a usage-ordered run shows thousands of listings that share almost
+every line, so the page stays a few megabytes instead of tens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skillbench.view._listings import Rebuilt, RowKey, rebuild_listings
+from skillbench.view._source import RunData, cell_key
+
+CORRECT = frozenset({"correct_skill", "correct_abstain"})
+"""Outcomes that count as right (what a flip is judged on)."""
+
+
+class _Interner:
+    """Index of each distinct value, in first-seen order."""
+
+    def __init__(self) -> None:
+        self.index: dict[Any, int] = {}
+        self.values: list[Any] = []
+
+    def add(self, value: Any) -> int:
+        found = self.index.get(value)
+        if found is None:
+            found = self.index[value] = len(self.values)
+            self.values.append(value)
+        return found
+
+
+def _listing_record(lines: _Interner, text: str, spans: Sequence[Any]) -> dict[str, Any]:
+    return {
+        "lines": [lines.add(line) for line in text.split("\n")],
+        "spans": [[s.name, s.start, s.end] for s in spans],
+    }
+
+
+def _request_record(rid: str, rebuilt: Rebuilt, row: Mapping[str, Any]) -> dict[str, Any]:
+    request = rebuilt.requests.get(rid)
+    source = row.get("label_source")
+    if request is not None:
+        source = request.extra.get("label_source", source)
+    return {
+        "id": rid,
+        "text": request.text if request is not None else None,
+        "expected": list(row.get("expected") or ()),
+        "tags": list(row.get("tags") or (request.tags if request is not None else ())),
+        "labelSource": None if source is None else str(source),
+    }
+
+
+def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
+    """The page's data for one run, or two runs whose flipped decisions are paired."""
+    lines, listings, requests = _Interner(), _Interner(), _Interner()
+    listing_records: list[dict[str, Any]] = []
+    request_records: list[dict[str, Any]] = []
+    decisions: list[list[Any]] = []
+    run_records = []
+    where: list[dict[RowKey, int]] = []
+    for r, run in enumerate(runs):
+        rebuilt = rebuild_listings(run.config, run.rows)
+        cells = {key: i for i, key in enumerate(run.cells)}
+        mine: dict[RowKey, int] = {}
+        for row in run.rows:
+            rid = str(row.get("request_id"))
+            if rid not in requests.index:
+                request_records.append(_request_record(rid, rebuilt, row))
+            key: RowKey = (cell_key(row), int(row.get("repeat") or 0), rid)
+            listing = None
+            if key in rebuilt.by_row:
+                text, spans = rebuilt.listings[rebuilt.by_row[key]]
+                listing = listings.add((r, rebuilt.by_row[key]))
+                if listing == len(listing_records):
+                    listing_records.append(_listing_record(lines, text, spans))
+            detail = row.get("detail")
+            mine[key] = len(decisions)
+            decisions.append(
+                [
+                    r,
+                    cells[key[0]],
+                    requests.add(rid),
+                    key[1],
+                    row.get("chosen"),
+                    row.get("outcome"),
+                    listing,
+                    row.get("gold_position"),
+                    detail if detail else None,
+                ]
+            )
+        where.append(mine)
+        run_records.append(
+            {
+                "name": run.name,
+                "path": str(run.path),
+                "cells": list(run.labels),
+                "note": _note(rebuilt),
+            }
+        )
+    payload: dict[str, Any] = {
+        "runs": run_records,
+        "requests": request_records,
+        "lines": lines.values,
+        "listings": listing_records,
+        "decisions": decisions,
+        "flips": [],
+        "pairing": None,
+    }
+    if len(runs) == 2:
+        payload["flips"], payload["pairing"] = _flips(runs, where, decisions)
+    return payload
+
+
+def _note(rebuilt: Rebuilt) -> str | None:
+    if rebuilt.note:
+        return f"Listings are not shown: {rebuilt.note}."
+    if rebuilt.mismatched:
+        return (
+            f"{rebuilt.mismatched:,} listings could not be rebuilt to the size their rows "
+            "record (the inputs changed since the run) and are not shown."
+        )
+    return None
+
+
+def _flips(
+    runs: Sequence[RunData], where: Sequence[Mapping[RowKey, int]], decisions: Sequence[Any]
+) -> tuple[list[list[int]], str]:
+    """Pairs of decisions (A, B) on the same request whose correctness differs.
+
+    Cells pair by their key fields; two runs with no key in common but as many cells pair
+    in summary order (a rerun under another name, say).
+    """
+    a, b = runs
+    common = set(a.cells) & set(b.cells)
+    if common:
+        match = {key: key for key in common}
+        pairing = f"{len(common)} cell(s) with the same settings in both runs"
+    elif len(a.cells) == len(b.cells):
+        match = dict(zip(a.cells, b.cells, strict=True))
+        pairing = "no cell has the same settings in both runs: cells paired in summary order"
+    else:
+        return [], "no cell has the same settings in both runs, and their cell counts differ"
+    flips = []
+    for (cell, repeat, rid), i in where[0].items():
+        if cell not in match:
+            continue
+        j = where[1].get((match[cell], repeat, rid))
+        if j is not None and (decisions[i][5] in CORRECT) != (decisions[j][5] in CORRECT):
+            flips.append([i, j])
+    return flips, pairing

@@ -1,0 +1,129 @@
+"""The listing each decision saw, rebuilt by replaying the run's usage history.
+
+Results rows keep the listing's size and the expected skill's position, not its text (the text
+would dwarf the rows). The text follows from the resolved config: the same catalogs and
+requests, one :class:`ListingPlan` per cell, and the usage the engine recorded before each
+request (the labels with ``usage.record: label``, else the skills the rows say were invoked).
+Every rebuilt listing is checked against its row's ``listing_chars``; a mismatch marks the
+listing as not reproduced instead of showing a wrong one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillbench._errors import SkillbenchError
+from skillbench.dataset import LabelledRequest
+from skillbench.listing import Listing
+from skillbench.view._source import cell_key
+
+CellKey = tuple[Any, ...]
+RowKey = tuple[CellKey, int, str]
+"""A decision: its cell, repeat and request id."""
+
+NOT_RUN = frozenset({"hallucinated", "malformed", "error"})
+"""Outcomes whose invocation never ran: the engine records no usage for them."""
+
+
+class Span(NamedTuple):
+    """Where a shown entry sits in the listing text (character offsets, end excluded)."""
+
+    name: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """Listings rebuilt for a run.
+
+    Attributes:
+        requests: the run's requests by id (text, tags, extra fields).
+        listings: distinct listing texts, each with the span of every shown entry in order.
+        by_row: decision → index into ``listings``.
+        mismatched: decisions whose rebuilt listing disagreed with the row's size.
+        note: why listings are missing, when they are.
+    """
+
+    requests: Mapping[str, LabelledRequest] = field(default_factory=dict)
+    listings: Sequence[tuple[str, Sequence[Span]]] = ()
+    by_row: Mapping[RowKey, int] = field(default_factory=dict)
+    mismatched: int = 0
+    note: str | None = None
+
+
+def entry_spans(listing: Listing) -> list[Span]:
+    """Each shown entry's place in ``listing.text``: from the start of the line naming it,
+    as long as the renderer says the entry is."""
+    text, cursor, out = listing.text, 0, []
+    for entry in listing.shown:
+        found = text.find(entry.name, cursor)
+        if found < 0:
+            break
+        start = text.rfind("\n", 0, found) + 1
+        end = min(len(text), max(found + len(entry.name), start + entry.chars))
+        out.append(Span(entry.name, start, end))
+        cursor = end
+    return out
+
+
+def rebuild_listings(config_path: Path | None, rows: Iterable[Mapping[str, Any]]) -> Rebuilt:
+    """Rebuild the listing of every row from the run's resolved config.
+
+    Returns an empty :class:`Rebuilt` with a ``note`` when the config, catalogs or requests
+    can no longer be read (moved or deleted inputs): the viewer then shows decisions without
+    listings rather than failing.
+    """
+    if config_path is None:
+        return Rebuilt(note="the run directory has no config.yaml")
+    from skillbench.replay import build_grid, load_config
+    from skillbench.replay._grid import usage_trackers
+
+    try:
+        config = load_config(config_path)
+        grid = build_grid(config)
+    except SkillbenchError as exc:
+        return Rebuilt(note=f"the run's inputs could not be read again ({exc})")
+    by_key: dict[RowKey, Mapping[str, Any]] = {
+        (cell_key(r), int(r.get("repeat") or 0), str(r.get("request_id"))): r for r in rows
+    }
+    tracker = usage_trackers(config)
+    texts: dict[str, int] = {}
+    listings: list[tuple[str, Sequence[Span]]] = []
+    by_row: dict[RowKey, int] = {}
+    mismatched = 0
+    for cell in grid.cells:
+        plan = grid.plans[cell]
+        usage = tracker(cell.half_life)
+        from_label = config.usage.record == "label"
+        for request in grid.requests:
+            key = (cell.key, cell.repeat, request.id)
+            row = by_key.get(key)
+            scores = usage.scores(request.at) if plan.uses_scores and request.at else {}
+            listing = plan.render(scores)
+            if row is not None:
+                if row.get("listing_chars") not in (None, len(listing.text)):
+                    mismatched += 1
+                else:
+                    index = texts.get(listing.text)
+                    if index is None:
+                        index = texts[listing.text] = len(listings)
+                        listings.append((listing.text, entry_spans(listing)))
+                    by_row[key] = index
+            used = _used(request, row, from_label)
+            if used is not None and request.at is not None:
+                usage.record(used, request.at)
+    requests = {r.id: r for r in grid.requests}
+    return Rebuilt(requests, listings, by_row, mismatched)
+
+
+def _used(request: LabelledRequest, row: Mapping[str, Any] | None, from_label: bool) -> str | None:
+    """The skill the engine recorded as used after ``request`` (None: nothing recorded)."""
+    if from_label:
+        return request.expected[0] if request.expected else None
+    if row is None or row.get("chosen") is None or row.get("outcome") in NOT_RUN:
+        return None
+    return str(row["chosen"])
