@@ -23,6 +23,7 @@ LAYERS: list[set[str]] = [
     {"results"},
     {"replay"},
     {"report"},
+    {"view"},
     {"cli"},
     {"__main__"},
 ]

@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from skillbench.metrics import FALSE_INVOCATIONS
+from skillbench.types import UNANSWERED, UNWANTED
 
 TICK = 0.2
 """Seconds between redraws of the current line."""
@@ -40,7 +40,7 @@ class TerminalProgress:
         self.stream = stream
         self.name: str | None = None
         self.total: int | None = None
-        self.done = self.errors = self.false = 0
+        self.done = self.errors = self.unwanted = 0
         self.started = 0.0
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -59,8 +59,8 @@ class TerminalProgress:
         """Count one finished decision of the replay."""
         with self._lock:
             self.done += 1
-            self.errors += row.get("outcome") == "error"
-            self.false += row.get("outcome") in FALSE_INVOCATIONS
+            self.errors += row.get("outcome") in UNANSWERED
+            self.unwanted += row.get("outcome") in UNWANTED
 
     def close(self) -> None:
         """Close the last phase and stop redrawing."""
@@ -81,7 +81,7 @@ class TerminalProgress:
             eta = _clock(elapsed / self.done * (self.total - self.done))
         return (
             f"… {self.name}  {self.done:,}/{self.total:,} ({share:.0%})  {_clock(elapsed)} "
-            f"ETA {eta}  errors {self.errors:,}  false invocations {self.false:,}"
+            f"ETA {eta}  errors {self.errors:,}  unwanted invocations {self.unwanted:,}"
         )
 
     def _finish(self) -> None:

@@ -56,7 +56,7 @@ def tag_tables(run: Run, effects: Effects, best: Mapping[str, Any] | None) -> li
                 f"{len(per_tag[tag]):,}",
                 _rate(per_tag[tag], "accuracy", interval=True),
                 _rate(per_tag[tag], "recall_when_shown"),
-                _rate(per_tag[tag], "false_invocations_rate"),
+                _rate(per_tag[tag], "unwanted_invocation_rate"),
             ]
             for tag in tags
         ]
@@ -69,7 +69,7 @@ def tag_tables(run: Run, effects: Effects, best: Mapping[str, Any] | None) -> li
                 muted=True,
             ),
             Table(
-                ["tag", "decisions", "accuracy", "recall when shown", "false inv./decision"],
+                ["tag", "decisions", "accuracy", "recall when shown", "unwanted inv. rate"],
                 rows,
                 numeric=frozenset({1}),
             ),

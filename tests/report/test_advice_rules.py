@@ -62,6 +62,8 @@ def cell(
                 "visible": visible if positive else None,
                 "gold_position": 0 if visible else None,
                 "listing_chars": budget - 10,
+                "listing_tokens": (budget - 10) // 4,
+                "latency_ms": 1.0,
                 "shown": 10,
                 "tags": ["normal"] if positive else ["negative"],
                 "split": "test",

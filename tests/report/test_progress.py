@@ -23,7 +23,7 @@ def test_phases_counts_and_eta() -> None:
     for outcome in ("correct_skill", "error", "false_trigger", "wrong_skill"):
         progress.decision({"outcome": outcome})
     line = progress.line()
-    assert "4/4 (100%)" in line and "errors 1" in line and "false invocations 2" in line
+    assert "4/4 (100%)" in line and "errors 1" in line and "unwanted invocations 2" in line
     progress.close()
     closed = [x for x in out.getvalue().replace("\r", "\n").splitlines() if x.startswith("\x1b[K✓")]
     assert [x.split("  ")[0] for x in closed] == [
