@@ -1,0 +1,33 @@
+"""Tools for skill authors: ``lint`` the files, find confusable pairs (``overlap``) and
+``tune`` descriptions against labelled requests with a blinded test split."""
+
+from skillbench.authoring._builtins import (
+    CLAUDE_CODE_COMMANDS,
+    CLAUDE_CODE_TOOLS,
+    CODEX_COMMANDS,
+    Builtin,
+    builtin_collisions,
+)
+from skillbench.authoring._lint import LINT_PROFILES, LintReport, lint_sources
+from skillbench.authoring._lint_format import LintFormat, explain, format_report
+from skillbench.authoring._rules import RULES, Finding, LintSeverity, Rule, all_rules, get_rule
+
+__all__ = [
+    "CLAUDE_CODE_COMMANDS",
+    "CLAUDE_CODE_TOOLS",
+    "CODEX_COMMANDS",
+    "LINT_PROFILES",
+    "RULES",
+    "Builtin",
+    "Finding",
+    "LintFormat",
+    "LintReport",
+    "LintSeverity",
+    "Rule",
+    "all_rules",
+    "builtin_collisions",
+    "explain",
+    "format_report",
+    "get_rule",
+    "lint_sources",
+]
