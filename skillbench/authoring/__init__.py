@@ -10,6 +10,14 @@ from skillbench.authoring._builtins import (
 )
 from skillbench.authoring._lint import LINT_PROFILES, LintReport, lint_sources
 from skillbench.authoring._lint_format import LintFormat, explain, format_report
+from skillbench.authoring._overlap import (
+    Flip,
+    PairOverlap,
+    entry_document,
+    load_overlap,
+    overlap_pairs,
+    symmetric_bm25,
+)
 from skillbench.authoring._rules import RULES, Finding, LintSeverity, Rule, all_rules, get_rule
 
 __all__ = [
@@ -20,14 +28,20 @@ __all__ = [
     "RULES",
     "Builtin",
     "Finding",
+    "Flip",
     "LintFormat",
     "LintReport",
     "LintSeverity",
+    "PairOverlap",
     "Rule",
     "all_rules",
     "builtin_collisions",
+    "entry_document",
     "explain",
     "format_report",
     "get_rule",
     "lint_sources",
+    "load_overlap",
+    "overlap_pairs",
+    "symmetric_bm25",
 ]
