@@ -84,11 +84,10 @@ class LitellmProposer:
             params=p.params,
             repeat=0,
         )
-        entry = self.cache.get(key) if self.cache is not None else None
-        if entry is not None:
+        cached = self.cache.get(key) if self.cache is not None else None
+        if cached is not None:
             self.cached_calls += 1
-        else:
-            entry = self._call(messages, key)
+        entry = cached if cached is not None else self._call(messages, key)
         content = str(entry["response"]["choices"][0]["message"].get("content") or "")
         prompt = {"proposer": f"litellm:{p.model}", "messages": messages, "cache_key": key}
         return Proposal(parse_candidates(content)[: request.n], prompt, content)

@@ -206,3 +206,14 @@ def _offline(options: Mapping[str, Any], env: SelectorEnv) -> Proposer:
     if options:
         raise SkillbenchError(f"the offline proposer takes no options, got {sorted(options)}")
     return OfflineProposer()
+
+
+def make_proposer(spec: str, model_options: Mapping[str, Any], env: SelectorEnv) -> Proposer:
+    """``offline``, or a litellm model string with the ``litellm`` selector's params.
+
+    Raises:
+        SkillbenchError: bad model params (unknown key, bad value).
+    """
+    if spec == "offline":
+        return PROPOSERS.get("offline")(model_options, env)
+    return PROPOSERS.get("litellm")({"model": spec, **model_options}, env)

@@ -102,6 +102,7 @@ def replay_catalog(
     sources: Sequence[tuple[str, str]],
     requests_file: Path,
     work_dir: Path,
+    max_concurrency: int = 8,
 ) -> list[Decision]:
     """Replay ``config``'s grid with one catalog (``(path, source kind)`` pairs) over
     ``requests_file``, in-process; the run directory is ``work_dir``.
@@ -117,9 +118,59 @@ def replay_catalog(
             "output_dir": None,
         }
     )
-    result = run_experiment(variant, output=work_dir, quiet=True)
+    result = run_experiment(variant, output=work_dir, quiet=True, max_concurrency=max_concurrency)
     if result.status != "complete":
         raise SkillbenchError(
             f"replay of a candidate catalog stopped ({result.status}): {result.reason}"
         )
     return run_decisions(work_dir)
+
+
+class Paired(NamedTuple):
+    """Two catalogs on the same requests: per-request means over cells, compared.
+
+    ``worse``/``better`` count requests the tuned catalog lost/won (exact McNemar, or the
+    sign test when several cells make per-request scores fractional); ``ci`` is a paired
+    bootstrap interval of the accuracy difference.
+    """
+
+    n: int
+    base: float
+    tuned: float
+    worse: int
+    better: int
+    p_value: float
+    ci_low: float
+    ci_high: float
+
+
+def per_request(decisions: Sequence[Decision], ids: Sequence[str]) -> list[float]:
+    """Each request's correctness averaged over the cells that replayed it, in ``ids`` order
+    (a request counts once, however many cells and repeats)."""
+    totals: dict[str, list[int]] = {}
+    for d in decisions:
+        totals.setdefault(d.request_id, []).append(int(d.correct))
+    return [sum(totals[i]) / len(totals[i]) for i in ids]
+
+
+def compare_paired(
+    base: Sequence[Decision], tuned: Sequence[Decision], ids: Sequence[str], seed: int
+) -> Paired:
+    """``Paired`` statistics of ``tuned`` against ``base`` over the requests ``ids``."""
+    from skillbench.metrics import paired_bootstrap, sign_test
+
+    a, b = per_request(base, ids), per_request(tuned, ids)
+    if not ids:
+        return Paired(0, 0.0, 0.0, 0, 0, 1.0, 0.0, 0.0)
+    test = sign_test(a, b)
+    boot = paired_bootstrap(a, b, seed=seed)
+    return Paired(
+        len(ids),
+        sum(a) / len(a),
+        sum(b) / len(b),
+        test.worse,
+        test.better,
+        test.p_value,
+        boot.ci.low,
+        boot.ci.high,
+    )

@@ -43,6 +43,7 @@ class TuneOptions:
         candidates: candidates asked per skill and round.
         test_fraction: share of each stratum held out as test.
         seed: split seed (None: the config's seed).
+        max_concurrency: concurrent calls per endpoint of model selectors in replays.
     """
 
     catalog: str | None = None
@@ -52,6 +53,7 @@ class TuneOptions:
     candidates: int = 3
     test_fraction: float = 0.4
     seed: int | None = None
+    max_concurrency: int = 8
 
 
 @dataclass(frozen=True)
@@ -182,15 +184,25 @@ class _Evaluator:
     """Replays candidate catalogs from one working copy; each run directory is removed once
     read, except those named ``keep``."""
 
-    def __init__(self, config: RunConfig, copy: CatalogCopy, skills: dict[str, Skill], work: Path):
+    def __init__(
+        self,
+        config: RunConfig,
+        copy: CatalogCopy,
+        skills: dict[str, Skill],
+        work: Path,
+        max_concurrency: int,
+    ) -> None:
         self.config, self.copy, self.skills, self.work = config, copy, skills, work
+        self.max_concurrency = max_concurrency
         self.runs = 0
 
     def score(self, changes: Mapping[str, str], requests: Path, keep: str | None = None) -> Score:
         self.copy.apply(changes, self.skills)
         self.runs += 1
         run_dir = self.work / (keep or f"run-{self.runs:04d}")
-        decisions = replay_catalog(self.config, self.copy.source_pairs(), requests, run_dir)
+        decisions = replay_catalog(
+            self.config, self.copy.source_pairs(), requests, run_dir, self.max_concurrency
+        )
         if keep is None:
             shutil.rmtree(run_dir, ignore_errors=True)
         return Score(tuple(decisions))
@@ -203,6 +215,140 @@ def _save_prompt(out: Path, iteration: int, skill: str, payload: Mapping[str, An
     return path
 
 
+class _Loop:
+    """One tune session: the state the rounds share."""
+
+    def __init__(
+        self,
+        config: RunConfig,
+        proposer: Proposer,
+        out: Path,
+        options: TuneOptions,
+        say: Progress,
+    ) -> None:
+        self.config, self.proposer, self.out, self.options, self.say = (
+            config,
+            proposer,
+            out,
+            options,
+            say,
+        )
+        variant = options.catalog or next(iter(config.catalogs))
+        if variant not in config.catalogs:
+            raise SkillbenchError(
+                f"config has no catalog {variant!r}; it has: {', '.join(config.catalogs)}"
+            )
+        catalog, sources = _catalog(config, variant)
+        self.skills = {s.name: s for s in catalog.skills}
+        unknown = [s for s in options.skills if s not in self.skills]
+        if unknown:
+            raise SkillbenchError(f"--skills: not in catalog {variant!r}: {', '.join(unknown)}")
+        self.tunable = set(options.skills) or {s.name for s in catalog.model_invocable}
+        seed = config.seed if options.seed is None else options.seed
+        split = stratified_split(
+            config_requests(config), test_fraction=options.test_fraction, seed=seed
+        )
+        out.mkdir(parents=True, exist_ok=True)
+        self.train_file = write_requests(split.train, out / "train.jsonl")
+        self.test_file = write_requests(split.test, out / "test.jsonl")
+        self.texts = {r.id: r.text for r in split.train}
+        self.df = Counter(
+            w
+            for s in self.skills.values()
+            for w in set(words(f"{s.name} {s.description} {s.body}"))
+        )
+        copy = CatalogCopy(sources, out / "catalog")
+        self.evaluator = _Evaluator(
+            config, copy, self.skills, out / "runs", options.max_concurrency
+        )
+        base = self.evaluator.score({}, self.train_file)
+        say(f"base catalog: train accuracy {base.accuracy:.4f} ({len(split.train)} requests)")
+        self.result = TuneResult(config, variant, self.skills, split, {}, base, base, copy=copy)
+
+    def _current(self) -> dict[str, Skill]:
+        changes = self.result.changes
+        return {
+            n: replace(s, description=changes.get(n, s.description)) for n, s in self.skills.items()
+        }
+
+    def _candidates(self, iteration: int, current: Score) -> dict[str, tuple[str, Score]]:
+        """Per skill in focus, its best candidate that beats ``current`` on train."""
+        winners: dict[str, tuple[str, Score]] = {}
+        skills = self._current()
+        focus = worst_skills(current.decisions, self.tunable, self.options.focus)
+        for name, errors in focus:
+            request = proposal_request(
+                skills[name],
+                current.decisions,
+                self.texts,
+                skills,
+                max_description_chars(skills[name], self.config.profiles),
+                self.options.candidates,
+                self.df,
+            )
+            proposal = self.proposer.propose(request)
+            payload = {
+                **proposal.prompt,
+                "answer": proposal.answer,
+                "candidates": list(proposal.candidates),
+            }
+            self.result.prompts.append(_save_prompt(self.out, iteration, name, payload))
+            for text in proposal.candidates:
+                changes = {**self.result.changes, name: one_line(text)}
+                score = self.evaluator.score(changes, self.train_file)
+                self.result.attempts.append(
+                    Attempt(iteration, changes, score.accuracy, score.false_invocations)
+                )
+                self.say(
+                    f"  iteration {iteration}: {name} ({errors} train errors): candidate "
+                    f"scores {score.accuracy:.4f}"
+                )
+                best = winners.get(name)
+                if score.key() > current.key() and (best is None or score.key() > best[1].key()):
+                    winners[name] = (one_line(text), score)
+        return winners
+
+    def _keep(self, iteration: int, winners: dict[str, tuple[str, Score]]) -> Score:
+        """Keep the best single change, or every improving one together when that is better."""
+        name = max(winners, key=lambda n: (winners[n][1].key(), n))
+        changes, best = {**self.result.changes, name: winners[name][0]}, winners[name][1]
+        if len(winners) > 1:
+            combined = {**self.result.changes, **{n: t for n, (t, _) in winners.items()}}
+            score = self.evaluator.score(combined, self.train_file)
+            self.result.attempts.append(
+                Attempt(iteration, combined, score.accuracy, score.false_invocations)
+            )
+            if score.key() > best.key():
+                changes, best = combined, score
+        self.result.attempts.append(
+            Attempt(iteration, changes, best.accuracy, best.false_invocations, accepted=True)
+        )
+        self.result.changes = changes
+        self.say(
+            f"iteration {iteration}: kept changes to {', '.join(sorted(changes))}; "
+            f"train accuracy {best.accuracy:.4f}"
+        )
+        return best
+
+    def run(self) -> TuneResult:
+        result, current = self.result, self.result.base_train
+        for iteration in range(1, self.options.iterations + 1):
+            try:
+                winners = self._candidates(iteration, current)
+            except ProposerStopped as stop:
+                result.stopped, winners = str(stop), {}
+            if not winners:
+                self.say(f"iteration {iteration}: no candidate improves on train; stopping")
+                break
+            current = self._keep(iteration, winners)
+        result.tuned_train = current
+        result.base_test = self.evaluator.score({}, self.test_file, keep="base-test")
+        result.tuned_test = self.evaluator.score(result.changes, self.test_file, keep="tuned-test")
+        assert result.copy is not None
+        result.copy.apply(result.changes, self.skills)
+        return result
+
+
 def tune(
     config: RunConfig,
     proposer: Proposer,
@@ -210,106 +356,52 @@ def tune(
     options: TuneOptions = TuneOptions(),
     progress: Progress | None = None,
 ) -> TuneResult:
-    """Tune ``config``'s catalog with ``proposer``; work files and the variant go to ``out``.
+    """Tune ``config``'s catalog with ``proposer``; the split, prompts, variant and test runs
+    go under ``out``.
+
+    The test split is replayed only after the last round, for the base and the winner.
 
     Raises:
-        SkillbenchError: unknown catalog or skill names, a replay that failed, a proposer
+        SkillbenchError: unknown catalog or skill names, a replay that failed, or a proposer
             call that failed (a spend-cap stop is not an error: ``TuneResult.stopped``).
     """
-    say = progress or (lambda _m: None)
+    return _Loop(config, proposer, out, options, progress or (lambda _m: None)).run()
+
+
+def tune_plan(config: RunConfig, options: TuneOptions = TuneOptions()) -> dict[str, Any]:
+    """What ``tune`` would do, without replaying or proposing anything (``--dry-run``).
+
+    Bounds: one base replay, per round ``focus × candidates`` candidate replays plus one of
+    the combination, then two test replays; one proposer call per skill in focus per round.
+    """
     variant = options.catalog or next(iter(config.catalogs))
     if variant not in config.catalogs:
-        raise SkillbenchError(f"config has no catalog {variant!r}: {', '.join(config.catalogs)}")
-    catalog, sources = _catalog(config, variant)
-    skills = {s.name: s for s in catalog.skills}
-    unknown = [s for s in options.skills if s not in skills]
-    if unknown:
-        raise SkillbenchError(f"--skills: not in catalog {variant!r}: {', '.join(unknown)}")
-    tunable = set(options.skills) or {s.name for s in catalog.model_invocable}
+        raise SkillbenchError(
+            f"config has no catalog {variant!r}; it has: {', '.join(config.catalogs)}"
+        )
+    catalog, _ = _catalog(config, variant)
     seed = config.seed if options.seed is None else options.seed
     split = stratified_split(
         config_requests(config), test_fraction=options.test_fraction, seed=seed
     )
-    out.mkdir(parents=True, exist_ok=True)
-    train_file = write_requests(split.train, out / "train.jsonl")
-    test_file = write_requests(split.test, out / "test.jsonl")
-    texts = {r.id: r.text for r in split.train}
-    df = Counter(
-        w for s in skills.values() for w in set(words(f"{s.name} {s.description} {s.body}"))
+    cells = (
+        len(config.profiles)
+        * len(config.budgets)
+        * len(config.orderings)
+        * len(config.half_lives)
+        * len(config.selectors)
+        * config.repeats
     )
-    copy = CatalogCopy(sources, out / "catalog")
-    evaluator = _Evaluator(config, copy, skills, out / "runs")
-    base = evaluator.score({}, train_file)
-    say(f"base catalog: train accuracy {base.accuracy:.4f} ({len(split.train)} requests)")
-    result = TuneResult(config, variant, skills, split, {}, base, base, copy=copy)
-    current = base
-    for iteration in range(1, options.iterations + 1):
-        winners: dict[str, tuple[str, Score]] = {}
-        try:
-            for name, errors in worst_skills(current.decisions, tunable, options.focus):
-                skill = replace(
-                    skills[name], description=result.changes.get(name, skills[name].description)
-                )
-                request = proposal_request(
-                    skill,
-                    current.decisions,
-                    texts,
-                    {
-                        n: replace(s, description=result.changes.get(n, s.description))
-                        for n, s in skills.items()
-                    },
-                    max_description_chars(skill, config.profiles),
-                    options.candidates,
-                    df,
-                )
-                proposal = proposer.propose(request)
-                payload = {
-                    **proposal.prompt,
-                    "answer": proposal.answer,
-                    "candidates": list(proposal.candidates),
-                }
-                result.prompts.append(_save_prompt(out, iteration, name, payload))
-                for text in proposal.candidates:
-                    changes = {**result.changes, name: one_line(text)}
-                    score = evaluator.score(changes, train_file)
-                    result.attempts.append(
-                        Attempt(iteration, changes, score.accuracy, score.false_invocations)
-                    )
-                    say(
-                        f"  iteration {iteration}: {name} ({errors} train errors) candidate "
-                        f"-> {score.accuracy:.4f}"
-                    )
-                    if score.key() > current.key() and (
-                        name not in winners or score.key() > winners[name][1].key()
-                    ):
-                        winners[name] = (one_line(text), score)
-        except ProposerStopped as stop:
-            result.stopped = str(stop)
-        if not winners:
-            say(f"iteration {iteration}: no candidate improves train accuracy; stopping")
-            break
-        best_name = max(winners, key=lambda n: (winners[n][1].key(), n))
-        best_changes = {**result.changes, best_name: winners[best_name][0]}
-        best = winners[best_name][1]
-        if len(winners) > 1:
-            combined = {**result.changes, **{n: t for n, (t, _) in winners.items()}}
-            score = evaluator.score(combined, train_file)
-            result.attempts.append(
-                Attempt(iteration, combined, score.accuracy, score.false_invocations)
-            )
-            if score.key() > best.key():
-                best_changes, best = combined, score
-        result.attempts.append(
-            Attempt(iteration, best_changes, best.accuracy, best.false_invocations, accepted=True)
-        )
-        result.changes, current = best_changes, best
-        say(
-            f"iteration {iteration}: kept {', '.join(sorted(best_changes))}: train accuracy {best.accuracy:.4f}"
-        )
-        if result.stopped:
-            break
-    result.tuned_train = current
-    result.base_test = evaluator.score({}, test_file, keep="base-test")
-    result.tuned_test = evaluator.score(result.changes, test_file, keep="tuned-test")
-    copy.apply(result.changes, skills)
-    return result
+    per_round = options.focus * options.candidates + 1
+    replays = 1 + options.iterations * per_round + 2
+    return {
+        "catalog": variant,
+        "skills": len(catalog.skills),
+        "tunable": len(options.skills) or len(catalog.model_invocable),
+        "train": len(split.train),
+        "test": len(split.test),
+        "cells": cells,
+        "max_replays": replays,
+        "max_decisions": cells * (len(split.train) * (replays - 2) + 2 * len(split.test)),
+        "max_proposer_calls": options.iterations * options.focus,
+    }

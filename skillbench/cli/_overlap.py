@@ -30,9 +30,7 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sources", nargs="+", metavar="SOURCE", help="[KIND=]PATH of skills")
     parser.add_argument("--run", metavar="DIR", help="a run directory to read confusions from")
-    parser.add_argument(
-        "--top", type=positive_int, default=10, help="pairs to show (default: 10)"
-    )
+    parser.add_argument("--top", type=positive_int, default=10, help="pairs to show (default: 10)")
     parser.add_argument(
         "--profile",
         choices=["codebot", "claude-code", "codex", "openharness"],
@@ -62,7 +60,9 @@ def _text(pairs: list[Any]) -> str:
         lines.append(f"    only {p.b}: {', '.join(p.only_b) or '-'}")
         for f in p.flips[:5]:
             text = f" {f.text!r}" if f.text else ""
-            lines.append(f"    flipped {f.request_id} ({f.cells}x): {f.expected} -> {f.chosen}{text}")
+            lines.append(
+                f"    flipped {f.request_id} ({f.cells}x): {f.expected} -> {f.chosen}{text}"
+            )
     return "\n".join(lines) if lines else "fewer than two skills: no pairs"
 
 
