@@ -111,7 +111,10 @@ def _loader_findings(catalog: Catalog, covered: set[tuple[str, str]]) -> list[Fi
             continue
         rule = LOAD_ERROR if d.severity == "error" else LOAD_WARNING
         message = d.reason if d.field is None else f"field {d.field!r}: {d.reason}"
-        out.append(Finding(rule, d.path, d.line, message, field=d.field))
+        # A key the loader found missing has no line of its own: point at the file's top,
+        # where its frontmatter (or JSON object) starts.
+        line = d.line if d.line is not None or not Path(d.path).is_file() else 1
+        out.append(Finding(rule, d.path, line, message, field=d.field))
     return out
 
 

@@ -146,7 +146,8 @@ class OfflineProposer:
     """Rewrites without a model, from the skill's own body and the train confusions.
 
     Distinguishing terms are words of the skill's name and body that its description lacks,
-    no rival's description uses and at most ``common`` of the catalog's skills use, ranked by
+    no rival's description uses and at most ``common`` of the catalog's other skills use,
+    ranked by
     how many missed train requests contain them, then by body frequency times inverse
     document frequency. Candidates: the description plus the top terms
     (two sizes), and the description without its sentences that use rival-owned words (words
@@ -173,7 +174,9 @@ class OfflineProposer:
             (
                 w
                 for w in body
-                if w not in own and w not in rival_words and df.get(w, 0) <= self.common * n
+                if w not in own
+                and w not in rival_words
+                and df.get(w, 1) - 1 <= self.common * (n - 1)
             ),
             key=lambda w: (-evidence[w], -body[w] * idf(w), w),
         )
