@@ -29,6 +29,9 @@ SUBCOMMANDS = (
     "cache",
     "doctor",
     "schema",
+    "lint",
+    "overlap",
+    "tune",
 )
 
 DESCRIPTION = """\

@@ -1,0 +1,367 @@
+"""``lint``: what an agent will reject, cut, hide or confuse in a set of skill sources.
+
+Parsing is the catalog loader's job: its diagnostics become ``SB001``/``SB002`` findings, and
+the rules below read the loaded skills. Line numbers of frontmatter keys come from a plain
+text search of the key in the file, not from a second parse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from skillbench.authoring._builtins import builtin_collisions
+from skillbench.authoring._placeholders import unresolved
+from skillbench.authoring._rules import (
+    BUDGET_SHARE,
+    CASE_COLLISION,
+    CLAUDE_CODE_CAP,
+    CODEBOT_CAP,
+    CODEX_LIMIT,
+    DUPLICATE_NAME,
+    HIDDEN,
+    LOAD_ERROR,
+    LOAD_WARNING,
+    NAME_FOLDER,
+    NAME_FORMAT,
+    NAME_LENGTH,
+    PATHS_UNMATCHED,
+    PLACEHOLDER,
+    SHADOWS_BUILTIN,
+    Finding,
+    LintSeverity,
+)
+from skillbench.catalog import (
+    MAX_DESCRIPTION_CHARS,
+    MAX_NAME_CHARS,
+    Catalog,
+    Skill,
+    SourceSpec,
+    load_catalog,
+)
+from skillbench.listing import make_renderer, render_listing
+
+LINT_PROFILES: tuple[str, ...] = ("codebot", "claude-code", "codex")
+"""Profiles whose caps and budgets lint checks by default (each has a per-entry rule)."""
+
+_AGENT_SKILLS_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_UNCAPPED = 10**9
+_UNCAPPED_OPTIONS = {
+    "codebot": {"line_cap": _UNCAPPED, "when_cap": _UNCAPPED},
+    "claude-code": {"entry_cap": _UNCAPPED},
+}
+"""Renderer options that lift the per-entry caps, to measure what the caps cut."""
+_SEVERITY_ORDER: dict[LintSeverity, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(frozen=True)
+class LintReport:
+    """Everything ``lint`` found, sorted by file, line and rule."""
+
+    findings: tuple[Finding, ...]
+    skills: int
+    profiles: tuple[str, ...]
+
+    def count(self, severity: LintSeverity) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def failed(self, strict: bool = False) -> bool:
+        """Errors fail; under ``strict`` warnings fail too; info never does."""
+        return self.count("error") > 0 or (strict and self.count("warning") > 0)
+
+
+class _Files:
+    """File texts read once, for locating keys and bodies by line."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}
+
+    def text(self, path: str | None) -> str:
+        if path is None:
+            return ""
+        if path not in self._texts:
+            try:
+                self._texts[path] = Path(path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                self._texts[path] = ""
+        return self._texts[path]
+
+    def key_line(self, path: str | None, key: str) -> int | None:
+        """Line of ``key:`` in the leading frontmatter (or ``"key"`` in a JSON file)."""
+        pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*:')
+        for number, line in enumerate(self.text(path).splitlines()[:200], start=1):
+            if pattern.match(line):
+                return number
+        return None
+
+    def body_offset(self, skill: Skill) -> int:
+        """Lines before the body in the skill's file (0 when the body cannot be located)."""
+        text = self.text(skill.path)
+        at = text.rfind(skill.body) if skill.body else -1
+        return text.count("\n", 0, at) if at >= 0 else 0
+
+
+def _loader_findings(catalog: Catalog, covered: set[tuple[str, str]]) -> list[Finding]:
+    """Loader diagnostics as findings, minus warnings a specific rule already restates."""
+    out = []
+    for d in catalog.diagnostics:
+        if d.severity == "warning" and (d.path, d.field or "") in covered:
+            continue
+        rule = LOAD_ERROR if d.severity == "error" else LOAD_WARNING
+        message = d.reason if d.field is None else f"field {d.field!r}: {d.reason}"
+        # A key the loader found missing has no line of its own: point at the file's top,
+        # where its frontmatter (or JSON object) starts.
+        line = d.line if d.line is not None or not Path(d.path).is_file() else 1
+        out.append(Finding(rule, d.path, line, message, field=d.field))
+    return out
+
+
+def _name_findings(skill: Skill, files: _Files) -> list[Finding]:
+    line = files.key_line(skill.path, "name")
+    out = []
+    local = skill.name.rsplit(":", 1)[-1]  # plugin skills are named ``plugin:skill``
+    if not _AGENT_SKILLS_NAME.match(local):
+        out.append(
+            Finding(
+                NAME_FORMAT,
+                skill.path,
+                line,
+                f"name {skill.name!r}: use lowercase letters, digits and single hyphens",
+                skill.name,
+                field="name",
+            )
+        )
+    if len(skill.name) > MAX_NAME_CHARS:
+        out.append(
+            Finding(
+                NAME_LENGTH,
+                skill.path,
+                line,
+                f"name is {len(skill.name)} characters, over the {MAX_NAME_CHARS} allowed",
+                skill.name,
+                field="name",
+            )
+        )
+    if skill.path and Path(skill.path).name == "SKILL.md":
+        folder = Path(skill.path).parent.name
+        if folder != skill.name:
+            out.append(
+                Finding(
+                    NAME_FOLDER,
+                    skill.path,
+                    line,
+                    f"name {skill.name!r} differs from its folder {folder!r}",
+                    skill.name,
+                    field="name",
+                )
+            )
+    collisions = builtin_collisions(skill.name)
+    if collisions:
+        owners = ", ".join(f"{c.agent} {c.kind} {c.name!r}" for c in collisions)
+        out.append(
+            Finding(
+                SHADOWS_BUILTIN,
+                skill.path,
+                line,
+                f"name {skill.name!r} is also the {owners}",
+                skill.name,
+                field="name",
+            )
+        )
+    return out
+
+
+def _placeholder_findings(skill: Skill, files: _Files) -> list[Finding]:
+    offset = files.body_offset(skill)
+    return [
+        Finding(
+            PLACEHOLDER,
+            skill.path,
+            offset + p.line,
+            f"{p.text}: {p.reason}",
+            skill.name,
+        )
+        for p in unresolved(skill)
+    ]
+
+
+def _duplicate_findings(catalog: Catalog, files: _Files) -> list[Finding]:
+    out = []
+    for o in catalog.overrides:
+        if o.winner.key != o.loser.key:
+            continue  # the same file reached twice (symlink), not a naming problem
+        rule = DUPLICATE_NAME if o.winner.name == o.loser.name else CASE_COLLISION
+        out.append(
+            Finding(
+                rule,
+                o.loser.path,
+                files.key_line(o.loser.path, "name"),
+                f"{o.loser.name!r} ({o.loser.source}) loses to {o.winner.name!r} "
+                f"({o.winner.source}, {o.winner.path}) under {catalog.profile} precedence",
+                o.loser.name,
+                field="name",
+            )
+        )
+    return out
+
+
+def _cap_findings(profile: str, skills: Sequence[Skill], files: _Files) -> list[Finding]:
+    """What a profile's per-entry caps cut, measured by rendering each entry with and without
+    the caps (Codex has no cap in its listing, but its loader rejects long descriptions)."""
+    if profile == "codex":
+        return [
+            Finding(
+                CODEX_LIMIT,
+                s.path,
+                files.key_line(s.path, "description"),
+                f"description is {len(s.description)} characters; Codex rejects the skill "
+                f"past {MAX_DESCRIPTION_CHARS}",
+                s.name,
+                profile,
+                "description",
+            )
+            for s in skills
+            if len(s.description) > MAX_DESCRIPTION_CHARS
+        ]
+    if profile not in _UNCAPPED_OPTIONS:
+        return []
+    capped, uncapped = make_renderer(profile), make_renderer(profile, _UNCAPPED_OPTIONS[profile])
+    out = []
+    for i, s in enumerate(skills):
+        entry = capped.entry(s, i)
+        if entry.status != "truncated":
+            continue
+        full = uncapped.entry(s, i).text
+        if profile == "codebot":
+            cuts = [
+                f"{what} line from {len(a)} to {len(b)} characters"
+                for what, a, b in zip(
+                    ("entry", "when:"), full.split("\n"), entry.text.split("\n"), strict=False
+                )
+                if len(a) != len(b)
+            ]
+            rule, message = CODEBOT_CAP, "codebot cuts the " + " and the ".join(cuts)
+        else:
+            rule = CLAUDE_CODE_CAP
+            message = (
+                f"Claude Code cuts the entry from {len(full)} to {len(entry.text)} characters; "
+                f"{len(full) - len(entry.text)} characters of description/when_to_use are lost"
+            )
+        out.append(
+            Finding(rule, s.path, files.key_line(s.path, "description"), message, s.name, profile)
+        )
+    return out
+
+
+def _budget_findings(
+    catalog: Catalog, profile: str, budget: int | None, files: _Files
+) -> list[Finding]:
+    listing = render_listing(
+        catalog.skills, profile=profile, budget=budget, inactive=catalog.inactive
+    )
+    renderer = make_renderer(profile)
+    where = f"{profile} (budget {listing.budget:,})" if listing.budget else profile
+    total = len([e for e in listing.entries if e.status not in ("disabled", "inactive")])
+    shown = len(listing.shown_names)
+    out = []
+    for index, e in enumerate(listing.entries):
+        if e.status in ("disabled", "inactive"):
+            continue
+        s = e.skill
+        line = files.key_line(s.path, "description")
+        if e.status in ("dropped", "name_only"):
+            fate = "not listed" if e.status == "dropped" else "listed by name only"
+            out.append(
+                Finding(
+                    HIDDEN,
+                    s.path,
+                    line,
+                    f"{where}: {fate} ({shown} of {total} skills shown)",
+                    s.name,
+                    profile,
+                )
+            )
+        full = len(renderer.entry(s, index).text) + 1
+        cost = e.chars + 1 if e.shown else full
+        share = f" ({cost / listing.budget:.1%})" if listing.budget else ""
+        verb = "takes" if e.shown else "would take"
+        out.append(
+            Finding(
+                BUDGET_SHARE,
+                s.path,
+                line,
+                f"{where}: {verb} {cost:,} characters{share}",
+                s.name,
+                profile,
+            )
+        )
+    return out
+
+
+def _unique(skills: Iterable[Skill]) -> list[Skill]:
+    seen: dict[tuple[str | None, str], Skill] = {}
+    for s in skills:
+        seen.setdefault((s.path, s.name), s)
+    return list(seen.values())
+
+
+def lint_sources(
+    sources: Sequence[SourceSpec | str],
+    *,
+    profiles: Sequence[str] = LINT_PROFILES,
+    budget: int | None = None,
+    cwd: str | Path | None = None,
+) -> LintReport:
+    """Lint ``sources`` as each of ``profiles`` would load, cut and list them.
+
+    Args:
+        sources: source specs or ``"kind=path"`` strings, as for ``load_catalog``.
+        profiles: agent profiles whose caps and budget to check (precedence of the first
+            decides which duplicate wins in the duplicate findings).
+        budget: listing budget in characters; None uses each profile's default.
+        cwd: working directory for ``paths`` globs; None skips the ``paths`` rule.
+
+    Raises:
+        SkillbenchError: a source path that does not exist, or an unknown profile.
+    """
+    files = _Files()
+    catalogs = {p: load_catalog(sources, profile=p, cwd=cwd) for p in profiles}
+    first = catalogs[profiles[0]]
+    loaded = _unique([*first.skills, *(o.loser for o in first.overrides)])
+    findings: list[Finding] = []
+    for skill in loaded:
+        findings += _name_findings(skill, files)
+        findings += _placeholder_findings(skill, files)
+    findings += _duplicate_findings(first, files)
+    if cwd is not None:
+        findings += [
+            Finding(
+                PATHS_UNMATCHED,
+                s.path,
+                files.key_line(s.path, "paths"),
+                f"none of {', '.join(s.paths)} matches a file under {cwd}",
+                s.name,
+                field="paths",
+            )
+            for s in first.skills
+            if s.name in first.inactive
+        ]
+    for profile, catalog in catalogs.items():
+        findings += _cap_findings(profile, catalog.model_invocable, files)
+        findings += _budget_findings(catalog, profile, budget, files)
+    covered = {
+        (f.path or "", f.field or "") for f in findings if f.rule in (NAME_LENGTH, CODEX_LIMIT)
+    }
+    findings += _loader_findings(first, covered)
+    findings.sort(
+        key=lambda f: (
+            f.path or "",
+            f.line or 0,
+            _SEVERITY_ORDER[f.severity],
+            f.rule.id,
+            f.profile or "",
+        )
+    )
+    return LintReport(tuple(findings), len(first.skills), tuple(profiles))

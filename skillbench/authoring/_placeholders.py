@@ -1,0 +1,70 @@
+"""Placeholders in a skill body that nothing will fill when the skill runs.
+
+Claude Code substitutes ``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N``, the names declared in
+``arguments`` (``$name``) and a few ``${CLAUDE_...}`` variables; other agents substitute a
+subset. Code blocks and inline code are skipped: shell snippets and CI templates there use
+``$1`` and ``{{ }}`` for their own purposes. Bare ``$N`` is not checked: in prose it is far
+more often a price than an argument.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from skillbench.catalog import Skill
+
+KNOWN_VARIABLES = frozenset(
+    {"CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR"}
+)
+"""``${...}`` variables Claude Code fills in skill content."""
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_INLINE_CODE = re.compile(r"`[^`]*`")
+_POSITIONAL = re.compile(r"\$ARGUMENTS(?:\[\d+\])?")
+_NAMED = re.compile(r"\$([a-z_][a-z0-9_-]*)\b")
+_VARIABLE = re.compile(r"\$\{(CLAUDE_[A-Z_]+)\}")
+_TEMPLATE = re.compile(r"\{\{\s*[^{}]+?\s*\}\}")
+
+
+class Placeholder(NamedTuple):
+    """One unresolved placeholder: 1-based line within the body and why it stays unfilled."""
+
+    line: int
+    text: str
+    reason: str
+
+
+def _prose_lines(body: str) -> Iterator[tuple[int, str]]:
+    """Body lines outside fenced code blocks, inline code removed."""
+    fenced = False
+    for number, line in enumerate(body.splitlines(), start=1):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not fenced:
+            yield number, _INLINE_CODE.sub("", line)
+
+
+def unresolved(skill: Skill) -> list[Placeholder]:
+    """Every unresolved placeholder in ``skill``'s body, in body order."""
+    declared = {a.lower() for a in skill.arguments}
+    takes_arguments = bool(declared or (skill.argument_hint or "").strip())
+    found: list[Placeholder] = []
+    for number, line in _prose_lines(skill.body):
+        for m in _POSITIONAL.finditer(line):
+            if not takes_arguments:
+                found.append(
+                    Placeholder(number, m.group(), "no argument-hint or arguments is declared")
+                )
+        if declared:
+            for m in _NAMED.finditer(line):
+                if m.group(1).lower() not in declared and m.group(1) != "ARGUMENTS":
+                    found.append(Placeholder(number, m.group(), "not among the declared arguments"))
+        for m in _VARIABLE.finditer(line):
+            if m.group(1) not in KNOWN_VARIABLES:
+                found.append(Placeholder(number, m.group(), "not a variable the agent fills"))
+        for m in _TEMPLATE.finditer(line):
+            found.append(Placeholder(number, m.group(), "a template placeholder left unfilled"))
+    return found

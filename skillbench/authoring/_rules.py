@@ -1,0 +1,230 @@
+"""Lint rules: stable ids, severities and the explanation ``lint --explain`` prints.
+
+Ids never change meaning once released, so CI configs and suppressions can rely on them;
+a retired rule keeps its id unused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from skillbench._errors import SkillbenchError, suggest
+from skillbench._registry import Registry
+
+LintSeverity = Literal["error", "warning", "info"]
+"""``error`` fails lint; ``warning`` fails it under ``--strict``; ``info`` never fails."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One check: ``id`` (``SB101``) and ``slug`` (``name-format``) both name it."""
+
+    id: str
+    slug: str
+    severity: LintSeverity
+    summary: str
+    explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A rule firing on one skill or file.
+
+    Attributes:
+        rule: the rule that fired.
+        path: the file concerned (None for catalog-wide findings).
+        line: 1-based line in ``path`` when known.
+        message: what is wrong, with the numbers that make it actionable.
+        skill: the skill's name when the finding is about one skill.
+        profile: the agent profile the finding applies to (per-profile rules).
+        field: the frontmatter key concerned, when there is one.
+    """
+
+    rule: Rule
+    path: str | None
+    line: int | None
+    message: str
+    skill: str | None = None
+    profile: str | None = None
+    field: str | None = None
+
+    @property
+    def severity(self) -> LintSeverity:
+        return self.rule.severity
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule.id,
+            "slug": self.rule.slug,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "skill": self.skill,
+            "profile": self.profile,
+            "field": self.field,
+            "message": self.message,
+        }
+
+
+RULES: Registry[Rule] = Registry("lint rule")
+
+
+def _rule(id: str, slug: str, severity: LintSeverity, summary: str, explanation: str) -> Rule:
+    rule = Rule(id, slug, severity, summary, " ".join(explanation.replace("``", "`").split()))
+    RULES.register(id)(rule)
+    return rule
+
+
+LOAD_ERROR = _rule(
+    "SB001",
+    "unloadable",
+    "error",
+    "the file does not load (frontmatter or JSON does not parse, unreadable file)",
+    """The catalog loader skipped this file, so no agent profile lists the skill. The message
+    is the loader's own: unterminated or invalid YAML frontmatter, invalid JSON, a file that is
+    not text. Fix the line it names.""",
+)
+LOAD_WARNING = _rule(
+    "SB002",
+    "load-warning",
+    "warning",
+    "the file loaded but something in it was ignored or defaulted",
+    """The loader kept the skill but dropped or replaced part of it: a missing description
+    (the listing falls back to the body's first paragraph), a value of the wrong type, an
+    unknown frontmatter key (with the nearest valid key). The skill is listed, not as you
+    wrote it.""",
+)
+NAME_FORMAT = _rule(
+    "SB101",
+    "name-format",
+    "warning",
+    "the name breaks the Agent Skills naming rules (characters, hyphens)",
+    """The Agent Skills format allows lowercase letters, digits and hyphens, no leading or
+    trailing hyphen and no two hyphens in a row. Other characters load in some agents and
+    not in others, and differ from how users type the slash command.""",
+)
+NAME_LENGTH = _rule(
+    "SB102",
+    "name-length",
+    "warning",
+    "the name is longer than 64 characters",
+    """Codex and the Agent Skills format cap names at 64 characters; Codex's loader rejects
+    a longer name, so the skill never reaches its listing.""",
+)
+NAME_FOLDER = _rule(
+    "SB103",
+    "name-folder",
+    "warning",
+    "a SKILL.md's name differs from its folder name",
+    """The Agent Skills format requires the name to match the skill's directory. Agents that
+    key skills by folder and agents that key them by name then disagree on what the skill is
+    called, and a duplicate under either name goes unnoticed.""",
+)
+DUPLICATE_NAME = _rule(
+    "SB201",
+    "duplicate-name",
+    "warning",
+    "two sources define the same name; one overrides the other",
+    """Only one of the two skills reaches the listing; which one depends on the agent's
+    precedence (codebot: the later source wins; Claude Code and Codex: the first). Often
+    intended (a project skill replacing a bundled one), so this is a warning: check that the
+    winner is the one you mean.""",
+)
+CASE_COLLISION = _rule(
+    "SB202",
+    "case-collision",
+    "error",
+    "two names differ only by case, `_` or spaces",
+    """Agents normalise names before deduplicating, so ``Deploy_Prod`` and ``deploy-prod`` are
+    one skill and the other silently disappears. Unlike an exact duplicate this is rarely on
+    purpose.""",
+)
+SHADOWS_BUILTIN = _rule(
+    "SB301",
+    "shadows-builtin",
+    "warning",
+    "the name is a built-in tool or command of an agent",
+    """A skill named like a built-in slash command is either unreachable as a command or
+    hides the built-in, and a skill named like a built-in tool invites the model to call the
+    tool instead. Lists: Claude Code's tools and commands reference, Codex's SlashCommand
+    enum.""",
+)
+PLACEHOLDER = _rule(
+    "SB401",
+    "unresolved-placeholder",
+    "warning",
+    "the body has a placeholder nothing will fill",
+    """Outside code blocks, the body uses ``$ARGUMENTS`` while the skill declares no
+    ``argument-hint`` or ``arguments`` (callers get no hint what to pass, so it usually
+    expands to nothing), a ``$name`` that is not among its declared ``arguments``, an
+    unknown ``${CLAUDE_...}`` variable, or a ``{{template}}`` leftover.""",
+)
+PATHS_UNMATCHED = _rule(
+    "SB501",
+    "paths-unmatched",
+    "warning",
+    "no file under --cwd matches the skill's `paths` globs",
+    """A skill with ``paths`` is listed only when the working directory holds a matching file.
+    With none under --cwd the skill is never listed there: check the globs (gitignore syntax)
+    or the directory you lint against.""",
+)
+CLAUDE_CODE_CAP = _rule(
+    "SB601",
+    "claude-code-entry-cap",
+    "warning",
+    "Claude Code cuts the entry past 1,536 characters",
+    """Claude Code joins ``description`` and ``when_to_use`` with " - " and caps the result
+    at 1,536 characters per entry; whatever is past the cap never reaches the model.""",
+)
+CODEX_LIMIT = _rule(
+    "SB602",
+    "codex-description-limit",
+    "error",
+    "the description is over Codex's 1,024-character limit",
+    """Codex's skill loader (codex-rs/core-skills/src/loader.rs, MAX_DESCRIPTION_LEN) rejects
+    a SKILL.md whose description is longer than 1,024 characters: the skill does not load in
+    Codex at all.""",
+)
+CODEBOT_CAP = _rule(
+    "SB603",
+    "codebot-line-cap",
+    "warning",
+    "codebot cuts the entry line past 220 or the when: line past 160 characters",
+    """The codebot listing caps each ``- name hint: description`` line at 220 characters and
+    each ``when:`` line at 160, ending the cut text with an ellipsis.""",
+)
+HIDDEN = _rule(
+    "SB701",
+    "hidden-by-budget",
+    "warning",
+    "the profile's budget hides the skill or its description",
+    """With every skill of the sources listed at once (no usage history), the profile's budget
+    drops this skill or shows its name only. Ordering by recent use may rescue it for some
+    requests; ``skillbench render --explain`` shows the whole layout.""",
+)
+BUDGET_SHARE = _rule(
+    "SB702",
+    "budget-share",
+    "info",
+    "how many characters of the profile's budget the entry takes",
+    """What this skill's entry costs in the listing budget, as the profile counts it: the
+    entry as shown (after per-entry caps) plus its newline, and its share of the budget.""",
+)
+
+
+def get_rule(key: str) -> Rule:
+    """The rule with id (``SB101``, any case) or slug (``name-format``) ``key``."""
+    by_slug = {RULES.get(i).slug: RULES.get(i) for i in RULES}
+    if key.upper() in RULES:
+        return RULES.get(key.upper())
+    if key in by_slug:
+        return by_slug[key]
+    raise SkillbenchError(
+        f"unknown lint rule {key!r}{suggest(key, [*RULES, *by_slug])}; "
+        f"see `skillbench lint --explain all`"
+    )
+
+
+def all_rules() -> list[Rule]:
+    return [RULES.get(i) for i in RULES]
