@@ -16,7 +16,20 @@ from skillbench import __version__
 from skillbench._errors import SkillbenchError
 from skillbench.cli._common import EXIT_ERROR
 
-SUBCOMMANDS = ("run", "render", "catalog", "report", "compare", "bless", "check", "cost", "cache")
+SUBCOMMANDS = (
+    "run",
+    "render",
+    "catalog",
+    "report",
+    "compare",
+    "bless",
+    "check",
+    "cost",
+    "cache",
+    "import",
+    "fidelity",
+    "synth",
+)
 
 DESCRIPTION = """\
 Measure how well agents select skills from budgeted listings.

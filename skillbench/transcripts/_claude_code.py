@@ -151,8 +151,7 @@ def _user(
     args = found.group(1).strip() if found else ""
     typed = f"/{skill} {args}".rstrip()
     yield from turns.start(session, typed, at, where, args=args or None, tags=tags)
-    turns.invoked(skill, "user_invoked")
-    if at:
+    if turns.invoked(skill, "user_invoked") and at:
         yield Invocation(skill, at)
 
 

@@ -61,9 +61,9 @@ def parse_codex(
     def use(skill: str, by: Any, at: Any) -> Iterator[Item]:
         if known is not None and skill not in known:
             return
-        if due or not turns.invoked(skill, by):
+        if due or turns.open_text is None:
             held.append(skill)
-        elif isinstance(at, str):
+        elif turns.invoked(skill, by) and isinstance(at, str):
             yield Invocation(skill, at)
 
     for item in json_objects(path):

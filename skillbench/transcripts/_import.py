@@ -55,7 +55,7 @@ def find_logs(agent: Agent, paths: Iterable[str | Path]) -> Iterator[Path]:
             found = (
                 p for p in path.rglob("*") if p.is_file() and p.name.endswith(_SUFFIXES[agent])
             )
-            yield from sorted(found)
+            yield from sorted(found, key=str)
         else:
             yield path
 

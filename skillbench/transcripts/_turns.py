@@ -62,13 +62,17 @@ class Turns:
         return None if self._open is None else self._open.text
 
     def invoked(self, name: str, by: LabelSource) -> bool:
-        """Record that ``name`` was invoked in the open turn; False when no turn is open."""
+        """Record that ``name`` was invoked in the open turn; True the first time it is.
+
+        Without an open turn nothing is recorded (False).
+        """
         if self._open is None:
             return False
         names = self._open.user if by == "user_invoked" else self._open.model
+        first = name not in self._open.user and name not in self._open.model
         if name not in names:
             names.append(name)
-        return True
+        return first
 
     def close(self) -> Iterator[ImportedRequest]:
         """Yield the open turn as a request, labelled; the user's choice outranks the model's."""
