@@ -13,6 +13,8 @@ from typing import BinaryIO, NamedTuple
 MAX_LINE_BYTES = 32 * 1024 * 1024
 """Longest line read; a longer one is skipped (its bytes are streamed past, never held)."""
 _CHUNK = 1024 * 1024
+_ZST_CHUNK = 64 * 1024
+"""Compressed bytes per step: small, since JSON logs inflate ten to a hundred times."""
 
 
 class Line(NamedTuple):
@@ -23,54 +25,80 @@ class Line(NamedTuple):
     problem: str | None = None
 
 
+class _Broken(Exception):
+    """The byte stream cannot go on (corrupt or cut compressed data)."""
+
+
 def read_lines(path: Path, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[Line]:
     """Every line of ``path`` decoded as UTF-8, transparently decompressing ``.zst``.
 
     A line that is not UTF-8 or longer than ``max_line_bytes`` comes back with a ``problem``
-    and no text; reading goes on with the next one. A stream that breaks (a corrupt or cut
-    ``.zst``) ends with one ``Line`` whose problem says so, numbered after the last good
-    line. Memory stays within one line plus one read chunk whatever the file size.
+    and no text; reading goes on with the next one. A stream that breaks (a corrupt ``.zst``,
+    or one cut short mid-frame) ends with one ``Line`` whose problem says so, numbered after
+    the last good line. Memory stays within one line plus one decoded chunk whatever the
+    file size.
 
     Raises:
-        OSError: the file cannot be opened.
+        OSError: the file cannot be opened or read.
     """
     with path.open("rb") as raw:
-        stream: BinaryIO = raw
-        if path.name.endswith(".zst"):
-            import zstandard
-
-            stream = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)  # type: ignore[assignment]
-        yield from _lines(stream, max_line_bytes)
+        chunks = _zst_chunks(raw) if path.name.endswith(".zst") else _plain_chunks(raw)
+        yield from _lines(chunks, max_line_bytes)
 
 
-def _lines(stream: BinaryIO, limit: int) -> Iterator[Line]:
+def _plain_chunks(raw: BinaryIO) -> Iterator[bytes]:
+    while chunk := raw.read(_CHUNK):
+        yield chunk
+
+
+def _zst_chunks(raw: BinaryIO) -> Iterator[bytes]:
+    """Decompressed bytes of every frame; ``_Broken`` on bad data or a frame cut short."""
+    import zstandard
+
+    decompressor = zstandard.ZstdDecompressor()
+    frame = decompressor.decompressobj()
+    mid_frame = False
+    while chunk := raw.read(_ZST_CHUNK):
+        while chunk:
+            try:
+                out = frame.decompress(chunk)
+            except zstandard.ZstdError as exc:
+                raise _Broken(f"corrupt zstandard data: {exc}") from None
+            mid_frame = True
+            if out:
+                yield out
+            if not frame.eof:
+                break
+            chunk, frame, mid_frame = frame.unused_data, decompressor.decompressobj(), False
+    if mid_frame:
+        raise _Broken("zstandard stream ends mid-frame (file cut short?)")
+
+
+def _lines(chunks: Iterator[bytes], limit: int) -> Iterator[Line]:
     number = 0
     buffer = bytearray()
     overflow = False
-    while True:
-        try:
-            chunk = stream.read(_CHUNK)
-        except Exception as exc:  # zstandard's ZstdError and OSError alike end the file
-            yield Line(number + 1, None, f"stream unreadable from here on: {exc}")
-            return
-        if not chunk:
-            break
-        start = 0
-        while True:
-            end = chunk.find(b"\n", start)
-            piece = chunk[start:] if end < 0 else chunk[start:end]
-            if not overflow:
-                buffer += piece
-                overflow = len(buffer) > limit
-                if overflow:
-                    buffer.clear()
-            if end < 0:
-                break
-            number += 1
-            yield _decode(number, buffer, overflow, limit)
-            buffer.clear()
-            overflow = False
-            start = end + 1
+    try:
+        for chunk in chunks:
+            start = 0
+            while True:
+                end = chunk.find(b"\n", start)
+                piece = chunk[start:] if end < 0 else chunk[start:end]
+                if not overflow:
+                    buffer += piece
+                    overflow = len(buffer) > limit
+                    if overflow:
+                        buffer.clear()
+                if end < 0:
+                    break
+                number += 1
+                yield _decode(number, buffer, overflow, limit)
+                buffer.clear()
+                overflow = False
+                start = end + 1
+    except _Broken as exc:
+        yield Line(number + 1, None, f"{exc}; the rest of the file is unreadable")
+        return
     if buffer or overflow:
         yield _decode(number + 1, buffer, overflow, limit)
 
