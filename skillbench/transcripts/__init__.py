@@ -5,6 +5,13 @@ the skill invoked and who chose it), a usage history and, for Claude Code, the l
 model was shown; ``fidelity`` compares those listings with skillbench's rendering.
 """
 
+from skillbench.transcripts._fidelity import (
+    Comparison,
+    ListingDiff,
+    check_listings,
+    compare_listing,
+    diff_json,
+)
 from skillbench.transcripts._import import (
     AGENTS,
     LISTINGS_FILE,
@@ -33,14 +40,19 @@ __all__ = [
     "REQUESTS_FILE",
     "USAGE_FILE",
     "Agent",
+    "Comparison",
     "Diagnostic",
     "ImportOptions",
     "ImportSummary",
     "ImportedRequest",
     "Invocation",
     "LabelSource",
+    "ListingDiff",
     "RecordedListing",
     "Redactor",
+    "check_listings",
+    "compare_listing",
+    "diff_json",
     "find_logs",
     "import_logs",
     "parse_logs",
