@@ -2,7 +2,8 @@
 
 ``import_logs`` turns logs into a requests file (one request per user turn, labelled with
 the skill invoked and who chose it), a usage history and, for Claude Code, the listings the
-model was shown; ``fidelity`` compares those listings with skillbench's rendering.
+model was shown; ``check_listings`` compares those listings with skillbench's rendering;
+``synthesize`` has a model write labelled requests for people without logs.
 """
 
 from skillbench.transcripts._fidelity import (
@@ -25,6 +26,18 @@ from skillbench.transcripts._import import (
 )
 from skillbench.transcripts._reader import read_lines
 from skillbench.transcripts._redact import Redactor
+from skillbench.transcripts._synth import (
+    Dropped,
+    Job,
+    SynthOptions,
+    SynthRequest,
+    SynthResult,
+    dedupe,
+    estimate,
+    plan,
+    synthesize,
+    write_review,
+)
 from skillbench.transcripts._types import (
     Diagnostic,
     ImportedRequest,
@@ -42,19 +55,29 @@ __all__ = [
     "Agent",
     "Comparison",
     "Diagnostic",
+    "Dropped",
     "ImportOptions",
     "ImportSummary",
     "ImportedRequest",
     "Invocation",
+    "Job",
     "LabelSource",
     "ListingDiff",
     "RecordedListing",
     "Redactor",
+    "SynthOptions",
+    "SynthRequest",
+    "SynthResult",
     "check_listings",
     "compare_listing",
+    "dedupe",
     "diff_json",
+    "estimate",
     "find_logs",
     "import_logs",
     "parse_logs",
+    "plan",
     "read_lines",
+    "synthesize",
+    "write_review",
 ]
