@@ -13,8 +13,9 @@ from typing import BinaryIO, NamedTuple
 MAX_LINE_BYTES = 32 * 1024 * 1024
 """Longest line read; a longer one is skipped (its bytes are streamed past, never held)."""
 _CHUNK = 1024 * 1024
-_ZST_CHUNK = 64 * 1024
-"""Compressed bytes per step: small, since JSON logs inflate ten to a hundred times."""
+_ZST_CHUNK = 16 * 1024
+"""Compressed bytes per step: small, since one step's output is held at once and JSON logs
+inflate ten to a hundred times (a 16 KiB step: about 1.6 MB at most for such logs)."""
 
 
 class Line(NamedTuple):
