@@ -140,7 +140,7 @@ def _user(
     if text is None or not text.strip() or text.lstrip().startswith(_NOT_TYPED):
         return
     tags = ("subagent",) if "/" in session else ()
-    command = _COMMAND.search(text)
+    command = _COMMAND.search(text) if text.lstrip().startswith("<command-") else None
     if command is None:
         yield from turns.start(session, text.strip(), at, where, tags=tags)
         return

@@ -61,6 +61,9 @@ def implicit_skill(command: str | list[str], by_dir: Mapping[str, str] | None = 
         by_dir: skill directory name → skill name, from a catalog; when given, only its
             skills are recognised.
     """
+    joined = command if isinstance(command, str) else " ".join(command)
+    if "SKILL.md" not in joined and "scripts" not in joined:
+        return None  # neither rule can match: skip the costly shell split
     tokens = _split(command) if isinstance(command, str) else [str(t) for t in command]
     tokens = _unwrap(tokens)
     if not tokens:
@@ -79,6 +82,9 @@ def implicit_skill(command: str | list[str], by_dir: Mapping[str, str] | None = 
 
 
 def _split(command: str) -> list[str]:
+    """Shell words of ``command``; without quotes or escapes that is a whitespace split."""
+    if not any(c in command for c in "'\"\\"):
+        return command.split()
     try:
         return shlex.split(command)
     except ValueError:
