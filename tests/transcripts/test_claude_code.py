@@ -86,8 +86,16 @@ def test_requests_labels_sessions_and_times(fixtures: Path, tmp_path: Path, caps
 
 def test_catalog_drops_builtin_commands(fixtures: Path, tmp_path: Path) -> None:
     main(
-        ["import", "claude-code", str(fixtures / "claude"), "-o", str(tmp_path), "-q"]
-        + ["--skills", str(fixtures / "skills")]
+        [
+            "import",
+            "claude-code",
+            str(fixtures / "claude"),
+            "-o",
+            str(tmp_path),
+            "-q",
+            "--skills",
+            str(fixtures / "skills"),
+        ]
     )
     ids = [r["id"] for r in read_jsonl(tmp_path / "requests.jsonl")]
     assert "sess-1111#4" not in ids  # /clear is not a skill of the catalog

@@ -34,8 +34,16 @@ def test_claude_code_import_runs(fixtures: Path, tmp_path: Path) -> None:
     imported = tmp_path / "imported"
     skills = fixtures / "skills"
     main(
-        ["import", "claude-code", str(fixtures / "claude"), "-o", str(imported), "-q"]
-        + ["--skills", str(skills)]
+        [
+            "import",
+            "claude-code",
+            str(fixtures / "claude"),
+            "-o",
+            str(imported),
+            "-q",
+            "--skills",
+            str(skills),
+        ]
     )
     rows = _run(imported / "requests.jsonl", imported / "usage.json", skills, tmp_path)
     assert len(rows) == 2 * 5  # two selectors over the five requests left once /clear goes
@@ -55,8 +63,17 @@ def test_codex_import_runs(fixtures: Path, tmp_path: Path) -> None:
     imported = tmp_path / "imported"
     skills = fixtures / "skills"
     main(
-        ["import", "codex", str(sessions), str(fixtures / "codex/sessions"), "-o", str(imported)]
-        + ["-q", "--skills", str(skills)]
+        [
+            "import",
+            "codex",
+            str(sessions),
+            str(fixtures / "codex/sessions"),
+            "-o",
+            str(imported),
+            "-q",
+            "--skills",
+            str(skills),
+        ]
     )
     rows = _run(imported / "requests.jsonl", imported / "usage.json", skills, tmp_path)
     assert len(rows) == 2 * 5

