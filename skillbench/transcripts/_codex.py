@@ -24,7 +24,7 @@ from typing import Any
 from skillbench.transcripts._codex_skills import implicit_skill, injected_skill, mentions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
 from skillbench.transcripts._turns import Turns
-from skillbench.transcripts._types import Diagnostic, Invocation, Item
+from skillbench.transcripts._types import Diagnostic, Invocation, Item, LabelSource
 
 KNOWN_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 _CONTEXT = ("<", "# AGENTS.md")
@@ -55,14 +55,14 @@ def parse_codex(
     name = str(path)
     session = path.name.split(".")[0]
     version: str | None = None
-    held: list[str] = []  # skills injected for a turn whose user_message event is still due
+    held: list[tuple[str, LabelSource]] = []  # uses seen before their turn's user_message
     due = False  # the user's message arrived as a response_item, its event not yet
 
-    def use(skill: str, by: Any, at: Any) -> Iterator[Item]:
+    def use(skill: str, by: LabelSource, at: Any) -> Iterator[Item]:
         if known is not None and skill not in known:
             return
         if due or turns.open_text is None:
-            held.append(skill)
+            held.append((skill, by))
         elif turns.invoked(skill, by) and isinstance(at, str):
             yield Invocation(skill, at)
 
@@ -96,9 +96,9 @@ def parse_codex(
             yield from turns.start(
                 session, text.strip(), at if isinstance(at, str) else None, f"{name}:{number}"
             )
-            for skill in held:
-                yield from use(skill, "user_invoked", at)
-            held.clear()
+            early, held[:] = list(held), []
+            for skill, by in early:
+                yield from use(skill, by, at)
             if known is not None:
                 for skill in mentions(text):
                     yield from use(skill, "user_invoked", at)
@@ -128,7 +128,7 @@ def _typed_text(payload: dict[str, Any]) -> str | None:
 
 def _response_skills(
     payload: dict[str, Any], by_dir: Mapping[str, str] | None
-) -> Iterator[tuple[str, str]]:
+) -> Iterator[tuple[str, LabelSource]]:
     kind = payload.get("type")
     if kind == "message" and payload.get("role") == "user":
         for block in payload.get("content") or ():

@@ -148,3 +148,13 @@ def test_clean_log_exits_zero(tmp_path: Path) -> None:
     assert main(["import", "claude-code", str(log), "-o", str(tmp_path / "out"), "-q"]) == 0
     [row] = read_jsonl(tmp_path / "out" / "requests.jsonl")
     assert (row["id"], row["expected"], row["label_source"]) == ("s#0", None, "none")
+
+
+def test_render_reads_the_usage_history(fixtures: Path, tmp_path: Path, capsys) -> None:
+    main(["import", "claude-code", str(fixtures / "claude"), "-o", str(tmp_path), "-q"])
+    capsys.readouterr()
+    usage = str(tmp_path / "usage.json")
+    args = ["render", str(fixtures / "skills"), "--profile", "claude-code", "--usage", usage]
+    assert main([*args, "--now", "2026-11-02T10:00:00Z", "--format", "json"]) == 0
+    listed = [s["name"] for s in json.loads(capsys.readouterr().out)["skills"]]
+    assert listed[0] == "git-commit"  # used twice, the most recent use an hour earlier

@@ -12,6 +12,7 @@ openai/codex ``codex-rs/protocol/src/protocol.rs`` (``RolloutItem`` tagged
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,38 @@ def test_mentions_follow_codex_name_rules() -> None:
         "beta_extra",
     ]
     assert mentions("[$beta](/tmp/beta/SKILL.md) $beta") == ["beta"]
+
+
+def test_skill_injected_before_its_turn_event_goes_to_that_turn(tmp_path: Path) -> None:
+    def line(at: int, kind: str, payload: dict) -> str:
+        return json.dumps(
+            {"timestamp": f"2026-01-01T00:00:{at:02d}Z", "type": kind, "payload": payload}
+        )
+
+    def said(text: str) -> dict:
+        return {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": text}],
+        }
+
+    log = tmp_path / "rollout.jsonl"
+    log.write_text(
+        "\n".join(
+            [
+                line(0, "session_meta", {"id": "s"}),
+                line(1, "event_msg", {"type": "user_message", "message": "first"}),
+                line(2, "response_item", said("second $weather")),
+                line(3, "response_item", said("<skill>\n<name>weather</name>\n<path>/w</path>")),
+                line(4, "event_msg", {"type": "user_message", "message": "second $weather"}),
+            ]
+        )
+        + "\n"
+    )
+    out = tmp_path / "out"
+    assert main(["import", "codex", str(log), "-o", str(out), "-q"]) == 0
+    rows = read_jsonl(out / "requests.jsonl")
+    assert [(r["id"], r["expected"], r["label_source"]) for r in rows] == [
+        ("s#0", None, "none"),
+        ("s#1", ["weather"], "user_invoked"),
+    ]
