@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from skillbench.transcripts._codex_skills import implicit_skill, injected_skill, mentions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
@@ -55,6 +55,7 @@ def parse_codex(
     name = str(path)
     session = path.name.split(".")[0]
     version: str | None = None
+    cwd: str | None = None  # the turn's working directory (turn_context)
     held: list[tuple[str, LabelSource]] = []  # uses seen before their turn's user_message
     due = False  # the user's message arrived as a response_item, its event not yet
 
@@ -102,11 +103,13 @@ def parse_codex(
             if known is not None:
                 for skill in mentions(text):
                     yield from use(skill, "user_invoked", at)
+        elif kind == "turn_context":
+            cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else cwd
         elif kind == "response_item":
             typed = _typed_text(payload)
             if typed is not None and typed != turns.open_text:
                 due = True
-            for skill, by in _response_skills(payload, by_dir):
+            for skill, by in _response_skills(payload, by_dir, cwd):
                 yield from use(skill, by, at)
     yield from turns.close()
 
@@ -127,7 +130,7 @@ def _typed_text(payload: dict[str, Any]) -> str | None:
 
 
 def _response_skills(
-    payload: dict[str, Any], by_dir: Mapping[str, str] | None
+    payload: dict[str, Any], by_dir: Mapping[str, str] | None, cwd: str | None
 ) -> Iterator[tuple[str, LabelSource]]:
     kind = payload.get("type")
     if kind == "message" and payload.get("role") == "user":
@@ -137,19 +140,27 @@ def _response_skills(
                 if skill:
                     yield skill, "user_invoked"
         return
-    command = _command(payload)
-    if command is not None:
-        skill = implicit_skill(command, by_dir)
+    call = _command(payload)
+    if call is not None:
+        skill = implicit_skill(call.command, by_dir, call.workdir or cwd)
         if skill:
             yield skill, "model_invoked"
 
 
-def _command(payload: dict[str, Any]) -> str | list[str] | None:
-    """The command a shell tool call ran, if this item is one."""
+class _Call(NamedTuple):
+    command: str | list[str]
+    workdir: str | None
+
+
+def _command(payload: dict[str, Any]) -> _Call | None:
+    """The command a shell tool call ran and its ``workdir``, if this item is one."""
     if payload.get("type") == "local_shell_call":
         action = payload.get("action")
         command = action.get("command") if isinstance(action, dict) else None
-        return command if isinstance(command, list) else None
+        workdir = action.get("working_directory") if isinstance(action, dict) else None
+        if isinstance(command, list):
+            return _Call(command, workdir if isinstance(workdir, str) else None)
+        return None
     field = SHELL_TOOLS.get(str(payload.get("name")))
     if payload.get("type") != "function_call" or field is None:
         return None
@@ -157,9 +168,12 @@ def _command(payload: dict[str, Any]) -> str | list[str] | None:
         args = json.loads(str(payload.get("arguments") or ""))
     except json.JSONDecodeError:
         return None
-    command = args.get(field) if isinstance(args, dict) else None
+    if not isinstance(args, dict):
+        return None
+    command, workdir = args.get(field), args.get("workdir")
+    workdir = workdir if isinstance(workdir, str) else None
     if isinstance(command, str) or (
         isinstance(command, list) and all(isinstance(c, str) for c in command)
     ):
-        return command
+        return _Call(command, workdir)
     return None

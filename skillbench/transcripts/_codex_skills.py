@@ -53,15 +53,21 @@ def injected_skill(text: str) -> str | None:
     return found.group(1).strip() if found else None
 
 
-def implicit_skill(command: str | list[str], by_dir: Mapping[str, str] | None = None) -> str | None:
+def implicit_skill(
+    command: str | list[str],
+    by_dir: Mapping[str, str] | None = None,
+    workdir: str | None = None,
+) -> str | None:
     """The skill a shell command runs a script of or reads the ``SKILL.md`` of, if any.
 
     Args:
         command: the command line, or an argument list (``["bash", "-lc", "…"]``).
         by_dir: skill directory name → skill name, from a catalog; when given, only its
             skills are recognised.
+        workdir: the directory the command ran in; relative paths are taken from it.
     """
     joined = command if isinstance(command, str) else " ".join(command)
+    joined += f" {workdir or ''}"
     if "SKILL.md" not in joined and "scripts" not in joined:
         return None  # neither rule can match: skip the costly shell split
     tokens = _split(command) if isinstance(command, str) else [str(t) for t in command]
@@ -71,9 +77,9 @@ def implicit_skill(command: str | list[str], by_dir: Mapping[str, str] | None = 
     program = _basename(tokens[0]).lower().removesuffix(".exe")
     directory = None
     if program in RUNNERS:
-        directory = _script_dir(tokens[1:])
+        directory = _script_dir(tokens[1:], workdir)
     if directory is None and program in READERS:
-        directory = _doc_dir(tokens[1:])
+        directory = _doc_dir(tokens[1:], workdir)
     if directory is None:
         return None
     if by_dir is None:
@@ -102,26 +108,30 @@ def _basename(token: str) -> str:
     return PureWindowsPath(token).name if "\\" in token else PurePosixPath(token).name
 
 
-def _parts(token: str) -> tuple[str, ...]:
-    return PureWindowsPath(token).parts if "\\" in token else PurePosixPath(token).parts
+def _parts(token: str, workdir: str | None) -> tuple[str, ...]:
+    """Path components of ``token``, from ``workdir`` when it is relative."""
+    path = PureWindowsPath(token) if "\\" in token else PurePosixPath(token)
+    if workdir and not path.is_absolute() and not token.startswith("~"):
+        return _parts(workdir, None) + path.parts
+    return path.parts
 
 
-def _script_dir(args: list[str]) -> str | None:
+def _script_dir(args: list[str], workdir: str | None) -> str | None:
     script = next((a for a in args if a != "--" and not a.startswith("-")), None)
     if script is None or not script.lower().endswith(SCRIPT_EXTENSIONS):
         return None
-    parts = _parts(script)[:-1]
+    parts = _parts(script, workdir)[:-1]
     for i in range(len(parts) - 1, 0, -1):
         if parts[i] == "scripts":
             return parts[i - 1]
     return None
 
 
-def _doc_dir(args: list[str]) -> str | None:
+def _doc_dir(args: list[str], workdir: str | None) -> str | None:
     for arg in args:
         if arg.startswith("-"):
             continue
-        parts = _parts(arg)
+        parts = _parts(arg, workdir)
         if len(parts) >= 2 and parts[-1] == "SKILL.md":
             return parts[-2]
     return None

@@ -131,6 +131,14 @@ def test_implicit_rules(command: str | list[str], skill: str | None) -> None:
     assert implicit_skill(command) == skill
 
 
+def test_relative_paths_are_taken_from_the_working_directory() -> None:
+    # the cases of Codex's own tests: a script relative to the skill root, and a SKILL.md
+    assert implicit_skill("python3 scripts/fetch.py", workdir="/tmp/skill-test") == "skill-test"
+    assert implicit_skill("cat SKILL.md", workdir="/x/skills/plan") == "plan"
+    assert implicit_skill("python3 fetch.py", workdir="/tmp/skill-test/scripts") == "skill-test"
+    assert implicit_skill("cat SKILL.md") is None  # no directory to take it from
+
+
 def test_mentions_follow_codex_name_rules() -> None:
     assert mentions("use $alpha.skill and $beta_extra, not $PATH or $Home") == [
         "alpha",
@@ -172,3 +180,28 @@ def test_skill_injected_before_its_turn_event_goes_to_that_turn(tmp_path: Path) 
         ("s#0", None, "none"),
         ("s#1", ["weather"], "user_invoked"),
     ]
+
+
+def test_local_shell_call_in_the_turn_directory(tmp_path: Path) -> None:
+    lines = [
+        {"type": "session_meta", "payload": {"id": "s"}},
+        {"type": "turn_context", "payload": {"cwd": "/home/u/.codex/skills/weather"}},
+        {"type": "event_msg", "payload": {"type": "user_message", "message": "rain in Oslo?"}},
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "local_shell_call",
+                "call_id": "c",
+                "status": "completed",
+                "action": {"type": "exec", "command": ["cat", "SKILL.md"]},
+            },
+        },
+    ]
+    log = tmp_path / "rollout.jsonl"
+    log.write_text(
+        "".join(json.dumps({"timestamp": "2026-01-01T00:00:00Z", **x}) + "\n" for x in lines)
+    )
+    out = tmp_path / "out"
+    assert main(["import", "codex", str(log), "-o", str(out), "-q"]) == 0
+    [row] = read_jsonl(out / "requests.jsonl")
+    assert (row["expected"], row["label_source"]) == (["weather"], "model_invoked")
