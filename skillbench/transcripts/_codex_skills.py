@@ -15,7 +15,8 @@ either runs a script (runner ``python``, ``python3``, ``bash``, ``zsh``, ``sh``,
 ``scripts/`` directory, or reads (``cat``, ``sed``, ``head``, ``tail``, ``less``, ``more``,
 ``bat``, ``awk``) a skill's ``SKILL.md``. Codex matches the paths of the skills it loaded;
 the log does not list them, so here the skill is the directory holding ``scripts/`` or
-``SKILL.md`` (mapped to its catalog name when a catalog is given). Older rollouts ran
+``SKILL.md`` (mapped to its catalog name when a catalog is given). Relative paths are
+taken from the call's ``workdir``, else the turn's ``cwd``, as Codex does. Older rollouts ran
 commands through a ``shell`` tool with an argument list such as ``["bash", "-lc", "…"]``;
 the script inside is read the same way.
 """
