@@ -105,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
             f"{summary.listings} listings from {summary.files} files → {out}",
             file=sys.stderr,
         )
+    if not summary.files:
+        print(f"error: no {args.agent} log files under {', '.join(args.paths)}", file=sys.stderr)
+        return EXIT_ERROR
     if summary.skipped:
         print(
             f"error: {summary.skipped} unreadable lines skipped (see {out / 'diagnostics.txt'})",

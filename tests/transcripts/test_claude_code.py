@@ -158,3 +158,9 @@ def test_render_reads_the_usage_history(fixtures: Path, tmp_path: Path, capsys) 
     assert main([*args, "--now", "2026-11-02T10:00:00Z", "--format", "json"]) == 0
     listed = [s["name"] for s in json.loads(capsys.readouterr().out)["skills"]]
     assert listed[0] == "git-commit"  # used twice, the most recent use an hour earlier
+
+
+def test_no_logs_is_an_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "empty").mkdir()
+    assert main(["import", "claude-code", str(tmp_path / "empty"), "-o", str(tmp_path / "o")]) == 1
+    assert "error: no claude-code log files under" in capsys.readouterr().err
