@@ -32,6 +32,9 @@ SUBCOMMANDS = (
     "lint",
     "overlap",
     "tune",
+    "import",
+    "fidelity",
+    "synth",
 )
 
 DESCRIPTION = """\

@@ -1,0 +1,110 @@
+"""``skillbench fidelity``: skillbench's Claude Code listing against recorded ones."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from skillbench.cli._common import (
+    EXIT_ERROR,
+    EXIT_GATE_FAILED,
+    EXIT_OK,
+    add_format,
+    add_quiet,
+    add_sources,
+    env_default,
+)
+
+if TYPE_CHECKING:
+    from skillbench.transcripts import ListingDiff
+
+HELP = "compare skillbench's Claude Code listing with listings recorded in session logs"
+DESCRIPTION = """\
+For each listing Claude Code recorded (listings.jsonl from `skillbench import
+claude-code`), render the same skills with skillbench's claude-code profile and compare
+the two byte for byte: zero differences, or the first differing byte and the exact lines
+that differ (- recorded, + skillbench). The recorded order is kept unless --order says
+otherwise, so entry text and budget are what is tested. Later (delta) listings are skipped
+unless --deltas.
+
+Exit codes: 0 every listing matches, 100 some differ, 1 error (bad input).
+
+examples:
+  skillbench fidelity ~/.claude/skills --listings mine/claude/listings.jsonl
+  skillbench fidelity user=~/.claude/skills project=.claude/skills --listings l.jsonl --format json
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_sources(parser)
+    parser.add_argument(
+        "--listings",
+        required=True,
+        default=env_default("listings"),
+        help="recorded listings (JSONL from `skillbench import claude-code`) "
+        "[env: SKILLBENCH_LISTINGS]",
+    )
+    parser.add_argument(
+        "--budget", type=int, help="listing budget in characters (default: the profile's)"
+    )
+    parser.add_argument(
+        "--order", default="given", help="ordering spec (default: given = the recorded order)"
+    )
+    parser.add_argument("--deltas", action="store_true", help="compare delta listings too")
+    add_format(parser, ["text", "json"], "text")
+    add_quiet(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from skillbench.catalog import load_catalog
+    from skillbench.transcripts import Diagnostic, check_listings, diff_json
+
+    catalog = load_catalog(args.sources, profile="claude-code")
+    diffs: list[ListingDiff] = []
+    problems: list[Diagnostic] = []
+    for item in check_listings(
+        catalog.skills,
+        args.listings,
+        budget=args.budget,
+        ordering=args.order,
+        include_deltas=args.deltas,
+    ):
+        if isinstance(item, Diagnostic):
+            problems.append(item)
+            print(item, file=sys.stderr)
+        else:
+            diffs.append(item)
+    if args.format == "json":
+        print(json.dumps([diff_json(d) for d in diffs], indent=2, ensure_ascii=False))
+    else:
+        for diff in diffs:
+            _print(diff)
+    differing = sum(not d.identical for d in diffs)
+    if not args.quiet:
+        print(
+            f"{len(diffs) - differing} of {len(diffs)} listings match byte for byte",
+            file=sys.stderr,
+        )
+    if problems or not diffs:
+        if not diffs:
+            print("error: no listing to compare", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_GATE_FAILED if differing else EXIT_OK
+
+
+def _print(diff: ListingDiff) -> None:
+    head = f"{diff.source} (session {diff.session or '?'})"
+    if diff.identical:
+        print(f"{head}: 0 differences ({diff.recorded_bytes} bytes)")
+        return
+    where = "" if diff.first_difference is None else f", first at byte {diff.first_difference}"
+    print(
+        f"{head}: differs ({diff.recorded_bytes} bytes recorded, "
+        f"{diff.rendered_bytes} rendered{where})"
+    )
+    for name in diff.missing:
+        print(f"  not in the catalog: {name}")
+    for line in diff.lines:
+        print(f"  {line}")

@@ -1,0 +1,126 @@
+"""``skillbench import``: requests, usage and listings from Claude Code or Codex logs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skillbench.cli._common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    add_format,
+    add_output,
+    add_quiet,
+    env_default,
+)
+
+if TYPE_CHECKING:
+    from skillbench.transcripts import Diagnostic, ImportOptions
+
+HELP = "import requests, usage history and listings from Claude Code or Codex session logs"
+DESCRIPTION = """\
+Turn session logs into a benchmark: one request per user turn (id, text, at, session, turn,
+expected), labelled with the skill invoked during the turn and who chose it (label_source:
+model_invoked, user_invoked or none); a usage history for `render --usage` and `usage:
+warm_start`; and, for Claude Code, every skill listing the model was shown (listings.jsonl,
+for `skillbench fidelity`). Written to -o DIR as requests.jsonl, usage.json, listings.jsonl
+and diagnostics.txt.
+
+Secrets (API keys, tokens), e-mail addresses and home directories are redacted from the
+output; --keep-paths keeps home directories. Nothing leaves the machine.
+
+Bad lines (truncated, not JSON, not UTF-8, a corrupt .zst) are reported with file and line
+and skipped; the rest is imported and the command exits 1. Unknown line types and sessions
+that mix agent versions are noted and do not fail the import.
+
+examples:
+  skillbench import claude-code ~/.claude/projects -o mine/claude
+  skillbench import codex ~/.codex/sessions -o mine/codex --skills ~/.codex/skills
+  skillbench import claude-code session.jsonl --skills .claude/skills --keep-paths
+"""
+_SHOWN = 20
+"""Diagnostics printed to the terminal; diagnostics.txt holds every one."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agent", choices=["claude-code", "codex"], help="whose logs")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="log files or directories")
+    add_output(parser, "output directory (default: imported)")
+    parser.add_argument(
+        "--skills",
+        action="append",
+        metavar="SOURCE",
+        help="[KIND=]PATH of the skills in use (repeatable): only they become labels, and "
+        "commands naming anything else (/clear …) are not requests",
+    )
+    parser.add_argument(
+        "--keep-paths",
+        action="store_true",
+        default=env_default("keep-paths", "") not in ("", "0", "false"),
+        help="keep home-directory paths in the output [env: SKILLBENCH_KEEP_PATHS]",
+    )
+    add_format(parser, ["text", "json"], "text")
+    add_quiet(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from skillbench.transcripts import ImportOptions, import_logs
+
+    out = Path(args.output or "imported")
+    options = ImportOptions(keep_paths=args.keep_paths)
+    if args.skills:
+        options = _with_catalog(options, args.skills, args.agent)
+    shown = 0
+
+    def report(diagnostic: Diagnostic) -> None:
+        nonlocal shown
+        shown += 1
+        if shown <= _SHOWN and not args.quiet:
+            print(diagnostic, file=sys.stderr)
+
+    summary = import_logs(args.agent, args.paths, out, options, report)
+    (out / "diagnostics.txt").write_text(
+        "".join(f"{d}\n" for d in summary.diagnostics), encoding="utf-8"
+    )
+    if shown > _SHOWN and not args.quiet:
+        print(f"… {shown - _SHOWN} more in {out / 'diagnostics.txt'}", file=sys.stderr)
+    counts = {
+        "files": summary.files,
+        "requests": summary.requests,
+        "invocations": summary.invocations,
+        "listings": summary.listings,
+        "skipped_lines": summary.skipped,
+        "notes": len(summary.diagnostics) - summary.skipped,
+        "output": str(out),
+    }
+    if args.format == "json":
+        print(json.dumps(counts, indent=2))
+    elif not args.quiet:
+        print(
+            f"{summary.requests} requests, {summary.invocations} skill invocations, "
+            f"{summary.listings} listings from {summary.files} files → {out}",
+            file=sys.stderr,
+        )
+    if not summary.files:
+        print(f"error: no {args.agent} log files under {', '.join(args.paths)}", file=sys.stderr)
+        return EXIT_ERROR
+    if summary.skipped:
+        print(
+            f"error: {summary.skipped} unreadable lines skipped (see {out / 'diagnostics.txt'})",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def _with_catalog(options: ImportOptions, sources: list[str], agent: str) -> ImportOptions:
+    """``options`` limited to the skills of ``sources`` (loaded with ``agent``'s precedence)."""
+    from skillbench.catalog import load_catalog
+
+    catalog = load_catalog(sources, profile=agent)
+    by_dir = {Path(s.path).parent.name: s.name for s in catalog.skills if s.path}
+    return replace(options, known=frozenset(s.name for s in catalog.skills), by_dir=by_dir)

@@ -1,0 +1,83 @@
+"""Requests from real usage: Claude Code and Codex session logs, listing fidelity, synthesis.
+
+``import_logs`` turns logs into a requests file (one request per user turn, labelled with
+the skill invoked and who chose it), a usage history and, for Claude Code, the listings the
+model was shown; ``check_listings`` compares those listings with skillbench's rendering;
+``synthesize`` has a model write labelled requests for people without logs.
+"""
+
+from skillbench.transcripts._fidelity import (
+    Comparison,
+    ListingDiff,
+    check_listings,
+    compare_listing,
+    diff_json,
+)
+from skillbench.transcripts._import import (
+    AGENTS,
+    LISTINGS_FILE,
+    REQUESTS_FILE,
+    USAGE_FILE,
+    Agent,
+    ImportOptions,
+    find_logs,
+    import_logs,
+    parse_logs,
+)
+from skillbench.transcripts._reader import read_lines
+from skillbench.transcripts._redact import Redactor
+from skillbench.transcripts._synth import (
+    Dropped,
+    Job,
+    SynthOptions,
+    SynthRequest,
+    SynthResult,
+    dedupe,
+    estimate,
+    plan,
+    synthesize,
+    write_review,
+)
+from skillbench.transcripts._types import (
+    Diagnostic,
+    ImportedRequest,
+    ImportSummary,
+    Invocation,
+    LabelSource,
+    RecordedListing,
+)
+
+__all__ = [
+    "AGENTS",
+    "LISTINGS_FILE",
+    "REQUESTS_FILE",
+    "USAGE_FILE",
+    "Agent",
+    "Comparison",
+    "Diagnostic",
+    "Dropped",
+    "ImportOptions",
+    "ImportSummary",
+    "ImportedRequest",
+    "Invocation",
+    "Job",
+    "LabelSource",
+    "ListingDiff",
+    "RecordedListing",
+    "Redactor",
+    "SynthOptions",
+    "SynthRequest",
+    "SynthResult",
+    "check_listings",
+    "compare_listing",
+    "dedupe",
+    "diff_json",
+    "estimate",
+    "find_logs",
+    "import_logs",
+    "parse_logs",
+    "plan",
+    "read_lines",
+    "synthesize",
+    "write_review",
+]

@@ -1,0 +1,179 @@
+"""Codex rollouts: ``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`` (older ones ``.jsonl.zst``).
+
+Line shapes follow Codex's protocol crate (openai/codex ``codex-rs/protocol/src/protocol.rs``:
+``RolloutLine`` flattens a ``timestamp`` beside ``RolloutItem``, an enum tagged
+``type``/``payload`` with ``session_meta``, ``response_item``, ``compacted``,
+``turn_context`` and ``event_msg``; ``SessionMeta`` holds ``id``, ``timestamp``, ``cwd``,
+``originator`` and ``cli_version``; ``UserMessageEvent`` holds ``message``) and its models
+(``ResponseItem`` ``message`` {role, content}, ``function_call`` {name, arguments (JSON
+text), call_id}, ``function_call_output`` {call_id, output}, ``local_shell_call``).
+
+A user turn is logged twice, as a user ``response_item`` message and as an ``event_msg``
+``user_message``; the event is the one taken, since user-role messages also carry context
+Codex adds itself (environment, AGENTS.md, injected skill bodies). What the turn invoked
+is decided by Codex's rules (see ``_codex_skills``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Collection, Iterator, Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillbench.transcripts._codex_skills import implicit_skill, injected_skill, mentions
+from skillbench.transcripts._json_lines import FirstSeen, json_objects
+from skillbench.transcripts._turns import Turns
+from skillbench.transcripts._types import Diagnostic, Invocation, Item, LabelSource
+
+KNOWN_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+_CONTEXT = ("<", "# AGENTS.md")
+"""Openings of user-role messages Codex writes itself (environment, instructions, skills)."""
+SHELL_TOOLS = {"shell_command": "command", "exec_command": "cmd", "shell": "command"}
+"""Function-call tools that run a command, and the argument holding it."""
+
+
+def parse_codex(
+    path: Path,
+    redact: Callable[[str], str],
+    known: Collection[str] | None = None,
+    counts: dict[str, int] | None = None,
+    by_dir: Mapping[str, str] | None = None,
+) -> Iterator[Item]:
+    """Requests, invocations and diagnostics of one Codex rollout, in file order.
+
+    Args:
+        path: a ``.jsonl`` or ``.jsonl.zst`` rollout.
+        redact: applied to every string that leaves the importer.
+        known: skill names; when given, ``$name`` mentions of them count as explicit use
+            and nothing else becomes a label.
+        counts: per-session turn counters shared across the files of one import.
+        by_dir: skill directory name → skill name, for implicit use (see ``_codex_skills``).
+    """
+    turns = Turns(redact, {} if counts is None else counts)
+    seen = FirstSeen()
+    name = str(path)
+    session = path.name.split(".")[0]
+    version: str | None = None
+    cwd: str | None = None  # the turn's working directory (turn_context)
+    held: list[tuple[str, LabelSource]] = []  # uses seen before their turn's user_message
+    due = False  # the user's message arrived as a response_item, its event not yet
+
+    def use(skill: str, by: LabelSource, at: Any) -> Iterator[Item]:
+        if known is not None and skill not in known:
+            return
+        if due or turns.open_text is None:
+            held.append((skill, by))
+        elif turns.invoked(skill, by) and isinstance(at, str):
+            yield Invocation(skill, at)
+
+    for item in json_objects(path):
+        if isinstance(item, Diagnostic):
+            yield item
+            continue
+        number, line = item
+        kind, payload, at = line.get("type"), line.get("payload"), line.get("timestamp")
+        if kind not in KNOWN_TYPES:
+            if seen.first("type", str(kind)):
+                yield Diagnostic(name, number, "note", f"unknown line type {kind!r} ignored")
+            continue
+        if not isinstance(payload, dict):
+            yield Diagnostic(name, number, "skipped", f"{kind} line without a payload object")
+            continue
+        if kind == "session_meta":
+            session = str(payload.get("id") or session)
+            cli = payload.get("cli_version")
+            if isinstance(cli, str):
+                if version is not None and cli != version and seen.first("version", cli):
+                    yield Diagnostic(
+                        name, number, "note", f"session mixes versions {version} and {cli}"
+                    )
+                version = version or cli
+        elif kind == "event_msg" and payload.get("type") == "user_message":
+            text = payload.get("message")
+            if not isinstance(text, str) or not text.strip():
+                continue
+            due = False
+            yield from turns.start(
+                session, text.strip(), at if isinstance(at, str) else None, f"{name}:{number}"
+            )
+            early, held[:] = list(held), []
+            for skill, by in early:
+                yield from use(skill, by, at)
+            if known is not None:
+                for skill in mentions(text):
+                    yield from use(skill, "user_invoked", at)
+        elif kind == "turn_context":
+            cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else cwd
+        elif kind == "response_item":
+            typed = _typed_text(payload)
+            if typed is not None and typed != turns.open_text:
+                due = True
+            for skill, by in _response_skills(payload, by_dir, cwd):
+                yield from use(skill, by, at)
+    yield from turns.close()
+
+
+def _typed_text(payload: dict[str, Any]) -> str | None:
+    """The text of a user-role message the user typed (not context Codex added), if it is one."""
+    if payload.get("type") != "message" or payload.get("role") != "user":
+        return None
+    texts = [
+        b["text"]
+        for b in payload.get("content") or ()
+        if isinstance(b, dict) and isinstance(b.get("text"), str)
+    ]
+    text = "\n".join(texts).strip()
+    if not text or text.startswith(_CONTEXT):
+        return None
+    return text
+
+
+def _response_skills(
+    payload: dict[str, Any], by_dir: Mapping[str, str] | None, cwd: str | None
+) -> Iterator[tuple[str, LabelSource]]:
+    kind = payload.get("type")
+    if kind == "message" and payload.get("role") == "user":
+        for block in payload.get("content") or ():
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                skill = injected_skill(block["text"])
+                if skill:
+                    yield skill, "user_invoked"
+        return
+    call = _command(payload)
+    if call is not None:
+        skill = implicit_skill(call.command, by_dir, call.workdir or cwd)
+        if skill:
+            yield skill, "model_invoked"
+
+
+class _Call(NamedTuple):
+    command: str | list[str]
+    workdir: str | None
+
+
+def _command(payload: dict[str, Any]) -> _Call | None:
+    """The command a shell tool call ran and its ``workdir``, if this item is one."""
+    if payload.get("type") == "local_shell_call":
+        action = payload.get("action")
+        command = action.get("command") if isinstance(action, dict) else None
+        workdir = action.get("working_directory") if isinstance(action, dict) else None
+        if isinstance(command, list):
+            return _Call(command, workdir if isinstance(workdir, str) else None)
+        return None
+    field = SHELL_TOOLS.get(str(payload.get("name")))
+    if payload.get("type") != "function_call" or field is None:
+        return None
+    try:
+        args = json.loads(str(payload.get("arguments") or ""))
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(args, dict):
+        return None
+    command, workdir = args.get(field), args.get("workdir")
+    workdir = workdir if isinstance(workdir, str) else None
+    if isinstance(command, str) or (
+        isinstance(command, list) and all(isinstance(c, str) for c in command)
+    ):
+        return _Call(command, workdir)
+    return None

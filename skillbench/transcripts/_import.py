@@ -1,0 +1,161 @@
+"""Importing logs: finding the files, parsing each, writing requests, usage and listings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from skillbench.transcripts._claude_code import parse_claude_code
+from skillbench.transcripts._codex import parse_codex
+from skillbench.transcripts._redact import Redactor
+from skillbench.transcripts._types import (
+    Diagnostic,
+    ImportedRequest,
+    ImportSummary,
+    Invocation,
+    Item,
+    RecordedListing,
+)
+
+Agent = Literal["claude-code", "codex"]
+AGENTS: tuple[Agent, ...] = ("claude-code", "codex")
+REQUESTS_FILE = "requests.jsonl"
+USAGE_FILE = "usage.json"
+LISTINGS_FILE = "listings.jsonl"
+_SUFFIXES: dict[Agent, tuple[str, ...]] = {
+    "claude-code": (".jsonl",),
+    "codex": (".jsonl", ".jsonl.zst"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOptions:
+    """How to import.
+
+    Attributes:
+        keep_paths: keep home-directory paths (secrets and e-mail addresses still go).
+        known: skill names of a catalog; when given, only they become labels.
+        by_dir: skill directory name → skill name (Codex implicit use), from the catalog.
+    """
+
+    keep_paths: bool = False
+    known: Collection[str] | None = None
+    by_dir: Mapping[str, str] | None = None
+
+
+def find_logs(agent: Agent, paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Each log file under ``paths`` (directories walked, sorted); files are taken as given."""
+    for given in paths:
+        path = Path(given).expanduser()
+        if path.is_dir():
+            found = (
+                p for p in path.rglob("*") if p.is_file() and p.name.endswith(_SUFFIXES[agent])
+            )
+            yield from sorted(found, key=str)
+        else:
+            yield path
+
+
+def parse_logs(
+    agent: Agent, files: Iterable[Path], options: ImportOptions = ImportOptions()
+) -> Iterator[Item]:
+    """Everything the logs hold, file after file, each in file order (streamed)."""
+    redact = Redactor(options.keep_paths)
+    counts: dict[str, int] = {}
+    for path in files:
+        if not path.exists():
+            yield Diagnostic(str(path), 0, "skipped", "no such file")
+        elif agent == "codex":
+            yield from parse_codex(path, redact, options.known, counts, options.by_dir)
+        else:
+            yield from parse_claude_code(path, redact, options.known, counts)
+
+
+def import_logs(
+    agent: Agent,
+    paths: Iterable[str | Path],
+    out_dir: str | Path,
+    options: ImportOptions = ImportOptions(),
+    on_diagnostic: Callable[[Diagnostic], None] = lambda d: None,
+) -> ImportSummary:
+    """Write ``requests.jsonl``, ``usage.json`` and (Claude Code) ``listings.jsonl``.
+
+    Requests are written as they are parsed, so memory does not grow with the logs; the
+    usage history holds one time per invocation.
+
+    Args:
+        agent: whose logs these are.
+        paths: log files or directories of them.
+        out_dir: created if missing; the three files are replaced.
+        options: privacy and catalog options.
+        on_diagnostic: called with each diagnostic as it is found.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    redact = Redactor(options.keep_paths)
+    summary = ImportSummary()
+    uses: dict[str, list[str]] = {}
+    files = list(find_logs(agent, paths))
+    summary.files = len(files)
+    with ExitStack() as stack:
+        requests = stack.enter_context((out / REQUESTS_FILE).open("w", encoding="utf-8"))
+        listings = (
+            stack.enter_context((out / LISTINGS_FILE).open("w", encoding="utf-8"))
+            if agent == "claude-code"
+            else None
+        )
+        for item in parse_logs(agent, files, options):
+            if isinstance(item, ImportedRequest):
+                requests.write(_line(request_record(item, redact)))
+                summary.requests += 1
+            elif isinstance(item, RecordedListing):
+                if listings is not None:
+                    listings.write(_line(listing_record(item, redact)))
+                    summary.listings += 1
+            elif isinstance(item, Invocation):
+                uses.setdefault(item.skill, []).append(item.at)
+                summary.invocations += 1
+            else:
+                summary.diagnostics.append(item)
+                on_diagnostic(item)
+    usage = {skill: {"events": sorted(times)} for skill, times in sorted(uses.items())}
+    (out / USAGE_FILE).write_text(json.dumps(usage, indent=2) + "\n", encoding="utf-8")
+    return summary
+
+
+def request_record(request: ImportedRequest, redact: Callable[[str], str]) -> dict[str, Any]:
+    """The request as a line of skillbench's requests format (extra fields kept as-is)."""
+    record: dict[str, Any] = {
+        "id": request.id,
+        "text": request.text,
+        "expected": list(request.expected) or None,
+        "at": request.at,
+        "session": request.session,
+        "turn": request.turn,
+        "label_source": request.label_source,
+        "log": redact(request.source),
+    }
+    if request.args:
+        record["args"] = request.args
+    if request.tags:
+        record["tags"] = list(request.tags)
+    return record
+
+
+def listing_record(listing: RecordedListing, redact: Callable[[str], str]) -> dict[str, Any]:
+    return {
+        "session": listing.session,
+        "at": listing.at,
+        "initial": listing.initial,
+        "names": list(listing.names),
+        "content": listing.content,
+        "log": redact(listing.source),
+    }
+
+
+def _line(record: Mapping[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False) + "\n"

@@ -1,0 +1,104 @@
+"""What an import produces: requests, recorded listings, invocations and diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+LabelSource = Literal["model_invoked", "user_invoked", "none"]
+"""Who chose the turn's skill: the model (a tool call), the user (a typed command), nobody."""
+
+Severity = Literal["skipped", "note"]
+"""``skipped``: a line (or the rest of a file) could not be read; ``note``: read, but odd."""
+
+
+class Diagnostic(NamedTuple):
+    """A problem in an input file, by file and line (``line`` 0: the file as a whole)."""
+
+    file: str
+    line: int
+    severity: Severity
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.severity}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedRequest:
+    """One user turn of a session, labelled with what was invoked during it.
+
+    Attributes:
+        session: session id (a sub-agent's is ``<session>/<agent>``).
+        turn: 0-based user turn within the session.
+        text: what the user typed (a sub-agent's: the task it was given).
+        at: ISO-8601 time of the user's message.
+        expected: skills invoked during the turn, in first-use order.
+        label_source: who chose them (see ``LabelSource``).
+        source: ``file:line`` of the user's message.
+        args: arguments of a user-typed command, when there were any.
+        tags: ``subagent`` for a sub-agent's task.
+    """
+
+    session: str
+    turn: int
+    text: str
+    at: str | None
+    expected: tuple[str, ...]
+    label_source: LabelSource
+    source: str
+    args: str | None = None
+    tags: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.session}#{self.turn}"
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedListing:
+    """A skill listing Claude Code showed the model (a ``skill_listing`` attachment).
+
+    Attributes:
+        session: the session it was shown in.
+        at: ISO-8601 time of the attachment.
+        initial: True for the session's first, full listing; False for a later delta.
+        names: the skill names it lists, as recorded.
+        content: the listing text, as recorded.
+        source: ``file:line`` of the attachment.
+    """
+
+    session: str
+    at: str | None
+    initial: bool
+    names: tuple[str, ...]
+    content: str
+    source: str
+
+
+class Invocation(NamedTuple):
+    """One skill use, for the usage history."""
+
+    skill: str
+    at: str
+
+
+@dataclass
+class ImportSummary:
+    """Counts of one import, for the closing line and the exit code."""
+
+    files: int = 0
+    lines: int = 0
+    requests: int = 0
+    listings: int = 0
+    invocations: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "skipped")
+
+
+Item = ImportedRequest | RecordedListing | Invocation | Diagnostic
+"""What a log parser yields, in file order."""
