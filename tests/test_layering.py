@@ -22,8 +22,8 @@ LAYERS: list[set[str]] = [
     {"metrics"},
     {"results"},
     {"replay"},
-    {"report"},
-    {"view"},
+    {"report", "transcripts"},
+    {"view", "authoring"},
     {"cli"},
     {"__main__"},
 ]

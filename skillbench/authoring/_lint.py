@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from skillbench._sanitize import AGENT_SKILLS_NAME
 from skillbench.authoring._builtins import builtin_collisions
 from skillbench.authoring._placeholders import unresolved
 from skillbench.authoring._rules import (
@@ -36,7 +37,9 @@ from skillbench.authoring._rules import (
 from skillbench.catalog import (
     MAX_DESCRIPTION_CHARS,
     MAX_NAME_CHARS,
+    PRECEDENCE,
     Catalog,
+    Precedence,
     Skill,
     SourceSpec,
     load_catalog,
@@ -46,7 +49,6 @@ from skillbench.listing import make_renderer, render_listing
 LINT_PROFILES: tuple[str, ...] = ("codebot", "claude-code", "codex")
 """Profiles whose caps and budgets lint checks by default (each has a per-entry rule)."""
 
-_AGENT_SKILLS_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _UNCAPPED = 10**9
 _UNCAPPED_OPTIONS = {
     "codebot": {"line_cap": _UNCAPPED, "when_cap": _UNCAPPED},
@@ -122,7 +124,7 @@ def _name_findings(skill: Skill, files: _Files) -> list[Finding]:
     line = files.key_line(skill.path, "name")
     out = []
     local = skill.name.rsplit(":", 1)[-1]  # plugin skills are named ``plugin:skill``
-    if not _AGENT_SKILLS_NAME.match(local):
+    if not AGENT_SKILLS_NAME.fullmatch(local):
         out.append(
             Finding(
                 NAME_FORMAT,
@@ -307,6 +309,11 @@ def _unique(skills: Iterable[Skill]) -> list[Skill]:
     return list(seen.values())
 
 
+def _lenient(profile: str) -> Precedence:
+    """``profile``'s loader, keeping skills Codex would reject so the rules can say why."""
+    return replace(PRECEDENCE.get(profile), codex_limits=False)
+
+
 def lint_sources(
     sources: Sequence[SourceSpec | str],
     *,
@@ -327,7 +334,7 @@ def lint_sources(
         SkillbenchError: a source path that does not exist, or an unknown profile.
     """
     files = _Files()
-    catalogs = {p: load_catalog(sources, profile=p, cwd=cwd) for p in profiles}
+    catalogs = {p: load_catalog(sources, profile=_lenient(p), cwd=cwd) for p in profiles}
     first = catalogs[profiles[0]]
     loaded = _unique([*first.skills, *(o.loser for o in first.overrides)])
     findings: list[Finding] = []

@@ -16,12 +16,11 @@ import yaml
 
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.dataset import LabelledRequest, load_requests
-from skillbench.metrics import FALSE_INVOCATIONS
 from skillbench.replay import RunConfig, SourceConfig, read_rows, run_experiment
+from skillbench.types import CORRECT, UNWANTED
 
 RESULTS_FILE = "results.jsonl"
 CONFIG_FILE = "config.yaml"
-CORRECT = frozenset({"correct_skill", "correct_abstain"})
 
 
 class Decision(NamedTuple):
@@ -38,8 +37,8 @@ class Decision(NamedTuple):
         return self.outcome in CORRECT
 
     @property
-    def false_invocation(self) -> bool:
-        return self.outcome in FALSE_INVOCATIONS
+    def unwanted(self) -> bool:
+        return self.outcome in UNWANTED
 
 
 def _cell_label(row: Mapping[str, Any]) -> str:

@@ -67,12 +67,12 @@ class Score:
         return sum(d.correct for d in self.decisions) / max(len(self.decisions), 1)
 
     @property
-    def false_invocations(self) -> int:
-        return sum(d.false_invocation for d in self.decisions)
+    def unwanted_invocations(self) -> int:
+        return sum(d.unwanted for d in self.decisions)
 
     def key(self) -> tuple[float, int]:
-        """Higher is better: accuracy, then fewer false invocations."""
-        return (round(self.accuracy, 12), -self.false_invocations)
+        """Higher is better: accuracy, then fewer unwanted invocations."""
+        return (round(self.accuracy, 12), -self.unwanted_invocations)
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class Attempt:
     iteration: int
     changes: Mapping[str, str]
     accuracy: float
-    false_invocations: int
+    unwanted_invocations: int
     accepted: bool = False
 
 
@@ -297,7 +297,7 @@ class _Loop:
                 changes = {**self.result.changes, name: one_line(text)}
                 score = self.evaluator.score(changes, self.train_file)
                 self.result.attempts.append(
-                    Attempt(iteration, changes, score.accuracy, score.false_invocations)
+                    Attempt(iteration, changes, score.accuracy, score.unwanted_invocations)
                 )
                 self.say(
                     f"  iteration {iteration}: {name} ({errors} train errors): candidate "
@@ -316,12 +316,12 @@ class _Loop:
             combined = {**self.result.changes, **{n: t for n, (t, _) in winners.items()}}
             score = self.evaluator.score(combined, self.train_file)
             self.result.attempts.append(
-                Attempt(iteration, combined, score.accuracy, score.false_invocations)
+                Attempt(iteration, combined, score.accuracy, score.unwanted_invocations)
             )
             if score.key() > best.key():
                 changes, best = combined, score
         self.result.attempts.append(
-            Attempt(iteration, changes, best.accuracy, best.false_invocations, accepted=True)
+            Attempt(iteration, changes, best.accuracy, best.unwanted_invocations, accepted=True)
         )
         self.result.changes = changes
         self.say(

@@ -31,8 +31,8 @@ def unified_diff(result: TuneResult) -> str:
     return "".join(chunks)
 
 
-def _false_invocations(decisions: Sequence[Decision], skill: str | None = None) -> int:
-    return sum(d.false_invocation and (skill is None or d.chosen == skill) for d in decisions)
+def _unwanted_invocations(decisions: Sequence[Decision], skill: str | None = None) -> int:
+    return sum(d.unwanted and (skill is None or d.chosen == skill) for d in decisions)
 
 
 def _paired_json(p: Paired) -> dict[str, Any]:
@@ -50,9 +50,9 @@ def _paired_json(p: Paired) -> dict[str, Any]:
 
 def _split_json(base: Score, tuned: Score, ids: list[str], seed: int) -> dict[str, Any]:
     stats = _paired_json(compare_paired(base.decisions, tuned.decisions, ids, seed))
-    stats["false_invocations"] = {
-        "base": _false_invocations(base.decisions),
-        "tuned": _false_invocations(tuned.decisions),
+    stats["unwanted_invocations"] = {
+        "base": _unwanted_invocations(base.decisions),
+        "tuned": _unwanted_invocations(tuned.decisions),
     }
     return stats
 
@@ -69,7 +69,7 @@ def _per_skill(result: TuneResult, seed: int) -> list[dict[str, Any]]:
         if not ids:
             continue
         stats = compare_paired(base, tuned, ids, seed)
-        fi = (_false_invocations(base, name), _false_invocations(tuned, name))
+        fi = (_unwanted_invocations(base, name), _unwanted_invocations(tuned, name))
         if name not in result.changes and stats.worse == stats.better == 0 and fi[0] == fi[1]:
             continue
         rows.append(
@@ -77,7 +77,7 @@ def _per_skill(result: TuneResult, seed: int) -> list[dict[str, Any]]:
                 "skill": name,
                 "changed": name in result.changes,
                 **_paired_json(stats),
-                "false_invocations": {"base": fi[0], "tuned": fi[1]},
+                "unwanted_invocations": {"base": fi[0], "tuned": fi[1]},
             }
         )
     return rows
@@ -111,7 +111,7 @@ def report_data(result: TuneResult, proposer: str) -> dict[str, Any]:
 
 def _row(label: str, s: dict[str, Any]) -> str:
     low, high = s["gain_ci95"]
-    fi = s["false_invocations"]
+    fi = s["unwanted_invocations"]
     return (
         f"| {label} | {s['requests']} | {s['base_accuracy']:.4f} | {s['tuned_accuracy']:.4f} "
         f"| {s['gain']:+.4f} | [{low:+.4f}, {high:+.4f}] | {s['worse']}/{s['better']} "
@@ -120,7 +120,7 @@ def _row(label: str, s: dict[str, Any]) -> str:
 
 
 def report_markdown(data: dict[str, Any]) -> str:
-    head = "| split | requests | base | tuned | gain | 95% CI | worse/better | p | false inv. |"
+    head = "| split | requests | base | tuned | gain | 95% CI | worse/better | p | unwanted |"
     rule = "|---|---|---|---|---|---|---|---|---|"
     lines = [
         f"# tune: {data['config']} / catalog {data['catalog']}",
@@ -158,7 +158,7 @@ def report_markdown(data: dict[str, Any]) -> str:
             "",
             "## Per skill, test split",
             "",
-            "| skill | requests | base | tuned | gain | 95% CI | worse/better | p | false inv. |",
+            "| skill | requests | base | tuned | gain | 95% CI | worse/better | p | unwanted |",
             rule,
         ]
         lines += [

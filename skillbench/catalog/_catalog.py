@@ -176,7 +176,7 @@ def load_catalog(
     for index in rule.order([s.kind for s in specs]):
         spec = specs[index]
         loaded.extend(
-            _located(load_source(spec, diagnostics, profile=rule.name), spec, rule, diagnostics)
+            _located(load_source(spec, diagnostics, profile=rule), spec, rule, diagnostics)
         )
     skills, overrides = _dedupe(loaded, rule)
     return Catalog(

@@ -20,8 +20,9 @@ from skillbench._errors import InputError, Location
 from skillbench._io import MAX_INPUT_BYTES, iter_lines, loads_json
 from skillbench.catalog._fields import first_heading, make_skill, read_fields
 from skillbench.catalog._frontmatter import line_finder, markdown_fields, read_text
+from skillbench.catalog._precedence import CODEBOT, Precedence
 from skillbench.catalog._skill import Skill
-from skillbench.catalog._types import Diagnostic, LoadRules, SourceSpec, load_rules
+from skillbench.catalog._types import Diagnostic, LoadRules, SourceSpec
 from skillbench.catalog._walk import walk
 
 SKILL_MD = "SKILL.md"
@@ -222,7 +223,7 @@ def _directory_skills(
 
 
 def load_source(
-    spec: SourceSpec, diagnostics: list[Diagnostic], *, profile: str = "codebot"
+    spec: SourceSpec, diagnostics: list[Diagnostic], *, profile: Precedence = CODEBOT
 ) -> list[Loaded]:
     """Every skill under ``spec.path`` in path order, by ``profile``'s loader rules.
 
@@ -231,7 +232,7 @@ def load_source(
     Raises:
         InputError: the path does not exist or is a file of an unsupported type.
     """
-    rules = load_rules(profile, spec.kind)
+    rules = profile.load_rules(spec.kind)
     path = Path(os.path.expanduser(spec.path))
     if path.is_dir():
         return _directory_skills(path, spec, rules, diagnostics)

@@ -13,6 +13,7 @@ from typing import Literal
 
 from skillbench._registry import Registry
 from skillbench.catalog._skill import SourceKind
+from skillbench.catalog._types import LinkPolicy, LoadRules
 
 Dedupe = Literal["name_and_path", "path"]
 """``name_and_path``: one skill per normalised name and per real file; ``path``: only the
@@ -37,6 +38,11 @@ class Precedence:
         paths: when ``paths`` skills are listed (see ``PathsRule``).
         namespace_plugins: plugin skills are named ``plugin-name:skill`` (the plugin's
             manifest name), so they never collide with user or project skills.
+        flat_files: top-level ``*.md`` files of every source are skills, not only
+            ``<name>/SKILL.md`` folders.
+        links: which symlinks the walk follows (loops are never entered).
+        codex_limits: over-long names and descriptions and missing descriptions reject the
+            skill instead of only warning.
     """
 
     name: str
@@ -46,6 +52,19 @@ class Precedence:
     dedupe: Dedupe = "name_and_path"
     paths: PathsRule = "cwd"
     namespace_plugins: bool = False
+    flat_files: bool = False
+    links: LinkPolicy = "follow"
+    codex_limits: bool = False
+
+    def load_rules(self, kind: SourceKind) -> LoadRules:
+        """What the loader accepts from a source of ``kind``.
+
+        A ``bundled`` source stands for skills compiled into the agent: always flat files, and
+        followed links only for an agent that follows every link.
+        """
+        bundled = kind == "bundled"
+        links: LinkPolicy = "none" if bundled and self.links != "follow" else self.links
+        return LoadRules(self.flat_files or bundled, links, self.codex_limits)
 
     def rank(self, kind: SourceKind) -> int:
         return self.kind_order.index(kind) if kind in self.kind_order else len(self.kind_order)
@@ -89,6 +108,8 @@ CODEX = _register(
         "codex: one skill per real file, first scanned wins (repo, user, system, admin)",
         dedupe="path",
         paths="ignored",
+        links="directories",
+        codex_limits=True,
     )
 )
 OPENHARNESS = _register(
@@ -98,5 +119,6 @@ OPENHARNESS = _register(
         True,
         "openharness: later wins (bundled, user, extra, project, plugin)",
         paths="ignored",
+        flat_files=True,
     )
 )

@@ -68,13 +68,6 @@ class LoadRules:
     codex_limits: bool
 
 
-def load_rules(profile: str, kind: SourceKind) -> LoadRules:
-    """The loader rules of ``profile`` for a source of ``kind``."""
-    if profile == "codex":
-        return LoadRules(kind == "bundled", "none" if kind == "bundled" else "directories", True)
-    return LoadRules(profile == "openharness" or kind == "bundled", "follow", False)
-
-
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """A problem found while loading; loading goes on with the other files.

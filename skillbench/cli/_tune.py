@@ -87,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-j",
         "--max-concurrency",
         type=positive_int,
-        default=int(env_default("max_concurrency", 8)),
+        default=env_default("max_concurrency", 8),
         help="concurrent calls per endpoint of model selectors (8) "
         "[env: SKILLBENCH_MAX_CONCURRENCY]",
     )

@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port",
         type=int,
-        default=int(env_default("port", "0")),
+        default=env_default("port", 0),
         help="port for --serve (default: any free port) [env: SKILLBENCH_PORT]",
     )
     add_quiet(parser)

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from skillbench.types import CORRECT
 from skillbench.view._listings import Rebuilt, RowKey, rebuild_listings
 from skillbench.view._source import RunData, cell_key
-
-CORRECT = frozenset({"correct_skill", "correct_abstain"})
-"""Outcomes that count as right (what a flip is judged on)."""
 
 
 class _Interner:

@@ -3,6 +3,7 @@ per-profile cuts computed from the profiles' documented caps."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -17,13 +18,14 @@ EXPECTED = {
     "bad-yaml": ("SB001", 4),  # '[unclosed' runs into the closing fence on line 4
     "unknown-key": ("SB002", 4),  # 'when-to-us:' is line 4
     "no-description": ("SB002", 1),  # no key to point at: the frontmatter's first line
-    "Bad_Name": ("SB101", 2),  # upper case and '_' break the Agent Skills charset
+    # A SKILL.md whose name breaks the Agent Skills rule (charset, 64 characters) never loads.
+    "Bad_Name": ("SB001", 2),  # upper case and '_'
     "folder-a": ("SB103", 2),  # name 'other-name' in folder 'folder-a'
     "compact": ("SB301", 2),  # /compact is built into Claude Code and Codex
     "uses-arguments": ("SB401", 7),  # body line 3 = file line 7, no argument-hint
     "codex-too-long": ("SB602", 3),  # 1,082-character description, Codex allows 1,024
     "template-leftover": ("SB401", 7),  # '{{ owner_email }}' on line 7
-    "a-very-long-name-that-goes-well-past-the-sixty-four-character-limit-x": ("SB102", 2),
+    "a-very-long-name-that-goes-well-past-the-sixty-four-character-limit-x": ("SB001", 2),
     "wrong-type": ("SB002", 4),  # user-invocable: maybe
 }
 
@@ -43,19 +45,31 @@ def test_bad_corpus_gets_one_finding_per_file_with_its_line(bad_corpus: Path) ->
     assert report.failed()
 
 
-def test_loader_length_warning_is_restated_once_by_the_rule(bad_corpus: Path) -> None:
+def test_loader_length_warning_is_restated_once_by_the_rule(tmp_path: Path) -> None:
+    # skill.json names follow the looser identifier rule, so a 69-character one loads with a
+    # warning, which the name-length rule restates (Codex itself would reject the skill).
     long_name = "a-very-long-name-that-goes-well-past-the-sixty-four-character-limit-x"
-    report = lint_sources([str(bad_corpus / long_name)], profiles=("codex",))
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"name": long_name, "description": "Long."}), encoding="utf-8")
+    report = lint_sources([str(path)], profiles=("codex",))
     assert [f.rule.slug for f in report.findings if f.severity != "info"] == ["name-length"]
 
 
 def test_duplicate_and_case_collision_across_sources(tmp_path: Path) -> None:
     first = write_skill(tmp_path / "a", "deploy-prod", "name: deploy-prod\ndescription: Ship it.")
     write_skill(tmp_path / "b", "deploy-prod", "name: deploy-prod\ndescription: Ship it now.")
-    write_skill(tmp_path / "c", "deploy_prod", "name: deploy_prod\ndescription: Ship again.")
+    # Only the identifier rule of skill.json admits '_', so the look-alike is a JSON skill.
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "deploy_prod.json").write_text(
+        json.dumps({"name": "deploy_prod", "description": "Ship again."}), encoding="utf-8"
+    )
     # codebot: a later source overrides an earlier one, so a loses to b, and b to c.
     report = lint_sources(
-        [f"bundled={tmp_path / 'a'}", f"project={tmp_path / 'b'}", f"plugin={tmp_path / 'c'}"],
+        [
+            f"bundled={tmp_path / 'a'}",
+            f"project={tmp_path / 'b'}",
+            f"plugin={tmp_path / 'c' / 'deploy_prod.json'}",
+        ],
         profiles=("codebot",),
     )
     by_rule = {(f.rule.slug, f.path) for f in report.findings}
@@ -68,7 +82,9 @@ def test_duplicate_and_case_collision_across_sources(tmp_path: Path) -> None:
 def test_claude_code_cut_is_what_lies_past_1536(tmp_path: Path) -> None:
     description = "d" * 1600
     when = "w" * 100
-    write_skill(tmp_path, "cap-test", f"name: cap-test\ndescription: {description}\nwhen_to_use: {when}")
+    write_skill(
+        tmp_path, "cap-test", f"name: cap-test\ndescription: {description}\nwhen_to_use: {when}"
+    )
     report = lint_sources([str(tmp_path)], profiles=("claude-code",))
     [cut] = [f for f in report.findings if f.rule.slug == "claude-code-entry-cap"]
     # "description - when" is 1600 + 3 + 100 = 1703 characters; the cap keeps 1536.
@@ -168,7 +184,18 @@ def test_cli_json_output_file(tmp_path: Path, bad_corpus: Path) -> None:
     import json
 
     out = tmp_path / "lint.json"
-    main(["lint", str(bad_corpus / "compact"), "--profile", "codex", "--format", "json", "-o", str(out)])
+    main(
+        [
+            "lint",
+            str(bad_corpus / "compact"),
+            "--profile",
+            "codex",
+            "--format",
+            "json",
+            "-o",
+            str(out),
+        ]
+    )
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["counts"] == {"error": 0, "warning": 1, "info": 1}
     assert data["findings"][0]["rule"] == "SB301"

@@ -90,9 +90,7 @@ def _project(root: Path) -> Path:
 def test_measured_confusions_and_flipped_requests(tmp_path: Path) -> None:
     config = load_config(_project(tmp_path))
     run_experiment(config, output=tmp_path / "run")
-    pairs = load_overlap(
-        [str(tmp_path / "skills")], run_dir=tmp_path / "run", embeddings=False
-    )
+    pairs = load_overlap([str(tmp_path / "skills")], run_dir=tmp_path / "run", embeddings=False)
     top = pairs[0]
     assert (top.a, top.b, top.confusions) == ("pdf-merge", "pdf-split", 1)
     [flip] = top.flips

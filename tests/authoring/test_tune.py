@@ -103,9 +103,7 @@ def test_offline_tune_improves_train_and_reports_test(tmp_path: Path) -> None:
 
 def test_no_improvement_stops_and_leaves_the_catalog(tmp_path: Path) -> None:
     config = load_config(write_tune_project(tmp_path / "project"))
-    result = tune(
-        config, OfflineProposer(), tmp_path / "out", TuneOptions(skills=("write-docs",))
-    )
+    result = tune(config, OfflineProposer(), tmp_path / "out", TuneOptions(skills=("write-docs",)))
     assert result.changes == {}
     assert result.tuned_train == result.base_train
 
