@@ -1,6 +1,6 @@
 """Wall time of the litellm selector against the fake server (fixed latency) vs the ideal.
 
-Ideal = calls × latency / concurrency: perfect overlap of the waiting. Goal (issue 4): within
+Ideal = calls × latency / concurrency: perfect overlap of the waiting. Goal: within
 1.3× of ideal at concurrency 8 and 32. The server runs in its own process (it must not compete
 with the client for the GIL) and every run uses a fresh cache, so all decisions are real HTTP
 calls through litellm.

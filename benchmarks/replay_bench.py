@@ -1,4 +1,4 @@
-"""Replay engine benchmarks (issue 3).
+"""Replay engine benchmarks.
 
 (a) decisions per second with the ``oracle`` selector on a 199-skill catalog (MetaTool dev
     tools), the engine (one cell, usage ordering, rows written) against a naive loop that

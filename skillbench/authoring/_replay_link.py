@@ -17,7 +17,7 @@ import yaml
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.dataset import LabelledRequest, load_requests
 from skillbench.replay import RunConfig, SourceConfig, read_rows, run_experiment
-from skillbench.types import CORRECT, UNWANTED
+from skillbench.types import CELL_FIELDS, CORRECT, UNWANTED
 
 RESULTS_FILE = "results.jsonl"
 CONFIG_FILE = "config.yaml"
@@ -42,8 +42,7 @@ class Decision(NamedTuple):
 
 
 def _cell_label(row: Mapping[str, Any]) -> str:
-    keys = ("catalog", "profile", "budget", "ordering", "half_life", "selector", "repeat")
-    return "/".join(str(row.get(k)) for k in keys)
+    return "/".join(str(row.get(k)) for k in (*CELL_FIELDS, "repeat"))
 
 
 def _decision(row: Mapping[str, Any]) -> Decision:

@@ -1,4 +1,4 @@
-"""Invocation processing and the token cost of inline versus fork execution (issue 5)."""
+"""Invocation processing and the token cost of inline versus fork execution."""
 
 from skillbench.cost._invocation import (
     PRIVILEGED_SOURCES,

@@ -23,8 +23,9 @@ class CostModel:
         fork_work_tokens: what the sub-agent spends beyond its prompt and summary, mostly
             re-reading what the main context already knew (files, repo layout). Work the task
             needs in either mode is left out of both sides.
-        summary_tokens: the sub-agent's final answer returned to the main context (seed 002 cuts
-            results to a 200-token summary). A measured size overrides it per decision.
+        summary_tokens: the sub-agent's final answer returned to the main context (the reference
+            pipeline cuts results to a 200-token summary). A measured size overrides it per
+            decision.
         horizon: remaining turns to assume for every decision; ``None`` takes them from the
             requests' sessions.
     """

@@ -15,7 +15,7 @@ from skillbench.metrics._intervals import (
     wilson,
     wilson_json,
 )
-from skillbench.metrics._metric import METRICS, RENAMED, Metric, completed, metric
+from skillbench.metrics._metric import METRICS, RENAMED, Metric, completed, find_metric
 from skillbench.metrics._paired import (
     Bootstrap,
     McNemar,
@@ -61,10 +61,10 @@ __all__ = [
     "completed",
     "confusion",
     "counted_rows",
+    "find_metric",
     "group_repeats",
     "is_regression",
     "mcnemar_exact",
-    "metric",
     "paired_bootstrap",
     "pass_hat_k",
     "per_skill",

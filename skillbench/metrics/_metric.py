@@ -248,7 +248,7 @@ RENAMED: Mapping[str, str] = {
 """Summary keys of schema 0.1 and their current names (read when loading old runs)."""
 
 
-def metric(name: str) -> Metric:
+def find_metric(name: str) -> Metric:
     """The metric called ``name`` (old names accepted); a clear error with a suggestion."""
     name = RENAMED.get(name, name)
     if name not in METRICS:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from skillbench._registry import Registry
-from skillbench.types import CellKey, Decision, Query
+from skillbench.types import CELL_FIELDS, CellKey, Decision, Query
 
 if TYPE_CHECKING:
     from skillbench.replay._config import RunConfig
@@ -34,9 +34,7 @@ class Cell:
     @property
     def key(self) -> CellKey:
         """The summary-cell identity, repeats pooled."""
-        return CellKey(
-            self.catalog, self.profile, self.budget, self.ordering, self.half_life, self.selector
-        )
+        return CellKey._make(getattr(self, name) for name in CELL_FIELDS)
 
     @property
     def label(self) -> str:

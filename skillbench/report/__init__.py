@@ -12,19 +12,16 @@ from skillbench.report._gate import (
     check_run,
     write_junit,
 )
-from skillbench.report._measures import MEASURES, Measure
 from skillbench.report._report import build_report, write_report
 from skillbench.report._run import Run, load_run
 from skillbench.report._select import Selection, parse_selection
 
 __all__ = [
-    "MEASURES",
     "Comparison",
     "Document",
     "Flip",
     "GateReport",
     "GateResult",
-    "Measure",
     "PairedResult",
     "Run",
     "Selection",

@@ -12,7 +12,8 @@ from typing import Any
 
 from skillbench.report._effects import Effect, Effects, group_label, groups, is_baseline, kind
 from skillbench.report._figure import finite
-from skillbench.report._run import CELL_KEYS, ORACLE, Run, fmt_value
+from skillbench.report._run import ORACLE, Run, fmt_value
+from skillbench.types import CELL_FIELDS
 
 Cell = Mapping[str, Any]
 TOLERANCE = 0.01
@@ -42,7 +43,7 @@ def _oracle(run: Run, cell: Cell) -> Cell | None:
     """The oracle cell with the same listing as ``cell`` (every field but the selector)."""
     for other in run.cells:
         if kind(run, other) == ORACLE and all(
-            other.get(k) == cell.get(k) for k in CELL_KEYS if k != "selector"
+            other.get(k) == cell.get(k) for k in CELL_FIELDS if k != "selector"
         ):
             return other
     return None

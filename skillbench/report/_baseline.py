@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError, Location, SkillbenchError
-from skillbench.report._pairing import cell_rows, gate_measure, gate_measures
-from skillbench.report._run import CELL_KEYS, Row, Run, cell_key
+from skillbench.metrics import METRICS, find_metric
+from skillbench.report._pairing import cell_rows
+from skillbench.report._run import Row, Run, cell_key
+from skillbench.types import CELL_FIELDS
 
 FORMAT_VERSION = 1
 Bounds = Mapping[str, Mapping[str, float]]
@@ -62,11 +64,11 @@ def baseline_from_run(run: Run, bounds: Bounds | None = None) -> dict[str, Any]:
     for cell in run.cells:
         rows = by_cell.get(cell_key(cell), [])
         metrics = {}
-        for m in gate_measures():
+        for m in METRICS.values():
             if m.name in cell:
                 n = m.counts(rows)[1] if rows and m.per_row else cell.get("n")
                 metrics[m.name] = {"value": cell[m.name], "ci": cell.get(m.name + "_ci"), "n": n}
-        entry = {k: cell.get(k) for k in CELL_KEYS}
+        entry = {k: cell.get(k) for k in CELL_FIELDS}
         entry.update(metrics=metrics, requests=_requests(rows))
         cells.append(entry)
     doc: dict[str, Any] = {
@@ -92,7 +94,7 @@ def check_bounds(bounds: Bounds, where: str) -> None:
     """Every threshold names a known metric, says min or max, and is a finite number."""
     for name, bound in bounds.items():
         try:
-            gate_measure(name)
+            find_metric(name)
         except SkillbenchError as exc:
             raise SkillbenchError(f"{where}: {exc}") from None
         if not isinstance(bound, Mapping) or not bound:

@@ -8,15 +8,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics import Bootstrap, McNemar
-from skillbench.report._measures import Measure
+from skillbench.metrics import Bootstrap, McNemar, Metric, find_metric
 from skillbench.report._pairing import (
     DEFAULT_ALPHA,
     DEFAULT_MAX_DROP,
     PairedStats,
     cell_rows,
     family_alpha,
-    gate_measure,
     paired_stats,
     read_run,
     request_scores,
@@ -98,7 +96,7 @@ class Comparison:
 
     a: str
     b: str
-    metric: Measure
+    metric: Metric
     alpha: float
     max_drop: float
     results: list[PairedResult]
@@ -193,7 +191,7 @@ def _pair(
     label: str,
     cells: tuple[Mapping[str, Any], Mapping[str, Any]],
     rows: tuple[Sequence[Row], Sequence[Row]],
-    m: Measure,
+    m: Metric,
     config: _Config,
 ) -> PairedResult:
     """Compare two cells on their shared requests.
@@ -265,7 +263,7 @@ def compare_runs(
     selector was calibrated on (``split: train``) are left out of both sides, so a calibrated
     selector can be compared with an uncalibrated one on its test split.
     """
-    m = gate_measure(metric)
+    m = find_metric(metric)
     if not m.per_row:
         raise SkillbenchError(
             f"metric {metric!r} cannot be paired per request; use accuracy, "

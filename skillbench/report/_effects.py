@@ -14,11 +14,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from skillbench.metrics import Interval, paired_bootstrap
-from skillbench.report._measures import MEASURES
+from skillbench.metrics import METRICS, Interval, paired_bootstrap
 from skillbench.report._run import (
     BASELINES,
-    CELL_KEYS,
     ORACLE,
     CellKey,
     Row,
@@ -28,6 +26,7 @@ from skillbench.report._run import (
     fmt_value,
     sort_value,
 )
+from skillbench.types import CELL_FIELDS
 
 Cell = Mapping[str, Any]
 RESAMPLES = 4000
@@ -68,7 +67,7 @@ class Effect(NamedTuple):
 
 def request_scores(rows: Iterable[Row], metric: str = "accuracy") -> dict[str, float]:
     """Request id → mean success on ``metric`` over its repeats (rows it applies to only)."""
-    measure = MEASURES[metric]
+    measure = METRICS.get(metric)
     hits: dict[str, list[bool]] = defaultdict(list)
     for row in rows:
         if measure.applies is not None and measure.applies(row):
@@ -119,7 +118,7 @@ def groups(cells: Sequence[Cell], axis: str) -> dict[tuple[str, ...], list[Cell]
     with a single cell compare nothing and are left out."""
     out: dict[tuple[str, ...], list[Cell]] = defaultdict(list)
     for cell in cells:
-        out[tuple(fmt_value(cell.get(k)) for k in CELL_KEYS if k != axis)].append(cell)
+        out[tuple(fmt_value(cell.get(k)) for k in CELL_FIELDS if k != axis)].append(cell)
     return {
         key: sorted(cs, key=lambda c: axis_order(axis, c.get(axis)))
         for key, cs in out.items()

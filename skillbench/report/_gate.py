@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics import Resolution
+from skillbench.metrics import Metric, Resolution, find_metric
 from skillbench.report._baseline import (
     Bounds,
     baseline_from_run,
@@ -26,14 +26,12 @@ from skillbench.report._baseline import (
     request_rows,
     write_baseline,
 )
-from skillbench.report._measures import Measure
 from skillbench.report._pairing import (
     DEFAULT_ALPHA,
     DEFAULT_MAX_DROP,
     PairedStats,
     count,
     family_alpha,
-    gate_measure,
     paired_stats,
     read_run,
     request_scores,
@@ -194,7 +192,7 @@ def check_run(
             with no per-request form gated on a drop, or cells/requests that differ from the
             baseline (a changed suite needs a re-bless, not a silent pass).
     """
-    relative = [gate_measure(name) for name in thresholds.metrics]
+    relative = [find_metric(name) for name in thresholds.metrics]
     for m in relative:
         if not m.per_row:
             raise SkillbenchError(
@@ -217,7 +215,7 @@ def check_run(
     }
     tests = sum(s is not None for s in scores.values())
     alpha = family_alpha(thresholds.alpha, tests)
-    gated = [*relative, *(gate_measure(n) for n in bounds if n not in thresholds.metrics)]
+    gated = [*relative, *(find_metric(n) for n in bounds if n not in thresholds.metrics)]
     results: list[GateResult] = []
     coarsest: dict[str, CoarsestCell] = {}
     for key, bcell in bcells.items():
@@ -243,7 +241,7 @@ def _coarser(a: Resolution, b: Resolution) -> bool:
 
 
 def _scores(
-    m: Measure, label: str, bcell: Mapping[str, Any], ccell: Mapping[str, Any]
+    m: Metric, label: str, bcell: Mapping[str, Any], ccell: Mapping[str, Any]
 ) -> tuple[dict[str, float], dict[str, float]] | None:
     """Baseline and run per-request scores of one cell and metric; None when neither side has
     a request the metric counts (e.g. a false-invocation rate with no negative requests)."""
@@ -261,7 +259,7 @@ def _scores(
 
 @dataclass(frozen=True)
 class _Gate:
-    m: Measure
+    m: Metric
     label: str
     max_drop: float
     alpha: float

@@ -7,7 +7,8 @@ from typing import Any
 
 from skillbench.report._doc import Block, Para, Table
 from skillbench.report._effects import Effects, is_baseline, kind
-from skillbench.report._run import CELL_KEYS, Run, cell_label, fmt_value
+from skillbench.report._run import Run, cell_label, fmt_value
+from skillbench.types import CELL_FIELDS
 
 Cell = Mapping[str, Any]
 
@@ -54,7 +55,7 @@ def headline(run: Run, effects: Effects) -> list[Block]:
             c
             for c in run.cells
             if c.get(axis) != best.get(axis)
-            and all(c.get(k) == best.get(k) for k in CELL_KEYS if k != axis)
+            and all(c.get(k) == best.get(k) for k in CELL_FIELDS if k != axis)
         ]
         for other in twins:
             effect = effects.effect(axis, other, best)

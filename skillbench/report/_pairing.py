@@ -2,7 +2,7 @@
 
 Both commands answer the same question ("is B worse than A on these requests?"), so they go
 through the same functions here. A run directory is read only here (``read_run``,
-``cell_rows``) and metric names are resolved only here (``gate_measure``); each request becomes
+``cell_rows``) and metric names are resolved by ``find_metric``; each request becomes
 one score (its repeats pooled: one cluster, one vote), and the scores are tested and resampled
 by the same code. Two commands that disagree on one suite would mean one of them is wrong.
 """
@@ -18,29 +18,19 @@ from skillbench._errors import SkillbenchError
 from skillbench.metrics import (
     Bootstrap,
     McNemar,
+    Metric,
     Resolution,
     is_regression,
     paired_bootstrap,
     resolution,
     sign_test,
 )
-from skillbench.report._measures import MEASURES, Measure, measure
 from skillbench.report._run import CellKey, Row, Run, cell_key, load_run
 from skillbench.types import UNANSWERED
 
 DEFAULT_MAX_DROP = 0.02
 """The tolerance both commands use unless told otherwise (absolute, in the metric's units)."""
 DEFAULT_ALPHA = 0.05
-
-
-def gate_measure(name: str) -> Measure:
-    """The one place metric names are resolved for pairing and gating."""
-    return measure(name)
-
-
-def gate_measures() -> list[Measure]:
-    """Every metric a baseline records, in display order."""
-    return list(MEASURES.values())
 
 
 def read_run(path: str | Path) -> Run:
@@ -56,7 +46,7 @@ def read_run(path: str | Path) -> Run:
     return run
 
 
-def scored_rows(rows: Iterable[Row], m: Measure) -> list[Row]:
+def scored_rows(rows: Iterable[Row], m: Metric) -> list[Row]:
     """The rows ``m`` counts: inside its denominator, and decisions that completed."""
     return [
         r
@@ -76,7 +66,7 @@ def cell_rows(run: Run, *, counted: bool) -> dict[CellKey, list[Row]]:
     return out
 
 
-def request_scores(rows: Iterable[Row], m: Measure) -> dict[str, float]:
+def request_scores(rows: Iterable[Row], m: Metric) -> dict[str, float]:
     """Each request's score for ``m``: the share of its counted repeats that hit.
 
     A request with no counted row has no score (rather than a score of 0).
@@ -145,7 +135,7 @@ class PairedStats(NamedTuple):
 def paired_stats(
     a: Mapping[str, float],
     b: Mapping[str, float],
-    m: Measure,
+    m: Metric,
     *,
     alpha: float,
     resamples: int = 10_000,

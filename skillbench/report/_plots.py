@@ -17,7 +17,8 @@ from skillbench.report._effects import is_baseline, kind
 from skillbench.report._figure import COLORS, DASHES, error_bars, finite, png, pyplot
 from skillbench.report._plots_skills import confusion_heatmap, inline_vs_fork
 from skillbench.report._plots_timeline import timeline_by_half_life
-from skillbench.report._run import CELL_KEYS, Run, cell_label, fmt_value
+from skillbench.report._run import Run, cell_label, fmt_value
+from skillbench.types import CELL_FIELDS
 
 Cell = Mapping[str, Any]
 Style = dict[str, Any]
@@ -173,7 +174,7 @@ def _selectors_share_coverage(run: Run) -> bool:
     when usage recorded each selector's own choices, so listings differ between selectors)."""
     seen: dict[tuple[Any, ...], Any] = {}
     for cell in run.cells:
-        key = tuple(cell.get(k) for k in CELL_KEYS if k != "selector")
+        key = tuple(cell.get(k) for k in CELL_FIELDS if k != "selector")
         if seen.setdefault(key, cell.get("coverage")) != cell.get("coverage"):
             return False
     return True

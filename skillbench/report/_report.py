@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics import OUTCOMES
+from skillbench.metrics import METRICS, OUTCOMES
 from skillbench.report._advice import confused_pairs, hidden_skills
 from skillbench.report._advice_axes import axis_advice, budget_advice
 from skillbench.report._advice_half_life import half_life_advice
@@ -27,11 +27,11 @@ from skillbench.report._doc import (
 )
 from skillbench.report._effects import Effects
 from skillbench.report._headline import best_cell, headline
-from skillbench.report._measures import MEASURES
 from skillbench.report._plots import render_plots
 from skillbench.report._plots_skills import cost_table
-from skillbench.report._run import CELL_KEYS, Run, cell_key, cell_label, fmt_value, load_run
+from skillbench.report._run import Run, cell_key, cell_label, fmt_value, load_run
 from skillbench.report._tags import tag_tables
+from skillbench.types import CELL_FIELDS
 
 FORMATS = ("md", "html", "csv")
 OVERVIEW = (
@@ -65,7 +65,7 @@ def _denominators(run: Run) -> dict[tuple[Any, ...], dict[str, int]]:
     """Per cell and metric, how many decisions the rate is over (from results rows)."""
     out: dict[tuple[Any, ...], dict[str, int]] = {}
     for key, rows in run.rows_by_cell().items():
-        out[key] = {m.name: m.counts(rows)[1] for m in MEASURES.values() if m.per_row}
+        out[key] = {m.name: m.counts(rows)[1] for m in METRICS.values() if m.per_row}
     return out
 
 
@@ -76,7 +76,7 @@ def summary_rows(run: Run) -> list[list[str]]:
     out = []
     for cell in run.cells:
         label = cell_label(cell, keys)
-        for m in MEASURES.values():
+        for m in METRICS.values():
             if m.name not in cell:
                 continue
             value, ci = cell.get(m.name), cell.get(m.name + "_ci")
@@ -129,7 +129,7 @@ def _notes(run: Run) -> list[Block]:
     """What holds for the whole run: fixed fields, fields that changed nothing, skipped cells."""
     out: list[Block] = []
     first = run.cells[0] if run.cells else {}
-    fixed = [k for k in CELL_KEYS if k not in run.varying() and run.cells]
+    fixed = [k for k in CELL_FIELDS if k not in run.varying() and run.cells]
     if fixed:
         same = ", ".join(f"{k} `{fmt_value(first.get(k))}`" for k in fixed)
         out.append(Para(f"Same in every cell: {same}."))
@@ -264,15 +264,15 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, An
 
 
 def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
-    header = [*CELL_KEYS, "n", "errors"]
-    for m in MEASURES:
+    header = [*CELL_FIELDS, "n", "errors"]
+    for m in [x.name for x in METRICS.values()]:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]
     header += ["unwanted_invocations", "mean_listing_chars", "mean_listing_tokens"]
     records = []
     for cell in run.cells:
         rec = dict(cell)
-        for m in MEASURES:
+        for m in [x.name for x in METRICS.values()]:
             ci = cell.get(m + "_ci") or (None, None)
             rec[f"{m}_low"], rec[f"{m}_high"] = ci
         for o in OUTCOMES:

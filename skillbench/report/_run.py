@@ -14,9 +14,6 @@ from skillbench._errors import SkillbenchError
 from skillbench.metrics import counted_rows
 from skillbench.types import CELL_FIELDS, CellKey
 
-CELL_KEYS = CELL_FIELDS
-"""The fields that identify a cell."""
-
 BASELINES = frozenset({"never", "random"})
 """Selector types that ignore what descriptions say: no listing change can help them."""
 ORACLE = "oracle"
@@ -121,7 +118,7 @@ class Run:
 
 def varying_keys(cells: Iterable[Row]) -> list[str]:
     cells = list(cells)
-    return [k for k in CELL_KEYS if len({fmt_value(c.get(k)) for c in cells}) > 1]
+    return [k for k in CELL_FIELDS if len({fmt_value(c.get(k)) for c in cells}) > 1]
 
 
 RESULT_FIELDS = ("n", "outcomes", "coverage", "recall_when_shown")
@@ -138,7 +135,7 @@ def inert_keys(cells: Iterable[Row]) -> list[str]:
     cells = list(cells)
     out = []
     for key in varying_keys(cells):
-        others = [k for k in CELL_KEYS if k != key]
+        others = [k for k in CELL_FIELDS if k != key]
         groups: dict[tuple[str, ...], dict[str, str]] = {}
         for c in cells:
             results = json.dumps([c.get(f) for f in RESULT_FIELDS], sort_keys=True, default=str)

@@ -9,13 +9,13 @@ from typing import Any
 
 from skillbench._errors import SkillbenchError, suggest
 from skillbench.report._run import (
-    CELL_KEYS,
     Run,
     cell_label,
     fmt_value,
     sort_value,
     varying_keys,
 )
+from skillbench.types import CELL_FIELDS
 
 SEPARATOR = "::"
 
@@ -43,10 +43,10 @@ def parse_filters(text: str | None, where: str) -> dict[str, str]:
         key = key.strip()
         if not sep or not value.strip():
             raise SkillbenchError(f"{where}: expected key=value, got {part.strip()!r}")
-        if key not in CELL_KEYS:
+        if key not in CELL_FIELDS:
             raise SkillbenchError(
-                f"{where}: unknown cell key {key!r}{suggest(key, CELL_KEYS)}; "
-                f"keys: {', '.join(CELL_KEYS)}"
+                f"{where}: unknown cell key {key!r}{suggest(key, CELL_FIELDS)}; "
+                f"keys: {', '.join(CELL_FIELDS)}"
             )
         out[key] = value.strip()
     return out
@@ -95,14 +95,14 @@ def pair_cells(
             for k in varying_keys([a[0], b[0]])
         ]
         return [(", ".join(changes) or "same cell", a[0], b[0])]
-    free = [k for k in CELL_KEYS if k not in fixed]
+    free = [k for k in CELL_FIELDS if k not in fixed]
 
     def index(cells: Sequence[Mapping[str, Any]], name: str) -> dict[tuple[Any, ...], Any]:
         out: dict[tuple[Any, ...], Any] = {}
         for c in cells:
             key = tuple(c.get(k) for k in free)
             if key in out:
-                differ = [k for k in CELL_KEYS if c.get(k) != out[key].get(k)]
+                differ = [k for k in CELL_FIELDS if c.get(k) != out[key].get(k)]
                 raise SkillbenchError(
                     f"side {name} has several cells differing only in {', '.join(differ)}: "
                     f"add a filter such as {differ[0]}={fmt_value(c.get(differ[0]))}"

@@ -6,10 +6,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from skillbench.metrics import wilson
+from skillbench.metrics import METRICS, wilson
 from skillbench.report._doc import Block, Para, Table
 from skillbench.report._effects import Effects
-from skillbench.report._measures import MEASURES
 from skillbench.report._run import Row, Run, cell_label
 
 KNOWN = ("normal", "boundary", "abnormal", "near-miss", "negative")
@@ -32,7 +31,7 @@ def _by_tag(rows: Sequence[Row]) -> dict[str, list[Row]]:
 
 
 def _rate(rows: Sequence[Row], metric: str, interval: bool = False) -> str:
-    hits, n = MEASURES[metric].counts(rows)
+    hits, n = METRICS.get(metric).counts(rows)
     if not n:
         return "–"
     text = f"{hits / n:.3f}"

@@ -1,7 +1,7 @@
 """Token counts with litellm's offline tokenizers, cached per (model, text).
 
 litellm is imported on first use (it takes seconds) and configured for offline work:
-the bundled cost map and no Hugging Face tokenizer downloads (FIELD-NOTES 6).
+the bundled cost map and no Hugging Face tokenizer downloads.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Usage history with exponential decay (seed 000 ``UsageTracker``).
+"""Usage history with exponential decay (the reference pipeline's ``UsageTracker``).
 
 Two models of the score, chosen per tracker:
 
@@ -46,7 +46,7 @@ class UsageTracker:
     Args:
         half_life: decay half-life (``timedelta``, a duration string such as ``"7d"``, or
             ``None``/``"inf"`` for no decay).
-        floor: lowest weight a use decays to (seed 000: 0.10), in [0, 1].
+        floor: lowest weight a use decays to (the reference pipeline uses 0.10), in [0, 1].
         model: ``last_use`` or ``per_event`` (see the module docstring).
     """
 

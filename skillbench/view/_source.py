@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from skillbench.report import load_run
-from skillbench.report._run import CELL_KEYS, cell_key, cell_label
+from skillbench.report._run import cell_key, cell_label
+from skillbench.types import CELL_FIELDS
 
 CellKey = tuple[Any, ...]
 
@@ -24,7 +25,7 @@ class RunData:
     Attributes:
         name: the run's name.
         path: the run directory.
-        cells: every cell's key fields (``CELL_KEYS`` order), in summary order.
+        cells: every cell's key fields (``CELL_FIELDS`` order), in summary order.
         labels: a short label per cell naming only the fields that vary.
         rows: every results row, in file order.
         config: the resolved config file, when the run kept one.
@@ -53,7 +54,7 @@ def read_run_data(path: str | Path) -> RunData:
         if key not in known:
             known.add(key)
             cells.append(key)
-            labels.append(cell_label(dict(zip(CELL_KEYS, key, strict=True)), CELL_KEYS))
+            labels.append(cell_label(dict(zip(CELL_FIELDS, key, strict=True)), CELL_FIELDS))
     config = run.path / "config.yaml"
     return RunData(
         run.name, run.path, cells, labels, run.rows, config if config.is_file() else None

@@ -1,4 +1,4 @@
-"""Expansion rules of both invocation paths (seed 000 model path, seed 003 user path)."""
+"""Expansion rules of both invocation paths: the model's Skill call, the user's slash command."""
 
 from __future__ import annotations
 

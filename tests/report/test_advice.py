@@ -1,4 +1,4 @@
-"""The "What to do" section on the shapes the bundled configs produce (issue 6 follow-up).
+"""The "What to do" section on the shapes the bundled configs produce.
 
 Each test pins one thing a real run got wrong: a skill hidden everywhere but co-expected with
 a shown one, budget advice for baselines, advice contradicting what we measured about

@@ -1,4 +1,4 @@
-"""The hybrid (seed 002 dispatcher) selector with the real MiniLM model."""
+"""The hybrid (two-stage dispatcher) selector with the real MiniLM model."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Reading a whole model turn: every tool call, the first one that names a skill decides.
 
-Tools harnesses reject trigger on the *first* call only (FIELD-NOTES 4); a model that first
+Tools harnesses reject trigger on the *first* call only; a model that first
 reads a file and then invokes the right skill did trigger it. So every call is parsed and
 recorded, and the decision is the first well-formed call that names a skill. A name that was
 not listed stays verbatim (the engine classifies it ``hallucinated``); a skill call whose

@@ -1,7 +1,8 @@
 """``execute_fork``: running a triggered skill in a sub-agent to measure its real summary.
 
-The cost model assumes the sub-agent's final answer is ``summary_tokens`` long (seed 002's
-200-token rule). With ``execute_fork`` the selector runs the fork as seed 000 does,
+The cost model assumes the sub-agent's final answer is ``summary_tokens`` long (the
+reference pipeline's 200-token rule). With ``execute_fork`` the selector runs the fork as the
+reference pipeline does,
 ``{agent, task, model}``: a sub-agent system prompt, the expanded skill plus the request as the
 task, no tools. The answer's completion tokens become ``detail["fork_summary_tokens"]``, which
 the cost annotator uses instead of the default for that row.

@@ -1,9 +1,9 @@
 """The prompt an agent of each profile would send: where the listing goes and which tools exist.
 
 codebot and Claude Code keep the system prompt stable (it is prompt-cached) and put the listing
-in a per-turn ``<system-reminder>`` before the user's message (seed 000 ``BuildReminders``);
-OpenHarness and Codex put it in the system prompt. Codex has no Skill tool: its listing gives
-each skill's ``SKILL.md`` path and a trigger is the model reading that file.
+in a per-turn ``<system-reminder>`` before the user's message (the reference pipeline's
+``BuildReminders``); OpenHarness and Codex put it in the system prompt. Codex has no Skill tool:
+its listing gives each skill's ``SKILL.md`` path and a trigger is the model reading that file.
 """
 
 from __future__ import annotations
