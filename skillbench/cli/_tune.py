@@ -34,7 +34,7 @@ sentences built on rivals' words, respects the profiles' caps) or a litellm mode
 
 Output (-o, default reports/<config>-tune): catalog/ (the variant: only rewritten files
 differ), changes.diff, report.md and report.json (train and test gains, exact McNemar,
-paired bootstrap interval, false invocations, per skill), prompts/ (everything the proposer
+paired bootstrap interval, unwanted invocations, per skill), prompts/ (everything the proposer
 was shown), train.jsonl / test.jsonl. --apply writes the winning descriptions back into the
 original files, each first copied under OUTPUT/backup.
 

@@ -24,6 +24,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    StrictInt,
     ValidationError,
     field_validator,
     model_validator,
@@ -118,12 +119,12 @@ class RunConfig(_Strict):
     requests: str
     profiles: list[str] = Field(default_factory=lambda: ["codebot"], min_length=1)
     profile_options: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    budgets: list[int | None] = Field(default_factory=_default_budgets, min_length=1)
+    budgets: list[StrictInt | None] = Field(default_factory=_default_budgets, min_length=1)
     orderings: list[str] = Field(default_factory=lambda: ["usage"], min_length=1)
     half_lives: list[str] = Field(default_factory=lambda: ["7d"], min_length=1)
     selectors: list[SelectorConfig] = Field(min_length=1)
-    repeats: int = Field(default=1, ge=1)
-    seed: int = 0
+    repeats: StrictInt = Field(default=1, ge=1)
+    seed: StrictInt = 0
     cwd: str | None = None
     usage: UsageConfig = UsageConfig()
     calibration: CalibrationConfig = CalibrationConfig()
@@ -131,7 +132,7 @@ class RunConfig(_Strict):
     cost: CostConfig = CostConfig()
     token_model: str = DEFAULT_TOKEN_MODEL
     output_dir: str | None = None
-    limit: int | None = Field(default=None, ge=1)
+    limit: StrictInt | None = Field(default=None, ge=1)
 
     _path: Path | None = PrivateAttr(default=None)
     _lines: dict[tuple[Any, ...], int | None] = PrivateAttr(default_factory=dict)

@@ -189,6 +189,39 @@ REQUEST_CASES = [
     FileCase("yaml-not-a-list", "r.yaml", b"id: r1\n", reason="expected a list"),
 ]
 
+_BASE_CONFIG = (
+    "name: x\n"
+    "catalogs:\n  c: [{path: skills, source: project}]\n"
+    "requests: req.jsonl\n"
+    "selectors: [{type: oracle}]\n"
+)
+"""A valid config (lines 1-5); each semantic case appends one line 6 or edits one line."""
+
+
+def _in_project(text: str) -> Callable[[Path], None]:
+    """Write ``text`` as the config beside a one-skill catalog and a one-request file."""
+
+    def make(path: Path) -> None:
+        skill = path.parent / "skills" / "a"
+        skill.mkdir(parents=True, exist_ok=True)
+        (skill / "SKILL.md").write_text("---\nname: a\ndescription: A skill.\n---\nbody\n")
+        (path.parent / "req.jsonl").write_text('{"id": "r1", "text": "hi", "expected": ["a"]}\n')
+        path.write_text(text, encoding="utf-8")
+
+    return make
+
+
+def _semantic(case_id: str, extra: str, line: int, reason: str) -> FileCase:
+    return FileCase(
+        case_id, "c.yaml", make=_in_project(_BASE_CONFIG + extra), line=line, reason=reason
+    )
+
+
+def _edited(case_id: str, old: str, new: str, line: int, reason: str) -> FileCase:
+    text = _BASE_CONFIG.replace(old, new)
+    return FileCase(case_id, "c.yaml", make=_in_project(text), line=line, reason=reason)
+
+
 CONFIG_CASES = [
     FileCase(
         "config-alias-bomb",
@@ -221,6 +254,44 @@ CONFIG_CASES = [
         line=1,
         reason="invalid YAML",
     ),
+    _semantic("config-typo-key", "budgest: [1000]\n", 6, "did you mean 'budgets'"),
+    _semantic("config-negative-budget", "budgets: [-5]\n", 6, "at least 1 character"),
+    _semantic("config-budget-word", "budgets: [lots]\n", 6, "budgets[0]"),
+    _semantic("config-budget-bool", "budgets: [true]\n", 6, "budgets[0]"),
+    _semantic("config-budget-overflow", "budgets: [1e400]\n", 6, "budgets[0]"),
+    _semantic("config-half-life-words", "half_lives: [7 weeks]\n", 6, "'7 weeks'"),
+    _semantic("config-profile-typo", "profiles: [claude-cod]\n", 6, "did you mean 'claude-code'"),
+    _semantic("config-ordering-typo", "orderings: [usag]\n", 6, "did you mean 'usage'"),
+    _semantic("config-rotate-word", "orderings: ['rotate:x']\n", 6, "rotate:3"),
+    _semantic("config-repeats-zero", "repeats: 0\n", 6, "repeats"),
+    _semantic("config-seed-word", "seed: abc\n", 6, "seed"),
+    _semantic("config-limit-negative", "limit: -1\n", 6, "limit"),
+    _semantic("config-duplicate-key", "seed: 1\nseed: 2\n", 7, "duplicate key 'seed'"),
+    _semantic("config-usage-record", "usage: {record: sometimes}\n", 6, "usage.record"),
+    _semantic("config-cwd-missing", "cwd: nowhere\n", 6, "'nowhere' not found"),
+    _semantic("config-profile-option", "profiles: [{name: codebot, colour: red}]\n", 6, "'colour'"),
+    _edited("config-name-traversal", "name: x", "name: ../../etc", 1, "name"),
+    _edited("config-name-escape", "name: x", 'name: "x\\e[31m"', 1, "name"),
+    _edited("config-name-null", "name: x", "name: null", 1, "name"),
+    _edited("config-requests-missing", "req.jsonl", "nope.jsonl", 4, "'nope.jsonl' not found"),
+    _edited("config-source-missing", "path: skills", "path: nope", 3, "'nope' not found"),
+    _edited("config-source-kind", "source: project", "source: projekt", 3, "source"),
+    _edited(
+        "config-selector-typo", "{type: oracle}", "{type: embeding}", 5, "did you mean 'embedding'"
+    ),
+    _edited("config-selectors-scalar", "[{type: oracle}]", "embedding", 5, "selectors"),
+    _edited(
+        "config-catalogs-empty", "\n  c: [{path: skills, source: project}]", " {}", 2, "catalogs"
+    ),
+    FileCase("config-top-level-list", "c.yaml", b"- name: x\n", line=1, reason="YAML mapping"),
+    FileCase("config-empty", "c.yaml", b"", line=1, reason="YAML mapping"),
+    FileCase(
+        "config-tab-indent",
+        "c.yaml",
+        b"name: x\ncatalogs:\n\tc: []\n",
+        line=3,
+        reason="invalid YAML",
+    ),
 ]
 
 
@@ -241,7 +312,7 @@ def _check_error(exc: SkillbenchError, path: Path, case: FileCase) -> None:
 
 
 def test_corpus_size() -> None:
-    assert len(REQUEST_CASES) + len(CONFIG_CASES) >= 30
+    assert len(REQUEST_CASES) >= 30 and len(CONFIG_CASES) >= 30
 
 
 @pytest.mark.parametrize("case", REQUEST_CASES, ids=[c.id for c in REQUEST_CASES])
