@@ -11,6 +11,7 @@ import pytest
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import METRICS
 from skillbench.replay import load_config, run_experiment
+from skillbench.report import baseline_from_run, load_run, write_report
 from skillbench.results import SCHEMA_VERSION, ResultRow, read_run
 
 OLD_RUN = Path(__file__).parent / "data" / "run-0.1"
@@ -140,3 +141,14 @@ def test_a_run_written_by_version_0_1_still_loads() -> None:
         assert cell.metric("unwanted_invocation_rate") == before["false_invocations_rate"]
         assert cell.unwanted_invocations == before["false_invocations"]
         assert (cell.errors, cell.metric("error_rate")) == (0, 0.0)
+
+
+def test_report_columns_and_baseline_metrics_are_the_metric_registry(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    write_report(run_dir, formats=("csv",), output=tmp_path)
+    header = (tmp_path / "summary.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
+    for m in METRICS.values():
+        assert {m.name, f"{m.name}_low", f"{m.name}_high"} <= set(header)
+    baseline = baseline_from_run(load_run(run_dir))
+    assert all(set(cell["metrics"]) == set(METRICS.names()) for cell in baseline["cells"])
