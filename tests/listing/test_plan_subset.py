@@ -1,4 +1,4 @@
-"""``ListingPlan.render(only=…)``: a retrieve stage's listing is the listing of a smaller catalog."""
+"""``ListingPlan.render(only=…)``: a retrieve stage lists its top k as a smaller catalog."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from skillbench.catalog import Skill
 from skillbench.listing import ListingPlan, render_listing
 
 SKILLS = [
-    Skill(f"skill-{i:02d}", f"Does thing number {i} " + "x" * 60, source="user")
-    for i in range(20)
+    Skill(f"skill-{i:02d}", f"Does thing number {i} " + "x" * 60, source="user") for i in range(20)
 ]
 SKILLS[4] = Skill("skill-04", "Only by hand.", disable_model_invocation=True)
 SKILLS[9] = Skill("skill-09", "Fires for python files.", paths=("**/*.py",))
