@@ -8,7 +8,7 @@ import pytest
 from llm_helpers import calls, fake_selector, write_project
 from support.fake_openai import FakeOpenAI, listed_skills, user_text
 
-from skillbench.replay import load_config, read_rows, run_experiment
+from skillbench.replay import dry_run, load_config, read_rows, run_experiment
 
 REQUESTS = [
     {"id": "q0", "text": "merge the pdf files", "expected": "pdf-merge"},
@@ -39,3 +39,17 @@ def test_the_model_sees_only_the_retrieved_skills(
     assert all(r["retrieved_ranks"] == [1] for r in rows)
     assert all(r["outcome"] == "correct_skill" for r in rows)
     assert all(r["listing_tokens"] < r["full_listing_tokens"] for r in rows)
+
+
+def test_dry_run_estimates_the_top_k_listings(
+    tmp_path: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    plans = {}
+    for k in (1, 3):
+        selector = fake_selector(fake.base_url, retrieve={"method": "bm25", "k": k})
+        project = write_project(tmp_path / str(k), REQUESTS, selector)
+        plans[k] = dry_run(load_config(project))["selectors"]["fake"]["plan"]
+    assert plans[1]["calls"] == plans[3]["calls"] == 3
+    assert plans[1]["est_prompt_tokens"] < plans[3]["est_prompt_tokens"]  # 1 listed skill, not 3
+    assert fake.requests == 0
