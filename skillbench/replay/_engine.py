@@ -122,6 +122,8 @@ def run_experiment(
     kept = resumable_rows(run_dir, config_hash) if resume else []
     env = selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
     pool = SelectorPool(grid.selector_configs, env, config)
+    if observer is not None and any(s.retrieve for s in config.selectors):
+        observer.phase(f"retrieve stages: ranking the catalog for {len(grid.requests):,} requests")
     runs = _cell_runs(config, grid, pool, kept, RetrieveStages(config, env, grid.requests))
     texts = [r.text for r in grid.requests]
     for selector in {id(r.selector): r.selector for r in runs}.values():
