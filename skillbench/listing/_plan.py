@@ -57,8 +57,10 @@ def _listing(
     skills: Sequence[Skill],
     layout: Layout,
     excluded: Mapping[int, tuple[EntryStatus, str]],
+    within: Collection[int] | None = None,
 ) -> Listing:
-    """Wrap ``layout`` as a Listing whose entry records are built only when read."""
+    """Wrap ``layout`` as a Listing whose entry records are built only when read; with
+    ``within`` (catalog indices) the listing knows only those skills."""
     placed = layout.placed
 
     def entries() -> list[ListedSkill]:
@@ -76,7 +78,7 @@ def _listing(
         ]
         seen = {p.skill_index for p in placed}
         for i, s in enumerate(skills):
-            if i not in seen:
+            if i not in seen and (within is None or i in within):
                 status, why = excluded.get(i, ("dropped", ""))
                 out.append(ListedSkill(s, status, None, 0, path=renderer.shown_path(s), reason=why))
         return out
@@ -134,6 +136,8 @@ class ListingPlan:
     usage scores (``uses_scores`` false) renders once and returns the same Listing every time.
 
     Attributes:
+        listable: catalog indices of the skills the profile may list (model-invocable, not
+            hidden by a profile rule, active): what a retrieve stage ranks.
         uses_scores: whether usage scores can change the listing: the profile sees them and
             either the ordering reads them (``usage``) or the layout does (claude-code's
             ``least_used`` drop rule). False for codex and openharness, and for codebot with
@@ -157,6 +161,8 @@ class ListingPlan:
         self.budget = _budget(self.renderer, budget)
         self.seed = seed
         listable, self._excluded = _classify(self.renderer, self.skills, inactive)
+        self.listable = tuple(listable)
+        self._slot = {i: j for j, i in enumerate(listable)}
         self._pool = [self.skills[i] for i in listable]
         self._entries = [self.renderer.entry(self.skills[i], i) for i in listable]
         self._fixed: list[Entry] | None = None
@@ -170,12 +176,25 @@ class ListingPlan:
         elif not (self.renderer.uses_scores and self.ordering.uses_scores):
             self._fixed = [self._entries[j] for j in self.ordering.order(self._pool, {}, seed)]
 
-    def render(self, scores: Mapping[str, float] | None = None) -> Listing:
-        """The listing under ``scores`` (usage score by skill name; absent means 0)."""
-        if self._cached is not None:
-            return self._cached
+    def render(
+        self, scores: Mapping[str, float] | None = None, only: Collection[int] | None = None
+    ) -> Listing:
+        """The listing under ``scores`` (usage score by skill name; absent means 0).
+
+        ``only`` (catalog indices of listable skills, e.g. a retrieve stage's top k) renders
+        the listing of just those skills: same renderer, budget and ordering, as if the
+        catalog held nothing else.
+        """
         renderer = self.renderer
         used: Mapping[str, float] = (scores or {}) if renderer.uses_scores else {}
+        if only is not None:
+            slots = sorted(self._slot[i] for i in only)
+            perm = self.ordering.order([self._pool[j] for j in slots], used, self.seed)
+            entries = [self._entries[slots[p]] for p in perm]
+            layout = renderer.layout(entries, self.budget, used)
+            return _listing(renderer, self.budget, self.skills, layout, self._excluded, only)
+        if self._cached is not None:
+            return self._cached
         if self._fast:
             ordered = self._usage_order(used)
             layout = renderer.layout(

@@ -1,5 +1,6 @@
 """Outcomes, per-cell metrics and the statistics behind them."""
 
+from skillbench.metrics import _retrieval  # noqa: F401  (registers the retrieval metrics)
 from skillbench.metrics._cell import (
     by_position,
     cell_metrics,
@@ -36,6 +37,7 @@ from skillbench.metrics._repeats import (
     repeat_metrics,
     trigger_rates,
 )
+from skillbench.metrics._retrieval import ndcg, reciprocal_rank
 from skillbench.types import INVOKED, OUTCOMES, UNWANTED, Outcome, classify
 
 __all__ = [
@@ -65,10 +67,12 @@ __all__ = [
     "group_repeats",
     "is_regression",
     "mcnemar_exact",
+    "ndcg",
     "paired_bootstrap",
     "pass_hat_k",
     "per_skill",
     "rate",
+    "reciprocal_rank",
     "repeat_metrics",
     "resolution",
     "sign_test",

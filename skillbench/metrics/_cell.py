@@ -49,6 +49,7 @@ def cell_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "confusion": confusion(rows),
         "mean_listing_chars": _mean(rows, "listing_chars"),
         "mean_listing_tokens": _mean(rows, "listing_tokens"),
+        "mean_full_listing_tokens": _mean(rows, "full_listing_tokens"),
     }
 
 

@@ -45,6 +45,8 @@ class Metric:
         hit: whether an applicable row counts as a success.
         compute: the value and interval over one cell's rows.
         headline: shown in compact tables (the ``run`` command's), not only in full ones.
+        optional: defined only for cells with an optional stage (retrieval): a summary
+            cell leaves it out where it is undefined, and so do report tables.
     """
 
     name: str
@@ -55,6 +57,7 @@ class Metric:
     hit: RowTest | None
     compute: Callable[[Sequence[Row]], Value]
     headline: bool = False
+    optional: bool = False
 
     @property
     def per_row(self) -> bool:
@@ -90,6 +93,7 @@ def share(
     hit: RowTest,
     over_errors: bool = False,
     headline: bool = False,
+    optional: bool = False,
 ) -> Metric:
     """Register a share of rows with a Wilson interval; ``over_errors`` keeps errored rows in
     the denominator (only ``error_rate`` does)."""
@@ -103,7 +107,9 @@ def share(
                 hits += bool(hit(row))
         return rate(hits, n), wilson_json(hits, n)
 
-    metric = Metric(name, definition, higher_is_better, "wilson", counted, hit, compute, headline)
+    metric = Metric(
+        name, definition, higher_is_better, "wilson", counted, hit, compute, headline, optional
+    )
     METRICS.register(name)(metric)
     return metric
 

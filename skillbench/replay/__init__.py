@@ -4,6 +4,7 @@ from skillbench.replay import _cost, _repeats  # noqa: F401  (register the annot
 from skillbench.replay._config import (
     CalibrationConfig,
     CostConfig,
+    RetrieveConfig,
     RunConfig,
     SelectorConfig,
     SourceConfig,
@@ -39,6 +40,7 @@ __all__ = [
     "CostConfig",
     "Grid",
     "Plannable",
+    "RetrieveConfig",
     "RunConfig",
     "RunObserver",
     "RunResult",

@@ -15,6 +15,7 @@ from typing import Any
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
+from skillbench.replay._retrieve import TopK, retrieval_fields
 from skillbench.replay._types import Cell
 from skillbench.selectors import Calibratable, Selector
 from skillbench.tokens import count_tokens
@@ -65,7 +66,9 @@ class CellRun:
 
     ``done`` holds rows kept by ``--resume`` (by request id); ``seen`` interns listings by
     text and is shared by the cells of one plan, so selectors' per-listing work (entry
-    records, indexes) happens once per distinct listing.
+    records, indexes) happens once per distinct listing. ``retrieved`` is the selector's
+    retrieve stage (each request's top k), whose listing shows those skills only; the full
+    listing of each issued request waits in ``full`` for its row.
     """
 
     cell: Cell
@@ -76,6 +79,8 @@ class CellRun:
     done: dict[str, dict[str, Any]]
     seen: dict[str, Listing] = field(default_factory=dict)
     train: frozenset[str] = frozenset()
+    retrieved: TopK | None = None
+    full: dict[str, Listing] = field(default_factory=dict)
     pos: int = 0
     waiting: bool = False
 
@@ -84,13 +89,27 @@ class CellRun:
         return not self.record_label and self.plan.uses_scores
 
     def listing_at(self, request: LabelledRequest) -> Listing:
-        """The listing this cell shows at ``request.at``, given the usage recorded so far."""
+        """The listing this cell shows at ``request.at``, given the usage recorded so far
+        (with a retrieve stage: of the request's top k; the full one is kept in ``full``)."""
         scores: Mapping[str, float] = {}
         if self.plan.uses_scores:
             assert request.at is not None
             scores = self.tracker.scores(request.at)
-        listing = self.plan.render(scores)
+        full = self._interned(self.plan.render(scores))
+        if self.retrieved is None:
+            return full
+        self.full[request.id] = full
+        return self._interned(self.plan.render(scores, only=self.retrieved[request.id]))
+
+    def _interned(self, listing: Listing) -> Listing:
         return self.seen.setdefault(listing.text, listing)
+
+    def retrieval(self, request: LabelledRequest, facts: FactsCache) -> dict[str, Any]:
+        """The row fields of the retrieve stage for an issued ``request`` (none without one)."""
+        if self.retrieved is None:
+            return {}
+        full = facts.get(self.full.pop(request.id)).tokens
+        return retrieval_fields(self.retrieved[request.id], self.plan, request, full)
 
     def issue(self, requests: Sequence[LabelledRequest]) -> list[tuple[int, Query]]:
         """The next queries this cell can ask now (replaying resumed rows on the way)."""
@@ -173,4 +192,7 @@ def make_row(
         "inline_tokens": None,
         "fork_tokens": None,
         "declared_tokens": None,
+        "retrieved": None,
+        "retrieved_ranks": None,
+        "full_listing_tokens": None,
     }

@@ -86,12 +86,28 @@ class CostConfig(_Strict):
     horizon: int | None = Field(default=None, ge=1)
 
 
+class RetrieveConfig(BaseModel):
+    """A retrieve stage in front of a selector: ``method`` (``RETRIEVERS`` name) ranks the
+    whole catalog per request and the selector sees a listing of the ``k`` best only; other
+    keys are the method's params (``model`` for embedding)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    method: str
+    k: int = Field(default=10, ge=1)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
 class SelectorConfig(BaseModel):
-    """A selector: ``type`` (registry name), ``name`` (default: the type); other keys are params."""
+    """A selector: ``type`` (registry name), ``name`` (default: the type), an optional
+    ``retrieve`` stage; other keys are params."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
     type: str
     name: str | None = None
+    retrieve: RetrieveConfig | None = None
 
     @property
     def label(self) -> str:
@@ -249,6 +265,10 @@ def load_config(path: str | Path) -> RunConfig:
     config._path = path.resolve()
     config._lines = {
         **{("selectors", i): _line(raw, ("selectors", i)) for i in range(len(config.selectors))},
+        **{
+            ("selectors", i, "retrieve"): _line(raw, ("selectors", i, "retrieve"))
+            for i in range(len(config.selectors))
+        },
         **{("catalogs", v): _line(raw, ("catalogs", v)) for v in config.catalogs},
     }
     _check_semantics(path, raw, config)
@@ -259,7 +279,7 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
     """Checks pydantic cannot do: registry names (profiles, orderings, selector types),
     unique selector names, parseable half-lives, positive budgets and input paths that exist."""
     from skillbench.listing import PROFILES, get_ordering
-    from skillbench.selectors import SELECTORS
+    from skillbench.selectors import RETRIEVERS, SELECTORS
     from skillbench.usage import parse_duration
 
     problems: list[InputError] = []
@@ -316,6 +336,16 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
                 InputError(
                     where("selectors", i),
                     f"unknown selector type {sel.type!r}{suggest(sel.type, types)}",
+                )
+            )
+        method = sel.retrieve.method if sel.retrieve else None
+        if method is not None and method not in RETRIEVERS:
+            methods = RETRIEVERS.names()
+            problems.append(
+                InputError(
+                    where("selectors", i, "retrieve", "method"),
+                    f"unknown retrieve method {method!r}{suggest(method, methods)}; "
+                    f"choose one of: {', '.join(methods)}",
                 )
             )
     for i, label in enumerate(config.half_lives):

@@ -44,6 +44,7 @@ from skillbench.replay._results import (
     row_key,
     write_rows,
 )
+from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import ANNOTATORS, Annotator, RunObserver
 from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
@@ -121,7 +122,9 @@ def run_experiment(
     kept = resumable_rows(run_dir, config_hash) if resume else []
     env = selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
     pool = SelectorPool(grid.selector_configs, env, config)
-    runs = _cell_runs(config, grid, pool, kept)
+    if observer is not None and any(s.retrieve for s in config.selectors):
+        observer.phase(f"retrieve stages: ranking the catalog for {len(grid.requests):,} requests")
+    runs = _cell_runs(config, grid, pool, kept, RetrieveStages(config, env, grid.requests))
     texts = [r.text for r in grid.requests]
     for selector in {id(r.selector): r.selector for r in runs}.values():
         if isinstance(selector, Preparable):
@@ -229,7 +232,11 @@ def _annotators(config: RunConfig, grid: Grid) -> list[Annotator]:
 
 
 def _cell_runs(
-    config: RunConfig, grid: Grid, pool: SelectorPool, kept: Iterable[Mapping[str, Any]]
+    config: RunConfig,
+    grid: Grid,
+    pool: SelectorPool,
+    kept: Iterable[Mapping[str, Any]],
+    stages: RetrieveStages,
 ) -> list[CellRun]:
     done: dict[RowKey, dict[str, Any]] = {row_key(r): dict(r) for r in kept}
     tracker = usage_trackers(config)
@@ -251,6 +258,7 @@ def _cell_runs(
                 record_label=config.usage.record == "label",
                 done=mine,
                 seen=interned.setdefault(id(plan), {}),
+                retrieved=stages.top(cell.selector, plan),
             )
         )
     return runs
@@ -296,6 +304,7 @@ def _replay(
             for (run, i, query), decision in zip(items, decisions, strict=True):
                 split = "train" if query.request.id in run.train else "test"
                 row = make_row(run.cell, query, decision, facts.get(query.listing), split, share)
+                row.update(run.retrieval(query.request, facts))
                 for annotator in annotators:
                     row.update(annotator.annotate_row(row, query, decision))
                 row = checked_row(row)

@@ -6,6 +6,7 @@ from typing import Any
 
 from skillbench.replay._config import RunConfig
 from skillbench.replay._grid import SelectorPool, build_grid, selector_env, usage_trackers
+from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Plannable
 from skillbench.selectors import Query
 
@@ -16,7 +17,8 @@ def dry_run(
     """What ``run_experiment`` would do, without asking any selector to decide.
 
     Plannable selectors get every query of their cells with listings as the warm-start usage
-    shows them (the replay's own history cannot be known in advance): an estimate.
+    shows them (the replay's own history cannot be known in advance), cut to the top k by
+    their retrieve stage if any: an estimate.
     """
     if limit is not None:
         config = config.model_copy(update={"limit": limit})
@@ -24,6 +26,7 @@ def dry_run(
     env = selector_env(config, max_concurrency=max_concurrency, quiet=True)
     pool = SelectorPool(grid.selector_configs, env, config)
     tracker = usage_trackers(config)
+    stages = RetrieveStages(config, env, grid.requests)
     selectors: dict[str, Any] = {}
     for name, selector in pool.shared().items():
         cells = [c for c in grid.cells if c.selector == name]
@@ -36,9 +39,11 @@ def dry_run(
             queries = []
             for cell in cells:
                 plan, usage = grid.plans[cell], tracker(cell.half_life)
+                top = stages.top(name, plan)
                 for r in grid.requests:
                     assert r.at is not None
-                    listing = plan.render(usage.scores(r.at) if plan.uses_scores else {})
+                    scores = usage.scores(r.at) if plan.uses_scores else {}
+                    listing = plan.render(scores, only=None if top is None else top[r.id])
                     queries.append(Query(r, listing, cell.repeat, cell.label))
             entry["plan"] = dict(selector.plan(queries))
         selectors[name] = entry

@@ -9,10 +9,10 @@ from skillbench.replay._config import RunConfig
 
 
 def config_schema() -> dict[str, Any]:
-    """``RunConfig``'s JSON Schema; profile, selector type and ordering names come from their
-    registries, so the schema lists exactly what this installation accepts."""
+    """``RunConfig``'s JSON Schema; profile, selector type, retrieve method and ordering names
+    come from their registries, so the schema lists exactly what this installation accepts."""
     from skillbench.listing import ORDERINGS, PROFILES
-    from skillbench.selectors import SELECTORS
+    from skillbench.selectors import RETRIEVERS, SELECTORS
 
     schema = RunConfig.model_json_schema()
     props = schema["properties"]
@@ -25,5 +25,7 @@ def config_schema() -> dict[str, Any]:
     props["budgets"]["items"] = {"anyOf": [budget, {"type": "null"}]}
     selector = schema["$defs"]["SelectorConfig"]
     selector["properties"]["type"] = {"enum": SELECTORS.names(), "type": "string"}
+    retrieve = schema["$defs"]["RetrieveConfig"]
+    retrieve["properties"]["method"] = {"enum": RETRIEVERS.names(), "type": "string"}
     schema["title"] = "skillbench run config"
     return schema

@@ -125,6 +125,34 @@ def overview_rows(run: Run) -> list[list[str]]:
     return out
 
 
+def retrieval_section(run: Run) -> list[Block]:
+    """One row per cell with a retrieve stage: each optional metric with its interval, and
+    the listing tokens with and without the stage; nothing when no cell has one."""
+    cells = [c for c in run.cells if c.get("mean_full_listing_tokens") is not None]
+    if not cells:
+        return []
+    metrics = [m.name for m in METRICS.values() if m.optional]
+    keys = run.varying()
+    rows = []
+    for cell in cells:
+        row = [cell_label(cell, keys)]
+        for name in metrics:
+            value, ci = cell.get(name), cell.get(name + "_ci")
+            row.append(fmt_rate(value) + ("" if value is None else f" {fmt_ci(ci)}"))
+        full, shown = cell["mean_full_listing_tokens"], cell.get("mean_listing_tokens") or 0
+        row.append(f"{full:,.0f} → {shown:,.0f}")
+        rows.append(row)
+    note = (
+        "Cells whose selector sees only a retrieve stage's top k skills (docs/retrieval.md), "
+        "over positive requests: hit_at_k, mrr and ndcg_at_k of the retrieved ranking "
+        "(Wilson, bootstrap and bootstrap 95% intervals); tokens_saved: the share of the "
+        "full listing's tokens the top-k listing saves."
+    )
+    header = ["cell", *metrics, "listing tokens (full → top k)"]
+    table = Table(header, rows, numeric=frozenset(range(1, len(header))))
+    return [Heading("Retrieval", 3), Para(note, muted=True), table]
+
+
 def _notes(run: Run) -> list[Block]:
     """What holds for the whole run: fixed fields, fields that changed nothing, skipped cells."""
     out: list[Block] = []
@@ -214,6 +242,7 @@ def build_report(run: Run) -> Document:
     doc.add(Para(note, muted=True))
     header = ["cell", "n", *(OVERVIEW_HEADER[m] for m in metrics), "listing chars"]
     doc.add(Table(header, overview_rows(run), numeric=frozenset({1, len(header) - 1})))
+    doc.add(*retrieval_section(run))
 
     doc.add(Heading("Plots"))
     doc.add(*render_plots(run))
@@ -269,6 +298,7 @@ def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]
     header += ["unwanted_invocations", "mean_listing_chars", "mean_listing_tokens"]
+    header += ["mean_full_listing_tokens"]
     records = []
     for cell in run.cells:
         rec = dict(cell)

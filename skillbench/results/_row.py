@@ -82,6 +82,15 @@ class ResultRow(Record):
     """Tokens the invoked skill costs when run in a sub-agent."""
     declared_tokens: int | None = None
     """Tokens of the invoked skill under its declared execution context."""
+    retrieved: int | None = None
+    """Skills the selector's retrieve stage passed on (its k, fewer for a smaller catalog);
+    null without a retrieve stage."""
+    retrieved_ranks: list[int] | None = None
+    """1-based ranks, among the retrieved skills, of the expected skills found there
+    (ascending; empty when none was); null without a retrieve stage."""
+    full_listing_tokens: int | None = None
+    """Tokens of the listing the cell would show without its retrieve stage (null without
+    one); `listing_tokens` is the retrieved listing's."""
 
     @property
     def key(self) -> CellKey:

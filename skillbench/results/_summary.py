@@ -11,7 +11,7 @@ from skillbench.metrics import METRICS
 from skillbench.results._row import SCHEMA_VERSION, Record
 from skillbench.types import CellKey, Outcome
 
-OPTIONAL_SECTIONS = ("calibration", "cost", "repeats")
+OPTIONAL_SECTIONS = ("calibration", "cost", "repeats", "mean_full_listing_tokens")
 """Cell sections present only when their part of the run took place."""
 
 
@@ -48,6 +48,8 @@ class CellFields(Record):
     """Mean listing size in characters."""
     mean_listing_tokens: float | None
     """Mean listing size in tokens."""
+    mean_full_listing_tokens: float | None = None
+    """Mean tokens of the listing without the retrieve stage (cells with one only)."""
     calibration: dict[str, Any] | None = None
     """Train/test sizes and fitted values, for calibrated selectors."""
     cost: dict[str, Any] | None = None
@@ -76,16 +78,21 @@ class CellFields(Record):
         for section in OPTIONAL_SECTIONS:
             if data[section] is None:
                 del data[section]
+        for m in METRICS.values():
+            if m.optional and data[m.name] is None:
+                del data[m.name], data[m.name + "_ci"]
         return data
 
 
 def _metric_fields() -> dict[str, Any]:
     fields: dict[str, Any] = {}
     for m in METRICS.values():
-        fields[m.name] = (float | None, Field(description=m.definition))
+        # An optional metric may be absent: cells without its stage, runs from before it.
+        default = None if m.optional else ...
+        fields[m.name] = (float | None, Field(default, description=m.definition))
         fields[m.name + "_ci"] = (
             list[float] | None,
-            Field(description=f"95% interval of {m.name} ({m.interval})"),
+            Field(default, description=f"95% interval of {m.name} ({m.interval})"),
         )
     return fields
 

@@ -1,4 +1,5 @@
-"""Selectors: the models under test (offline baselines, embedding, lexical, hybrid, litellm)."""
+"""Selectors: the models under test (offline baselines, embedding, lexical, hybrid, litellm)
+and the retrievers a retrieve stage puts in front of them."""
 
 from skillbench.selectors import _litellm  # noqa: F401  (registers "litellm")
 from skillbench.selectors._baselines import NeverSelector, OracleSelector, RandomSelector
@@ -11,7 +12,15 @@ from skillbench.selectors._embedding import (
 from skillbench.selectors._hybrid import HybridSelector, keyword_hit
 from skillbench.selectors._lexical import BM25, DEFAULT_LEXICAL_THRESHOLD, LexicalSelector
 from skillbench.selectors._registry import SELECTORS
-from skillbench.selectors._text import STOPWORDS, entry_text, words
+from skillbench.selectors._retrievers import (
+    RETRIEVERS,
+    BM25Retriever,
+    EmbeddingRetriever,
+    Retriever,
+    RetrieverFactory,
+    top_k,
+)
+from skillbench.selectors._text import STOPWORDS, entry_text, skill_text, words
 from skillbench.selectors._threshold import (
     AutoThreshold,
     Choice,
@@ -38,9 +47,11 @@ __all__ = [
     "DEFAULT_EMBEDDING_THRESHOLD",
     "DEFAULT_LEXICAL_THRESHOLD",
     "DEFAULT_MODEL",
+    "RETRIEVERS",
     "SELECTORS",
     "STOPWORDS",
     "AutoThreshold",
+    "BM25Retriever",
     "Calibratable",
     "Check",
     "Checkable",
@@ -48,6 +59,7 @@ __all__ = [
     "Decision",
     "DecisionKind",
     "Embedder",
+    "EmbeddingRetriever",
     "EmbeddingSelector",
     "EntryScores",
     "HybridSelector",
@@ -57,6 +69,8 @@ __all__ = [
     "Preparable",
     "Query",
     "RandomSelector",
+    "Retriever",
+    "RetrieverFactory",
     "Selector",
     "SelectorEnv",
     "SelectorFactory",
@@ -67,5 +81,7 @@ __all__ = [
     "entry_text",
     "keyword_hit",
     "similarities",
+    "skill_text",
+    "top_k",
     "words",
 ]

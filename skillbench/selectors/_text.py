@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from skillbench.catalog import Skill
 from skillbench.listing import ListedSkill
 from skillbench.selectors._types import Query
 
@@ -74,12 +75,24 @@ STOPWORDS: frozenset[str] = frozenset(
 _WORD = re.compile(r"\w+")
 
 
+def _joined(name: str, description: str, when: str | None) -> str:
+    parts = [f"{name}:", description, when or ""]
+    return " ".join(p.strip() for p in parts if p and p.strip())
+
+
 def entry_text(entry: ListedSkill) -> str:
     """The entry as the model saw it: ``name: description when`` (just the name if name-only)."""
     if entry.status == "name_only":
         return entry.name
-    parts = [f"{entry.name}:", entry.description, entry.when or ""]
-    return " ".join(p.strip() for p in parts if p and p.strip())
+    return _joined(entry.name, entry.description, entry.when)
+
+
+def skill_text(skill: Skill) -> str:
+    """The catalog's full text of a skill, ``name: description when_to_use``: what a retrieve
+    stage indexes, since it reads the catalog rather than a budgeted listing. Whitespace runs
+    are collapsed as listings collapse them, so a fully shown entry has the same text."""
+    when = " ".join(skill.when_to_use.split()) if skill.when_to_use else None
+    return _joined(skill.name, " ".join(skill.description.split()), when)
 
 
 def words(text: str) -> list[str]:

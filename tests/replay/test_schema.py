@@ -12,7 +12,7 @@ import yaml
 from skillbench.cli import main
 from skillbench.listing import PROFILES
 from skillbench.replay import config_schema
-from skillbench.selectors import SELECTORS
+from skillbench.selectors import RETRIEVERS, SELECTORS
 
 
 def test_docs_schema_is_current(repo_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,6 +30,8 @@ def test_registry_names_are_enums() -> None:
     assert name["enum"] == with_options["properties"]["name"]["enum"] == PROFILES.names()
     selector = schema["$defs"]["SelectorConfig"]["properties"]["type"]
     assert selector["enum"] == SELECTORS.names()
+    method = schema["$defs"]["RetrieveConfig"]["properties"]["method"]
+    assert method["enum"] == RETRIEVERS.names() == ["bm25", "embedding"]
 
 
 def test_bundled_configs_are_valid_and_typos_are_not(repo_root: Path) -> None:
@@ -43,3 +45,19 @@ def test_bundled_configs_are_valid_and_typos_are_not(repo_root: Path) -> None:
     assert not list(validator.iter_errors({**config, "profiles": [{"name": "codex"}]}))
     assert list(validator.iter_errors({**config, "orderings": ["alfa"]}))
     assert list(validator.iter_errors({**config, "budgets": [-1]}))
+
+
+def test_retrieve_stages_are_checked(repo_root: Path) -> None:
+    validator = jsonschema.Draft202012Validator(config_schema())
+    config = yaml.safe_load((repo_root / "configs" / "retrieval.yaml").read_text())
+    assert not list(validator.iter_errors(config))
+    stage = config["selectors"][1]
+
+    def with_stage(**retrieve: object) -> dict[str, object]:
+        return {**config, "selectors": [{**stage, "retrieve": retrieve}]}
+
+    assert not list(validator.iter_errors(with_stage(method="bm25", k=20)))
+    assert not list(validator.iter_errors(with_stage(method="bm25")))  # k defaults to 10
+    assert list(validator.iter_errors(with_stage(method="bm52", k=5)))
+    assert list(validator.iter_errors(with_stage(method="bm25", k=0)))
+    assert list(validator.iter_errors(with_stage(k=5)))

@@ -1,0 +1,75 @@
+"""Retrieve stages: a selector with ``retrieve`` sees a listing of its top-k skills only.
+
+Each stage ranks every request of the run against the listable skills of a cell's catalog
+once, before the replay (one vectorised pass per selector and catalog, shared by every cell
+with that catalog whatever its budget, ordering or half-life). A cell then renders, per
+request, the listing of just those ``k`` skills with its own renderer, budget and ordering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from skillbench._errors import InputError, SkillbenchError
+from skillbench.dataset import LabelledRequest
+from skillbench.listing import ListingPlan
+from skillbench.replay._config import RunConfig
+from skillbench.selectors import RETRIEVERS, Retriever, SelectorEnv, skill_text, top_k
+
+TopK = Mapping[str, tuple[int, ...]]
+"""Request id → catalog indices of its top-k skills, best first."""
+
+
+class RetrieveStages:
+    """The retrieve stages of a run's selectors, each ranking a catalog once."""
+
+    def __init__(
+        self, config: RunConfig, env: SelectorEnv, requests: Sequence[LabelledRequest]
+    ) -> None:
+        self.config = config
+        self.env = env
+        self.requests = requests
+        self._index = {sel.label: i for i, sel in enumerate(config.selectors)}
+        self._retrievers: dict[str, Retriever] = {}
+        self._ranked: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
+
+    def top(self, selector: str, plan: ListingPlan) -> TopK | None:
+        """Each request's top k under ``plan`` for ``selector`` (None: it has no stage)."""
+        stage = self.config.selectors[self._index[selector]].retrieve
+        if stage is None:
+            return None
+        texts = tuple(skill_text(plan.skills[i]) for i in plan.listable)
+        key = (selector, texts)
+        if key not in self._ranked:
+            queries = [r.text for r in self.requests]
+            self._ranked[key] = top_k(self._retriever(selector), queries, texts, stage.k)
+        catalog = np.asarray(plan.listable, dtype=np.int64)[self._ranked[key]]
+        return {r.id: tuple(row.tolist()) for r, row in zip(self.requests, catalog, strict=True)}
+
+    def _retriever(self, selector: str) -> Retriever:
+        """The stage's retriever; a param its method rejects is reported at its config line."""
+        if selector not in self._retrievers:
+            i = self._index[selector]
+            stage = self.config.selectors[i].retrieve
+            assert stage is not None
+            try:
+                built = RETRIEVERS.get(stage.method)(stage.params, self.env)
+            except SkillbenchError as exc:
+                where = self.config.location("selectors", i, "retrieve")
+                raise InputError(where, str(exc)) from None
+            self._retrievers[selector] = built
+        return self._retrievers[selector]
+
+
+def retrieval_fields(
+    top: Sequence[int], plan: ListingPlan, request: LabelledRequest, full_tokens: int
+) -> dict[str, Any]:
+    """The results-row fields of a retrieve stage's pick for ``request``: how many skills it
+    passed on, the 1-based ranks among them of the expected skills it found, and the tokens
+    of the listing the cell would have shown without it."""
+    expected = set(request.expected)
+    ranks = [r for r, i in enumerate(top, 1) if plan.skills[i].name in expected]
+    return {"retrieved": len(top), "retrieved_ranks": ranks, "full_listing_tokens": full_tokens}
