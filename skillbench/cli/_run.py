@@ -176,16 +176,17 @@ def summary_table(cells: Sequence[Mapping[str, Any]]) -> str:
     """One line per summary cell: the settings, n (and errors, when any), the headline
     metrics of the registry with accuracy's interval."""
     from skillbench.metrics import METRICS
-    from skillbench.types import CELL_FIELDS
+    from skillbench.types import cell_fields
 
+    keys = cell_fields(cells)
     metrics = [m.name for m in METRICS.values() if m.headline]
     counts = ["n", "errors"] if any(c.get("errors") for c in cells) else ["n"]
-    lines = [[*CELL_FIELDS, *counts, metrics[0], "95% CI", *metrics[1:]]]
+    lines = [[*keys, *counts, metrics[0], "95% CI", *metrics[1:]]]
     for c in cells:
         ci = c.get(f"{metrics[0]}_ci") or [None, None]
         lines.append(
             [
-                *(_fmt(c.get(k)) for k in (*CELL_FIELDS, *counts, metrics[0])),
+                *(_fmt(c.get(k)) for k in (*keys, *counts, metrics[0])),
                 f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
                 *(_fmt(c.get(m)) for m in metrics[1:]),
             ]

@@ -30,8 +30,9 @@ from skillbench.report._headline import best_cell, headline
 from skillbench.report._measures import MEASURES
 from skillbench.report._plots import render_plots
 from skillbench.report._plots_skills import cost_table
-from skillbench.report._run import CELL_KEYS, Run, cell_key, cell_label, fmt_value, load_run
+from skillbench.report._run import Run, cell_key, cell_label, fmt_value, load_run
 from skillbench.report._tags import tag_tables
+from skillbench.types import cell_fields
 
 FORMATS = ("md", "html", "csv")
 OVERVIEW = (
@@ -129,7 +130,7 @@ def _notes(run: Run) -> list[Block]:
     """What holds for the whole run: fixed fields, fields that changed nothing, skipped cells."""
     out: list[Block] = []
     first = run.cells[0] if run.cells else {}
-    fixed = [k for k in CELL_KEYS if k not in run.varying() and run.cells]
+    fixed = [k for k in cell_fields(run.cells) if k not in run.varying() and run.cells]
     if fixed:
         same = ", ".join(f"{k} `{fmt_value(first.get(k))}`" for k in fixed)
         out.append(Para(f"Same in every cell: {same}."))
@@ -264,7 +265,7 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, An
 
 
 def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
-    header = [*CELL_KEYS, "n", "errors"]
+    header = [*cell_fields(run.cells), "n", "errors"]
     for m in MEASURES:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]
