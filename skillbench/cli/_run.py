@@ -119,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         if observer is not None:
             observer.close()
     if not args.quiet:
+        for note in result.notes:
+            print(f"warning: {note}", file=sys.stderr)
         print(summary_table(result.cells))
         if report is not None:
             from skillbench.report import load_run
@@ -207,6 +209,11 @@ def print_plan(plan: Mapping[str, Any]) -> None:
     for key in ("catalogs", "profiles", "budgets", "orderings", "half_lives", "selectors"):
         print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
     print(f"  repeats    {grid['repeats']}")
+    for key in ("catalog_sizes", "distractors"):
+        if key in grid:
+            print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
+    for note in plan.get("notes", ()):
+        print(f"  note: {note}")
     for name, sel in plan["selectors"].items():
         line = (
             f"selector {name} ({sel['type']}): {sel['cells']} cells, {sel['decisions']} decisions"

@@ -57,7 +57,9 @@ class Cell:
 
     def fields(self) -> dict[str, Any]:
         """The key as results rows and summary cells store it (unset size fields left out)."""
-        return {k: v for k, v in self.key._asdict().items() if k not in SIZE_FIELDS or v is not None}
+        return {
+            k: v for k, v in self.key._asdict().items() if k not in SIZE_FIELDS or v is not None
+        }
 
 
 class RunObserver(Protocol):

@@ -31,6 +31,7 @@ from skillbench.report._measures import MEASURES
 from skillbench.report._plots import render_plots
 from skillbench.report._plots_skills import cost_table
 from skillbench.report._run import Run, cell_key, cell_label, fmt_value, load_run
+from skillbench.report._sizes import size_blocks, size_json, size_lines
 from skillbench.report._tags import tag_tables
 from skillbench.types import cell_fields
 
@@ -202,6 +203,9 @@ def build_report(run: Run) -> Document:
     doc.add(Heading("What to do"))
     doc.add(*_advice(run, effects, best))
     doc.add(Heading("By tag"), *tag_tables(run, effects, best))
+    sizes = size_lines(run)
+    if sizes:
+        doc.add(*size_blocks(run, sizes))
 
     doc.add(Heading("Cells"))
     metrics = _overview_metrics(run)
@@ -319,6 +323,11 @@ def write_report(
         if "html" in formats:
             (out / "report.html").write_text(to_html(doc), encoding="utf-8")
             written.append(out / "report.html")
+    sizes = size_lines(run)
+    if sizes:
+        path = out / "catalog-size.json"
+        path.write_text(json.dumps(size_json(sizes), indent=2, sort_keys=True) + "\n")
+        written.append(path)
     if "csv" in formats:
         header, records = _summary_records(run)
         written.append(_write_csv(out / "summary.csv", header, records))
