@@ -25,6 +25,13 @@ from skillbench.replay._types import (
     Plannable,
     RunObserver,
 )
+from skillbench.replay._sizes import (
+    SizedCatalog,
+    SweepPlan,
+    anchor_requests,
+    distractor_order,
+    plan_sizes,
+)
 from skillbench.results import RunStatus
 from skillbench.types import CELL_FIELDS, RunStopped
 
@@ -45,15 +52,20 @@ __all__ = [
     "RunStatus",
     "RunStopped",
     "SelectorConfig",
+    "SizedCatalog",
     "SourceConfig",
+    "SweepPlan",
     "TimelineConfig",
     "UsageConfig",
+    "anchor_requests",
     "build_grid",
     "config_schema",
     "cost_annotator",
+    "distractor_order",
     "dry_run",
     "load_config",
     "load_variant",
+    "plan_sizes",
     "read_rows",
     "replay_order",
     "run_experiment",
