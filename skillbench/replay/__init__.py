@@ -17,6 +17,13 @@ from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order
 from skillbench.replay._plan import dry_run
 from skillbench.replay._results import read_rows
 from skillbench.replay._schema import config_schema
+from skillbench.replay._sizes import (
+    SizedCatalog,
+    SweepPlan,
+    anchor_requests,
+    distractor_order,
+    plan_sizes,
+)
 from skillbench.replay._types import (
     ANNOTATORS,
     Annotator,
@@ -24,13 +31,6 @@ from skillbench.replay._types import (
     Cell,
     Plannable,
     RunObserver,
-)
-from skillbench.replay._sizes import (
-    SizedCatalog,
-    SweepPlan,
-    anchor_requests,
-    distractor_order,
-    plan_sizes,
 )
 from skillbench.results import RunStatus
 from skillbench.types import CELL_FIELDS, RunStopped

@@ -3,6 +3,7 @@ visible notes for unusable sizes and config errors with their YAML line."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -12,9 +13,9 @@ import pytest
 from skillbench._errors import InputError
 from skillbench.cache import default_cache_root
 from skillbench.dataset import InputErrors
+from skillbench.listing import ListedSkill
 from skillbench.replay import build_grid, load_config, run_experiment
 from skillbench.selectors import DEFAULT_MODEL, Embedder, entry_text
-from skillbench.listing import ListedSkill
 
 REPO = Path(__file__).resolve().parents[2]
 DEVTOOLS = REPO / "datasets" / "devtools"
@@ -65,7 +66,7 @@ def test_catalogs_are_nested_keep_their_anchors_and_have_their_size(tmp_path: Pa
         sizes = [set(catalogs[n, mode]) for n in (6, 12, 25, total)]
         assert [len(s) for s in sizes] == [6, 12, 25, total]
         assert sizes[0] == anchors
-        assert all(small < big for small, big in zip(sizes, sizes[1:], strict=False))
+        assert all(small < big for small, big in itertools.pairwise(sizes))
     assert set(catalogs[12, "random"]) != set(catalogs[12, "nearest"])
 
 
