@@ -13,6 +13,7 @@ from typing import Any
 
 from skillbench.report import load_run
 from skillbench.report._run import CELL_KEYS, cell_key, cell_label
+from skillbench.types import cell_fields
 
 CellKey = tuple[Any, ...]
 
@@ -53,7 +54,8 @@ def read_run_data(path: str | Path) -> RunData:
         if key not in known:
             known.add(key)
             cells.append(key)
-            labels.append(cell_label(dict(zip(CELL_KEYS, key, strict=True)), CELL_KEYS))
+            fields = dict(zip(CELL_KEYS, key, strict=True))
+            labels.append(cell_label(fields, cell_fields([fields])))
     config = run.path / "config.yaml"
     return RunData(
         run.name, run.path, cells, labels, run.rows, config if config.is_file() else None
