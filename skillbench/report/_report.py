@@ -29,6 +29,7 @@ from skillbench.report._effects import Effects
 from skillbench.report._headline import best_cell, headline
 from skillbench.report._measures import MEASURES
 from skillbench.report._plots import render_plots
+from skillbench.report._plots_sizes import size_figure
 from skillbench.report._plots_skills import cost_table
 from skillbench.report._run import Run, cell_key, cell_label, fmt_value, load_run
 from skillbench.report._sizes import size_blocks, size_json, size_lines
@@ -205,7 +206,7 @@ def build_report(run: Run) -> Document:
     doc.add(Heading("By tag"), *tag_tables(run, effects, best))
     sizes = size_lines(run)
     if sizes:
-        doc.add(*size_blocks(run, sizes))
+        doc.add(*size_blocks(run, sizes), size_figure(sizes))
 
     doc.add(Heading("Cells"))
     metrics = _overview_metrics(run)

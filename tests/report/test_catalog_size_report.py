@@ -121,6 +121,7 @@ selectors:
     text = (result.run_dir / "report.md").read_text()
     assert "## Catalog size" in text and "dilution (random)" in text
     assert "anchors: 4 of the" in text
+    assert (result.run_dir / "plots" / "accuracy_vs_catalog_size.png").stat().st_size > 0
     data = json.loads((result.run_dir / "catalog-size.json").read_text())
     (line,) = data["lines"]
     assert {k["distractors"] for k in line["knees"]} == {"random", "nearest"}
