@@ -149,7 +149,8 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
                     effective = plan.budget
                     setting = (variant, profile, level.size, level.mode, effective, ordering)
                     if setting in seen:
-                        duplicates.append(f"{variant}/{profile}/budget {budget}/{ordering}")
+                        size = "" if level.size is None else f"/{level.size} {level.mode}"
+                        duplicates.append(f"{variant}{size}/{profile}/budget {budget}/{ordering}")
                         continue
                     seen.add(setting)
                     for half_life in config.half_lives:
