@@ -8,8 +8,9 @@ the anchors' nearest look-alikes. Per line of the grid (every other key field fi
   size when the run has no random mode);
 - the **loss** at a size is the reference's accuracy minus the size's, paired on the same
   requests: the exact sign test and the paired bootstrap interval of ``compare``/``check``;
-- the **knee** of a mode is its first size whose loss the shared regression rule
-  (``is_regression``, tolerance 0) calls more than noise, Bonferroni over the mode's sizes;
+- the **knee** of a mode is its first size past the reference size whose loss the shared
+  regression rule (``is_regression``, tolerance 0) calls more than noise, Bonferroni over
+  those sizes;
 - **dilution** at a size is the loss with random distractors (the crowd alone) and
   **shadowing** is random minus nearest accuracy at that size (what look-alikes add); the
   two sum to the loss with nearest distractors.
@@ -139,13 +140,16 @@ def _line(label: str, cells: Sequence[Cell], effects: Effects, seed: int) -> Siz
         )
         return Loss.of(stats, alpha)
 
+    smallest = reference["catalog_size"]
     losses: dict[str, dict[int, Loss]] = {}
     knees: list[Knee] = []
     for mode, mode_cells in by_mode.items():
-        compared = [c for c in mode_cells if c is not reference]
-        alpha = family_alpha(ALPHA, len(compared))
-        losses[mode] = {c["catalog_size"]: loss(reference, c, alpha) for c in compared}
-        knee = next((n for n, x in losses[mode].items() if x.significant), None)
+        larger = [c["catalog_size"] for c in mode_cells if c["catalog_size"] > smallest]
+        alpha = family_alpha(ALPHA, len(larger))
+        losses[mode] = {
+            c["catalog_size"]: loss(reference, c, alpha) for c in mode_cells if c is not reference
+        }
+        knee = next((n for n in larger if losses[mode][n].significant), None)
         knees.append(Knee(mode, knee, None if knee is None else losses[mode][knee], alpha))
     splits: list[Split] = []
     nearest = {c["catalog_size"]: c for c in by_mode.get("nearest", [])}
@@ -239,7 +243,7 @@ def size_blocks(run: Run, lines: Sequence[SizeLine]) -> list[Block]:
             "are nested. Losses are accuracy points against the reference, the smallest "
             f"catalog ({ref['catalog_size']} skills, {ref['distractors']} distractors), on the "
             "same requests: 95% paired bootstrap interval and exact one-sided sign test. The "
-            "knee is the first size whose loss is more than noise (Bonferroni over the sizes). "
+            "knee is the first larger size whose loss is more than noise (Bonferroni over them). "
             "Dilution: the loss with random distractors; shadowing: random minus nearest "
             "accuracy at the same size.",
             muted=True,

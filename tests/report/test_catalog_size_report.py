@@ -51,7 +51,8 @@ def _run() -> Run:
 def test_knee_is_the_first_size_whose_loss_beats_the_noise() -> None:
     """Random: 4 of 20 requests lost at 25 (one-sided sign test p = 2^-4 = 0.0625, above the
     Bonferroni level 0.05 / 2 = 0.025), 8 lost at 50 (p = 2^-8 ≈ 0.0039): knee at 50, loss
-    0.4. Nearest: compared at 10, 25 and 50 (level 0.05 / 3); 8 lost at 25: knee at 25."""
+    0.4. Nearest: candidates 25 and 50 as well (10 is the reference size); 8 lost at 25:
+    knee at 25."""
     (line,) = size_lines(_run())
     assert line.reference["catalog_size"] == 10 and line.reference["distractors"] == "random"
     knees = {k.mode: k for k in line.knees}
@@ -61,7 +62,7 @@ def test_knee_is_the_first_size_whose_loss_beats_the_noise() -> None:
     assert random.loss.p_worse == pytest.approx(2**-8)
     assert line.losses["random"][25].p_worse == pytest.approx(2**-4)
     assert not line.losses["random"][25].significant
-    assert nearest.size == 25 and nearest.alpha == pytest.approx(0.05 / 3)
+    assert nearest.size == 25 and nearest.alpha == pytest.approx(0.025)
     assert nearest.loss is not None and nearest.loss.value == pytest.approx(0.4)
     assert line.losses["nearest"][10].value == 0 and line.losses["nearest"][10].p_worse == 1
 
