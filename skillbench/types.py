@@ -7,7 +7,7 @@ types for type checkers only.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 
@@ -50,8 +50,17 @@ UNANSWERED: frozenset[Outcome] = frozenset({"error"})
 and never scored: every rate is over the decisions that completed."""
 
 
+DistractorMode = Literal["random", "nearest"]
+"""How a catalog-size sweep fills a catalog beyond its anchors: a seeded random draw, or the
+skills whose listing text is nearest to an anchor's (look-alikes first)."""
+
+
 class CellKey(NamedTuple):
-    """What identifies a summary cell: one listing setting and one selector, repeats pooled."""
+    """What identifies a summary cell: one listing setting and one selector, repeats pooled.
+
+    ``catalog_size`` and ``distractors`` are set only in a catalog-size sweep; elsewhere they
+    are ``None`` and absent from every file, so older runs read exactly as they were written.
+    """
 
     catalog: str
     profile: str
@@ -59,6 +68,8 @@ class CellKey(NamedTuple):
     ordering: str
     half_life: str
     selector: str
+    catalog_size: int | None = None
+    distractors: DistractorMode | None = None
 
     @classmethod
     def of(cls, record: Mapping[str, Any]) -> CellKey:
@@ -68,6 +79,20 @@ class CellKey(NamedTuple):
 
 CELL_FIELDS: tuple[str, ...] = CellKey._fields
 """The field names of :class:`CellKey`, in order."""
+
+SIZE_FIELDS: tuple[str, ...] = ("catalog_size", "distractors")
+"""The key fields of the catalog-size sweep: written only when the run has that axis."""
+
+
+def cell_fields(records: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
+    """The key fields ``records`` use: every field, less the size fields none of them set.
+
+    Tables, CSV headers and notes list these, so a run without a size axis shows no empty
+    size columns.
+    """
+    records = list(records)
+    unused = {f for f in SIZE_FIELDS if all(r.get(f) is None for r in records)}
+    return tuple(f for f in CELL_FIELDS if f not in unused)
 
 
 @dataclass(frozen=True, slots=True)

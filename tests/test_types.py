@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from skillbench.types import (
+    CELL_FIELDS,
     CORRECT,
     INVOKED,
     NOT_RUN,
@@ -13,6 +14,7 @@ from skillbench.types import (
     UNWANTED,
     CellKey,
     Decision,
+    cell_fields,
     classify,
 )
 
@@ -66,5 +68,13 @@ def test_groups_are_the_documented_sets() -> None:
 def test_cell_key_reads_rows_and_cells() -> None:
     row = {"catalog": "c", "profile": "p", "budget": None, "ordering": "alpha"}
     key = CellKey.of({**row, "half_life": "7d", "selector": "s", "repeat": 3})
-    assert key == ("c", "p", None, "alpha", "7d", "s") and key.selector == "s"
+    assert key == ("c", "p", None, "alpha", "7d", "s", None, None) and key.selector == "s"
     assert CellKey.of(row).selector is None
+    sized = CellKey.of({**row, "catalog_size": 25, "distractors": "nearest"})
+    assert sized.catalog_size == 25 and sized.distractors == "nearest"
+
+
+def test_cell_fields_leave_out_size_fields_no_record_sets() -> None:
+    plain = {"catalog": "c", "budget": None}
+    assert cell_fields([plain]) == CELL_FIELDS[:6]
+    assert cell_fields([plain, {"catalog_size": 10}]) == CELL_FIELDS[:7]

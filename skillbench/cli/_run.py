@@ -119,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         if observer is not None:
             observer.close()
     if not args.quiet:
+        for note in result.notes:
+            print(f"warning: {note}", file=sys.stderr)
         print(summary_table(result.cells))
         if report is not None:
             from skillbench.report import load_run
@@ -176,16 +178,17 @@ def summary_table(cells: Sequence[Mapping[str, Any]]) -> str:
     """One line per summary cell: the settings, n (and errors, when any), the headline
     metrics of the registry with accuracy's interval."""
     from skillbench.metrics import METRICS
-    from skillbench.types import CELL_FIELDS
+    from skillbench.types import cell_fields
 
+    keys = cell_fields(cells)
     metrics = [m.name for m in METRICS.values() if m.headline]
     counts = ["n", "errors"] if any(c.get("errors") for c in cells) else ["n"]
-    lines = [[*CELL_FIELDS, *counts, metrics[0], "95% CI", *metrics[1:]]]
+    lines = [[*keys, *counts, metrics[0], "95% CI", *metrics[1:]]]
     for c in cells:
         ci = c.get(f"{metrics[0]}_ci") or [None, None]
         lines.append(
             [
-                *(_fmt(c.get(k)) for k in (*CELL_FIELDS, *counts, metrics[0])),
+                *(_fmt(c.get(k)) for k in (*keys, *counts, metrics[0])),
                 f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
                 *(_fmt(c.get(m)) for m in metrics[1:]),
             ]
@@ -206,6 +209,11 @@ def print_plan(plan: Mapping[str, Any]) -> None:
     for key in ("catalogs", "profiles", "budgets", "orderings", "half_lives", "selectors"):
         print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
     print(f"  repeats    {grid['repeats']}")
+    for key in ("catalog_sizes", "distractors"):
+        if key in grid:
+            print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
+    for note in plan.get("notes", ()):
+        print(f"  note: {note}")
     for name, sel in plan["selectors"].items():
         line = (
             f"selector {name} ({sel['type']}): {sel['cells']} cells, {sel['decisions']} decisions"

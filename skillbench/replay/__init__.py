@@ -18,6 +18,13 @@ from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order
 from skillbench.replay._plan import dry_run
 from skillbench.replay._results import read_rows
 from skillbench.replay._schema import config_schema
+from skillbench.replay._sizes import (
+    SizedCatalog,
+    SweepPlan,
+    anchor_requests,
+    distractor_order,
+    plan_sizes,
+)
 from skillbench.replay._types import (
     ANNOTATORS,
     Annotator,
@@ -47,15 +54,20 @@ __all__ = [
     "RunStatus",
     "RunStopped",
     "SelectorConfig",
+    "SizedCatalog",
     "SourceConfig",
+    "SweepPlan",
     "TimelineConfig",
     "UsageConfig",
+    "anchor_requests",
     "build_grid",
     "config_schema",
     "cost_annotator",
+    "distractor_order",
     "dry_run",
     "load_config",
     "load_variant",
+    "plan_sizes",
     "read_rows",
     "replay_order",
     "run_experiment",

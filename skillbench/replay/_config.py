@@ -16,6 +16,7 @@ import json
 import re
 import types
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,6 +36,7 @@ from skillbench._yaml import LineDict, load_yaml
 from skillbench.catalog import SourceKind
 from skillbench.dataset import InputErrors
 from skillbench.tokens import DEFAULT_TOKEN_MODEL
+from skillbench.types import DistractorMode
 
 
 class _Strict(BaseModel):
@@ -118,6 +120,9 @@ class SelectorConfig(BaseModel):
         return dict(self.model_extra or {})
 
 
+SWEEP_KEYS = ("catalog_sizes", "distractors", "anchors")
+"""Catalog-size sweep keys: hashed only when set, so older configs keep their hash."""
+
 PACING_PARAMS = frozenset({"max_cost_usd", "timeout", "max_attempts", "backoff_s", "cache"})
 """Selector params that change how a run is paced or paid for, never what it decides."""
 
@@ -149,6 +154,9 @@ class RunConfig(_Strict):
     token_model: str = DEFAULT_TOKEN_MODEL
     output_dir: str | None = None
     limit: StrictInt | None = Field(default=None, ge=1)
+    catalog_sizes: list[int | Literal["all"]] | None = None
+    distractors: Literal["random", "nearest", "both"] | None = None
+    anchors: StrictInt | None = Field(default=None, ge=1)
 
     _path: Path | None = PrivateAttr(default=None)
     _lines: dict[tuple[Any, ...], int | None] = PrivateAttr(default_factory=dict)
@@ -191,6 +199,14 @@ class RunConfig(_Strict):
         return [str(v) for v in value] if isinstance(value, list) else value
 
     @property
+    def distractor_modes(self) -> tuple[DistractorMode, ...]:
+        """The distractor modes of a catalog-size sweep (``both`` unless configured)."""
+        if self.catalog_sizes is None:
+            return ()
+        mode = self.distractors or "both"
+        return ("random", "nearest") if mode == "both" else (mode,)
+
+    @property
     def path(self) -> Path | None:
         """The config file, when loaded from one."""
         return self._path
@@ -223,6 +239,9 @@ class RunConfig(_Strict):
         after the cap is raised.
         """
         data = self.model_dump(mode="json", exclude={"output_dir"})
+        for key in SWEEP_KEYS:
+            if data[key] is None:
+                del data[key]
         data["selectors"] = [
             {k: v for k, v in sel.items() if k not in PACING_PARAMS} for sel in data["selectors"]
         ]
@@ -270,6 +289,7 @@ def load_config(path: str | Path) -> RunConfig:
             for i in range(len(config.selectors))
         },
         **{("catalogs", v): _line(raw, ("catalogs", v)) for v in config.catalogs},
+        ("catalog_sizes",): _line(raw, ("catalog_sizes",)),
     }
     _check_semantics(path, raw, config)
     return config
@@ -355,8 +375,29 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
             problems.append(InputError(where("half_lives", i), f"bad duration {label!r}: {exc}"))
     if len(set(config.half_lives)) != len(config.half_lives):
         problems.append(InputError(where("half_lives"), "duplicate half-life"))
+    problems += _sweep_problems(config, where)
     if problems:
         raise InputErrors(problems)
+
+
+def _sweep_problems(config: RunConfig, where: Callable[..., Location]) -> list[InputError]:
+    """Catalog sizes are positive and distinct; ``distractors`` and ``anchors`` need sizes."""
+    if config.catalog_sizes is None:
+        return [
+            InputError(where(key), f"{key} needs catalog_sizes (the sizes to sweep)")
+            for key in ("distractors", "anchors")
+            if getattr(config, key) is not None
+        ]
+    problems = [
+        InputError(where("catalog_sizes", i), f"catalog size must be at least 1, not {size}")
+        for i, size in enumerate(config.catalog_sizes)
+        if size != "all" and size < 1
+    ]
+    if not config.catalog_sizes:
+        problems.append(InputError(where("catalog_sizes"), "catalog_sizes needs a size"))
+    if len(set(config.catalog_sizes)) != len(config.catalog_sizes):
+        problems.append(InputError(where("catalog_sizes"), "duplicate catalog size"))
+    return problems
 
 
 def _to_input_error(path: Path, raw: Any, err: Any) -> InputError:

@@ -68,6 +68,7 @@ class RunResult:
         decisions: decisions in results.jsonl.
         resumed: decisions kept from an earlier run.
         errors: decisions that got no answer after the selector's retries.
+        notes: what a catalog-size sweep drew or skipped (also in the manifest).
     """
 
     run_dir: Path
@@ -77,6 +78,7 @@ class RunResult:
     decisions: int
     resumed: int
     errors: int = 0
+    notes: tuple[str, ...] = ()
 
 
 def run_experiment(
@@ -162,7 +164,16 @@ def run_experiment(
         if errors and status == "complete":
             status, reason = "incomplete", _error_reason(errors)
         manifest.write(status, reason, len(errors))
-        return RunResult(run_dir, status, reason, cells, len(ordered), len(kept), len(errors))
+        return RunResult(
+            run_dir,
+            status,
+            reason,
+            cells,
+            len(ordered),
+            len(kept),
+            len(errors),
+            tuple(grid.notes),
+        )
 
     if observer is not None:
         observer.phase("replaying decisions", grid.decisions - len(rows))

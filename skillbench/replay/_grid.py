@@ -20,8 +20,16 @@ from skillbench.catalog import Catalog, SourceSpec, load_catalog
 from skillbench.dataset import LabelledRequest, assign_timeline, check_expected, load_requests
 from skillbench.listing import ListingPlan
 from skillbench.replay._config import RunConfig, SelectorConfig
+from skillbench.replay._sizes import SizedCatalog, anchor_requests, plan_sizes
 from skillbench.replay._types import Cell
-from skillbench.selectors import SELECTORS, Calibratable, Selector, SelectorEnv
+from skillbench.selectors import (
+    DEFAULT_MODEL,
+    SELECTORS,
+    Calibratable,
+    Embedder,
+    Selector,
+    SelectorEnv,
+)
 from skillbench.usage import UsageTracker
 
 
@@ -89,6 +97,8 @@ class Grid:
     selector_configs: dict[str, SelectorConfig]
     train: frozenset[str] = frozenset()
     duplicates: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What a catalog-size sweep drew or skipped (anchor sample, unusable sizes)."""
 
     @property
     def decisions(self) -> int:
@@ -105,6 +115,9 @@ def load_variant(config: RunConfig, variant: str, profile: str) -> Catalog:
 def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
     """Load requests and catalogs, build the plans and enumerate the cells."""
     requests = prepare_requests(config, limit if limit is not None else config.limit)
+    notes: list[str] = []
+    if config.catalog_sizes is not None:
+        requests, notes = anchor_requests(requests, config.anchors, config.seed)
     catalogs: dict[tuple[str, str], Catalog] = {}
     for variant in config.catalogs:
         for profile in config.profiles:
@@ -120,41 +133,81 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
     cells: list[Cell] = []
     seen: set[tuple[Any, ...]] = set()
     duplicates: list[str] = []
-    for (variant, profile), catalog in catalogs.items():
-        for budget in config.budgets:
-            for ordering in config.orderings:
-                plan = ListingPlan(
-                    catalog.skills,
-                    profile=profile,
-                    budget=budget,
-                    ordering=ordering,
-                    inactive=catalog.inactive,
-                    seed=config.seed,
-                    options=config.profile_options.get(profile),
-                )
-                effective = plan.budget
-                if (variant, profile, effective, ordering) in seen:
-                    duplicates.append(f"{variant}/{profile}/budget {budget}/{ordering}")
-                    continue
-                seen.add((variant, profile, effective, ordering))
-                for half_life in config.half_lives:
-                    for sel in config.selectors:
-                        for repeat in range(config.repeats):
-                            cell = Cell(
-                                len(cells),
-                                variant,
-                                profile,
-                                effective,
-                                ordering,
-                                half_life,
-                                sel.label,
-                                repeat,
-                            )
-                            cells.append(cell)
-                            plans[cell] = plan
+    for (variant, profile), full in catalogs.items():
+        for level in _levels(config, variant, full, requests, notes):
+            for budget in config.budgets:
+                for ordering in config.orderings:
+                    plan = ListingPlan(
+                        level.catalog.skills,
+                        profile=profile,
+                        budget=budget,
+                        ordering=ordering,
+                        inactive=full.inactive,
+                        seed=config.seed,
+                        options=config.profile_options.get(profile),
+                    )
+                    effective = plan.budget
+                    setting = (variant, profile, level.size, level.mode, effective, ordering)
+                    if setting in seen:
+                        size = "" if level.size is None else f"/{level.size} {level.mode}"
+                        duplicates.append(f"{variant}{size}/{profile}/budget {budget}/{ordering}")
+                        continue
+                    seen.add(setting)
+                    for half_life in config.half_lives:
+                        for sel in config.selectors:
+                            for repeat in range(config.repeats):
+                                cell = Cell(
+                                    len(cells),
+                                    variant,
+                                    profile,
+                                    effective,
+                                    ordering,
+                                    half_life,
+                                    sel.label,
+                                    repeat,
+                                    level.size,
+                                    level.mode,
+                                )
+                                cells.append(cell)
+                                plans[cell] = plan
     grid = Grid(requests, catalogs, plans, cells, {s.label: s for s in config.selectors})
     grid.duplicates = duplicates
+    grid.notes = list(dict.fromkeys(notes))
     return grid
+
+
+def _levels(
+    config: RunConfig,
+    variant: str,
+    catalog: Catalog,
+    requests: list[LabelledRequest],
+    notes: list[str],
+) -> list[SizedCatalog]:
+    """The catalogs of ``variant``: itself, or its nested sizes in a catalog-size sweep."""
+    if config.catalog_sizes is None:
+        return [SizedCatalog(None, None, catalog)]
+    base = config.path.parent if config.path else None
+
+    def embed(texts: Sequence[str]) -> Any:
+        embedder = Embedder.shared(DEFAULT_MODEL, default_cache_root(), base_dir=base)
+        return embedder.embed(texts)
+
+    sweep = plan_sizes(
+        catalog,
+        variant,
+        requests,
+        config.catalog_sizes,
+        config.distractor_modes,
+        config.seed,
+        embed,
+    )
+    notes += sweep.notes
+    if not sweep.catalogs:
+        raise InputError(
+            config.location("catalog_sizes"),
+            f"no catalog size of the sweep fits catalog {variant!r}: " + "; ".join(sweep.notes),
+        )
+    return sweep.catalogs
 
 
 class SelectorPool:

@@ -68,6 +68,13 @@ def run_info(
     }
     if grid.duplicates:
         info["duplicate_listings_skipped"] = grid.duplicates
+    if config.catalog_sizes is not None:
+        info["catalog_sizes"] = {
+            "sizes": sorted({c.catalog_size for c in grid.cells if c.catalog_size is not None}),
+            "distractors": list(config.distractor_modes),
+            "anchors": sorted({name for r in grid.requests for name in r.expected}),
+            "notes": grid.notes,
+        }
     if fitted:
         info["calibration"] = {
             "train_fraction": config.calibration.train_fraction,

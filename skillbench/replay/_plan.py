@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from skillbench.replay._config import RunConfig
-from skillbench.replay._grid import SelectorPool, build_grid, selector_env, usage_trackers
+from skillbench.replay._grid import Grid, SelectorPool, build_grid, selector_env, usage_trackers
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Plannable
 from skillbench.selectors import Query
@@ -49,6 +49,7 @@ def dry_run(
         selectors[name] = entry
     return {
         "name": config.name,
+        **({"notes": grid.notes} if grid.notes else {}),
         "requests": len(grid.requests),
         "cells": len(grid.cells),
         "decisions": grid.decisions,
@@ -60,6 +61,18 @@ def dry_run(
             "half_lives": config.half_lives,
             "selectors": [s.label for s in config.selectors],
             "repeats": config.repeats,
+            **_sweep(grid),
         },
         "selectors": selectors,
+    }
+
+
+def _sweep(grid: Grid) -> dict[str, Any]:
+    """The catalog sizes and distractor modes the grid runs (nothing without a sweep)."""
+    sizes = sorted({c.catalog_size for c in grid.cells if c.catalog_size is not None})
+    if not sizes:
+        return {}
+    return {
+        "catalog_sizes": sizes,
+        "distractors": list(dict.fromkeys(c.distractors for c in grid.cells)),
     }

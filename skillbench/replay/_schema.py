@@ -23,6 +23,8 @@ def config_schema() -> dict[str, Any]:
     props["orderings"]["items"] = {"pattern": f"^({names})(:.+)?$", "type": "string"}
     budget = {"minimum": 1, "type": "integer"}
     props["budgets"]["items"] = {"anyOf": [budget, {"type": "null"}]}
+    sizes = {"items": {"anyOf": [budget, {"const": "all"}]}, "type": "array"}
+    props["catalog_sizes"]["anyOf"] = [sizes, {"type": "null"}]
     selector = schema["$defs"]["SelectorConfig"]
     selector["properties"]["type"] = {"enum": SELECTORS.names(), "type": "string"}
     retrieve = schema["$defs"]["RetrieveConfig"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from skillbench._registry import Registry
-from skillbench.types import CELL_FIELDS, CellKey, Decision, Query
+from skillbench.types import CELL_FIELDS, SIZE_FIELDS, CellKey, Decision, DistractorMode, Query
 
 if TYPE_CHECKING:
     from skillbench.replay._config import RunConfig
@@ -20,6 +20,7 @@ class Cell:
 
     ``budget`` is the *effective* budget (what the renderer applied), so two configured
     budgets that render the same (``null`` and the profile default) make one cell.
+    ``catalog_size`` and ``distractors`` are set only in a catalog-size sweep.
     """
 
     index: int
@@ -30,6 +31,8 @@ class Cell:
     half_life: str
     selector: str
     repeat: int
+    catalog_size: int | None = None
+    distractors: DistractorMode | None = None
 
     @property
     def key(self) -> CellKey:
@@ -40,10 +43,14 @@ class Cell:
     def label(self) -> str:
         budget = "default" if self.budget is None else str(self.budget)
         parts = (self.catalog, self.profile, budget, self.ordering, self.half_life, self.selector)
-        return "/".join(parts) + f"/r{self.repeat}"
+        size = "" if self.catalog_size is None else f"/n{self.catalog_size}-{self.distractors}"
+        return "/".join(parts) + size + f"/r{self.repeat}"
 
     def fields(self) -> dict[str, Any]:
-        return self.key._asdict()
+        """The key as results rows and summary cells store it (unset size fields left out)."""
+        return {
+            k: v for k, v in self.key._asdict().items() if k not in SIZE_FIELDS or v is not None
+        }
 
 
 class RunObserver(Protocol):

@@ -15,6 +15,7 @@ from skillbench.report._gate import (
 from skillbench.report._report import build_report, write_report
 from skillbench.report._run import Run, load_run
 from skillbench.report._select import Selection, parse_selection
+from skillbench.report._sizes import Knee, Loss, SizeLine, Split, size_json, size_lines
 
 __all__ = [
     "Comparison",
@@ -22,10 +23,14 @@ __all__ = [
     "Flip",
     "GateReport",
     "GateResult",
+    "Knee",
+    "Loss",
     "PairedResult",
     "Run",
     "Selection",
+    "SizeLine",
     "SkillDiff",
+    "Split",
     "Thresholds",
     "baseline_from_run",
     "bless_run",
@@ -36,6 +41,8 @@ __all__ = [
     "load_baseline",
     "load_run",
     "parse_selection",
+    "size_json",
+    "size_lines",
     "to_html",
     "to_markdown",
     "write_junit",

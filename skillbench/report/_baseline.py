@@ -13,7 +13,7 @@ from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.metrics import METRICS, find_metric
 from skillbench.report._pairing import cell_rows
 from skillbench.report._run import Row, Run, cell_key
-from skillbench.types import CELL_FIELDS
+from skillbench.types import cell_fields
 
 FORMAT_VERSION = 1
 Bounds = Mapping[str, Mapping[str, float]]
@@ -68,7 +68,7 @@ def baseline_from_run(run: Run, bounds: Bounds | None = None) -> dict[str, Any]:
             if m.name in cell:
                 n = m.counts(rows)[1] if rows and m.per_row else cell.get("n")
                 metrics[m.name] = {"value": cell[m.name], "ci": cell.get(m.name + "_ci"), "n": n}
-        entry = {k: cell.get(k) for k in CELL_FIELDS}
+        entry = {k: cell.get(k) for k in cell_fields(run.cells)}
         entry.update(metrics=metrics, requests=_requests(rows))
         cells.append(entry)
     doc: dict[str, Any] = {

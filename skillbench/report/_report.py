@@ -28,10 +28,12 @@ from skillbench.report._doc import (
 from skillbench.report._effects import Effects
 from skillbench.report._headline import best_cell, headline
 from skillbench.report._plots import render_plots
+from skillbench.report._plots_sizes import size_figure
 from skillbench.report._plots_skills import cost_table
 from skillbench.report._run import Run, cell_key, cell_label, fmt_value, load_run
+from skillbench.report._sizes import size_blocks, size_json, size_lines
 from skillbench.report._tags import tag_tables
-from skillbench.types import CELL_FIELDS
+from skillbench.types import cell_fields
 
 FORMATS = ("md", "html", "csv")
 OVERVIEW = (
@@ -157,7 +159,7 @@ def _notes(run: Run) -> list[Block]:
     """What holds for the whole run: fixed fields, fields that changed nothing, skipped cells."""
     out: list[Block] = []
     first = run.cells[0] if run.cells else {}
-    fixed = [k for k in CELL_FIELDS if k not in run.varying() and run.cells]
+    fixed = [k for k in cell_fields(run.cells) if k not in run.varying() and run.cells]
     if fixed:
         same = ", ".join(f"{k} `{fmt_value(first.get(k))}`" for k in fixed)
         out.append(Para(f"Same in every cell: {same}."))
@@ -229,6 +231,9 @@ def build_report(run: Run) -> Document:
     doc.add(Heading("What to do"))
     doc.add(*_advice(run, effects, best))
     doc.add(Heading("By tag"), *tag_tables(run, effects, best))
+    sizes = size_lines(run)
+    if sizes:
+        doc.add(*size_blocks(run, sizes), size_figure(sizes))
 
     doc.add(Heading("Cells"))
     metrics = _overview_metrics(run)
@@ -293,7 +298,7 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, An
 
 
 def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
-    header = [*CELL_FIELDS, "n", "errors"]
+    header = [*cell_fields(run.cells), "n", "errors"]
     for m in [x.name for x in METRICS.values()]:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]
@@ -348,6 +353,11 @@ def write_report(
         if "html" in formats:
             (out / "report.html").write_text(to_html(doc), encoding="utf-8")
             written.append(out / "report.html")
+    sizes = size_lines(run)
+    if sizes:
+        path = out / "catalog-size.json"
+        path.write_text(json.dumps(size_json(sizes), indent=2, sort_keys=True) + "\n")
+        written.append(path)
     if "csv" in formats:
         header, records = _summary_records(run)
         written.append(_write_csv(out / "summary.csv", header, records))

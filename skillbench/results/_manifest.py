@@ -81,12 +81,15 @@ class Manifest(Record):
     """Budget settings that rendered the same listing as another and were skipped."""
     calibration: dict[str, Any] | None = None
     """Train split and fitted values of calibrated selectors."""
+    catalog_sizes: dict[str, Any] | None = None
+    """A catalog-size sweep: the sizes run, distractor modes, anchor skills and notes on what
+    was drawn or skipped."""
 
 
 def manifest_json(manifest: BaseModel) -> dict[str, Any]:
     """The manifest as written (optional sections left out when absent)."""
     data = manifest.model_dump(mode="json")
-    for key in ("duplicate_listings_skipped", "calibration"):
+    for key in ("duplicate_listings_skipped", "calibration", "catalog_sizes"):
         if data.get(key) is None:
             data.pop(key, None)
     return data

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializationInfo, model_serializer
+from pydantic_core.core_schema import SerializerFunctionWrapHandler
 
-from skillbench.types import CellKey, Outcome
+from skillbench.types import SIZE_FIELDS, CellKey, DistractorMode, Outcome
 
 SCHEMA_VERSION = "0.2"
 """The run-directory schema this version of skillbench writes."""
@@ -21,7 +22,22 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
-class ResultRow(Record):
+class SizedRecord(Record):
+    """A record keyed by a cell: the catalog-size fields are left out of its JSON when unset,
+    so a run without a size axis writes the same bytes as before that axis existed."""
+
+    @model_serializer(mode="wrap")
+    def _drop_unset_sizes(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for name in SIZE_FIELDS:
+            if data.get(name, 0) is None:
+                del data[name]
+        return data
+
+
+class ResultRow(SizedRecord):
     """One line of ``results.jsonl``: one decision of one cell on one request."""
 
     schema_version: str = SCHEMA_VERSION
@@ -38,6 +54,10 @@ class ResultRow(Record):
     """Usage half-life label as configured (`1d`, `7d`, `inf`)."""
     selector: str
     """Selector name from the config."""
+    catalog_size: int | None = None
+    """Skills in the cell's catalog, in a catalog-size sweep (absent otherwise)."""
+    distractors: DistractorMode | None = None
+    """How that catalog was filled beyond its anchors (`random`, `nearest`; absent otherwise)."""
     repeat: int
     """0-based repeat index."""
     request_id: str
@@ -95,9 +115,7 @@ class ResultRow(Record):
     @property
     def key(self) -> CellKey:
         """The summary cell the row belongs to."""
-        return CellKey(
-            self.catalog, self.profile, self.budget, self.ordering, self.half_life, self.selector
-        )
+        return CellKey(*(getattr(self, name) for name in CellKey._fields))
 
     @property
     def error(self) -> str | None:

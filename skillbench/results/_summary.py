@@ -8,14 +8,14 @@ from typing import Any, cast
 from pydantic import BaseModel, Field, create_model, field_validator
 
 from skillbench.metrics import METRICS
-from skillbench.results._row import SCHEMA_VERSION, Record
-from skillbench.types import CellKey, Outcome
+from skillbench.results._row import SCHEMA_VERSION, Record, SizedRecord
+from skillbench.types import CellKey, DistractorMode, Outcome
 
 OPTIONAL_SECTIONS = ("calibration", "cost", "repeats", "mean_full_listing_tokens")
 """Cell sections present only when their part of the run took place."""
 
 
-class CellFields(Record):
+class CellFields(SizedRecord):
     """The fields of a summary cell other than its metric values."""
 
     catalog: str
@@ -30,6 +30,10 @@ class CellFields(Record):
     """Usage half-life label."""
     selector: str
     """Selector name."""
+    catalog_size: int | None = None
+    """Skills in the cell's catalog, in a catalog-size sweep (absent otherwise)."""
+    distractors: DistractorMode | None = None
+    """How that catalog was filled beyond its anchors (`random`, `nearest`; absent otherwise)."""
     n: int
     """Decisions counted (test split, every repeat), errors included."""
     errors: int
@@ -60,9 +64,7 @@ class CellFields(Record):
     @property
     def key(self) -> CellKey:
         """The cell's identity."""
-        return CellKey(
-            self.catalog, self.profile, self.budget, self.ordering, self.half_life, self.selector
-        )
+        return CellKey(*(getattr(self, name) for name in CellKey._fields))
 
     def metric(self, name: str) -> float | None:
         """The value of registered metric ``name`` (None: undefined for this cell)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from skillbench.report import load_run
 from skillbench.report._run import cell_key, cell_label
-from skillbench.types import CELL_FIELDS
+from skillbench.types import CELL_FIELDS, cell_fields
 
 CellKey = tuple[Any, ...]
 
@@ -54,7 +54,8 @@ def read_run_data(path: str | Path) -> RunData:
         if key not in known:
             known.add(key)
             cells.append(key)
-            labels.append(cell_label(dict(zip(CELL_FIELDS, key, strict=True)), CELL_FIELDS))
+            fields = dict(zip(CELL_FIELDS, key, strict=True))
+            labels.append(cell_label(fields, cell_fields([fields])))
     config = run.path / "config.yaml"
     return RunData(
         run.name, run.path, cells, labels, run.rows, config if config.is_file() else None

@@ -23,6 +23,8 @@ def test_configs_exist() -> None:
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.stem for p in CONFIGS])
 def test_config_builds_its_grid(path: Path) -> None:
     """Paths resolve from configs/, catalogs load and every expected skill name exists."""
+    if "../shared/data/" in path.read_text() and not (REPO.parent / "shared" / "data").is_dir():
+        pytest.skip("the config reads ../shared/data, which is not beside this clone")
     config = load_config(path)
     assert config.name == path.stem
     grid = build_grid(config, limit=5)

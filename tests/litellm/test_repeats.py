@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from skillbench.metrics._repeats import group_repeats, pass_hat_k, repeat_metrics, trigger_rates
+from skillbench.types import CellKey
 
 CELL = {
     "catalog": "c",
@@ -62,4 +63,4 @@ def test_train_rows_and_other_cells_are_kept_apart() -> None:
     data += [{**r, "selector": "other"} for r in rows("a", ["pdf"], ["missed"] * 2)]
     cells = group_repeats(data)
     assert len(cells) == 2
-    assert [r.request_id for r in cells[tuple(CELL.values())]] == ["a"]
+    assert [r.request_id for r in cells[CellKey.of(CELL)]] == ["a"]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from skillbench.cli import main
 from skillbench.report import load_run
+from skillbench.types import CellKey
 from skillbench.view import build_payload, embed_json, read_run_data, render_page
 
 
@@ -66,12 +67,7 @@ def test_two_runs_pair_the_requests_whose_outcome_flipped(flip_runs: tuple[Path,
     cells = read_run_data(a).cells
     shown = {
         (
-            cells.index(
-                tuple(
-                    r[k]
-                    for k in ("catalog", "profile", "budget", "ordering", "half_life", "selector")
-                )
-            ),
+            cells.index(CellKey.of(r)),
             r["request_id"],
         )
         for r in load_run(a).rows
