@@ -102,7 +102,9 @@ class SelectorConfig(BaseModel):
         return dict(self.model_extra or {})
 
 
-PACING_PARAMS = frozenset({"max_cost_usd", "timeout", "max_attempts", "backoff_s", "cache"})
+PACING_PARAMS = frozenset(
+    {"max_cost_usd", "timeout", "max_attempts", "backoff_s", "cache", "processes", "router"}
+)
 """Selector params that change how a run is paced or paid for, never what it decides."""
 
 

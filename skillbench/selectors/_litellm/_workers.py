@@ -1,0 +1,203 @@
+"""Worker processes that make model calls, so litellm's CPU per call is no longer the ceiling.
+
+litellm spends milliseconds of CPU on every call (building the request, parsing and pricing
+the answer), and one process holds one GIL: past some tens of calls per second the event loop,
+not the endpoint, sets the pace. A ``WorkerPool`` runs N spawned processes, each with its own
+event loop and litellm (and its own Router, given a ``router`` section). The parent keeps
+everything that decides or pays: the endpoint's semaphore (so ``-j`` stays the total), the
+spend cap reservation, the retry loop, the cache, the in-flight dedupe and the reading of
+answers; a worker makes one try of one request and sends back an ``Attempt``. Results
+therefore do not depend on the number of processes.
+
+Workers ignore Ctrl-C (the parent cancels its calls and exits; daemonic workers end with it)
+and exit on their own when the parent's end of their pipe closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import itertools
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any, NamedTuple
+
+from skillbench.selectors._litellm._client import Attempt, RetryPolicy, attempt
+from skillbench.selectors._litellm._router import RouterSpec, build_router
+
+
+class RouterRef(NamedTuple):
+    """A Router for workers to build: the spec (already their share) and its group name."""
+
+    spec: RouterSpec
+    group: str
+
+
+@dataclass
+class _Worker:
+    """The parent's side of one process: its pipes and the calls it still owes."""
+
+    process: Any
+    requests: Connection
+    pending: dict[int, tuple[asyncio.Future[Attempt], asyncio.AbstractEventLoop]] = field(
+        default_factory=dict
+    )
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class WorkerPool:
+    """N processes making tries of chat requests; ``send`` is a ``Sender`` for ``call_model``."""
+
+    def __init__(self, processes: int, router: RouterRef | None = None) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self._ids = itertools.count()
+        self._workers: list[_Worker] = []
+        for i in range(processes):
+            requests_out, requests_in = ctx.Pipe(duplex=False)
+            replies_out, replies_in = ctx.Pipe(duplex=False)
+            process = ctx.Process(
+                target=_serve,
+                args=(requests_out, replies_in, router),
+                name=f"skillbench-llm-{i}",
+                daemon=True,
+            )
+            process.start()
+            requests_out.close()
+            replies_in.close()
+            worker = _Worker(process, requests_in)
+            self._workers.append(worker)
+            threading.Thread(
+                target=self._collect,
+                args=(worker, replies_out),
+                name=f"{process.name}-replies",
+                daemon=True,
+            ).start()
+
+    async def send(
+        self, request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str]
+    ) -> Attempt:
+        """One try of ``request`` by the worker with the fewest calls in flight."""
+        worker = min(self._workers, key=lambda w: len(w.pending))
+        call = next(self._ids)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Attempt] = loop.create_future()
+        worker.pending[call] = (future, loop)
+        try:
+            self._post(worker, ("call", call, dict(request), policy, hidden))
+            return await future
+        except asyncio.CancelledError:
+            self._post(worker, ("cancel", call))
+            raise
+        finally:
+            worker.pending.pop(call, None)
+
+    def close(self) -> None:
+        """Stop every worker (closing its pipe ends it; terminate the ones that linger)."""
+        for worker in self._workers:
+            worker.requests.close()
+        for worker in self._workers:
+            worker.process.join(timeout=2)
+            if worker.process.is_alive():
+                worker.process.terminate()
+
+    @staticmethod
+    def _post(worker: _Worker, message: tuple[Any, ...]) -> None:
+        # A worker that is gone cannot take it; its reply thread fails what it owed.
+        with worker.lock, contextlib.suppress(OSError, ValueError):
+            worker.requests.send(message)
+
+    def _collect(self, worker: _Worker, replies: Connection) -> None:
+        """Hand each reply to the awaiting call; a dead worker fails all it still owed."""
+        while True:
+            try:
+                call, outcome = replies.recv()
+            except (EOFError, OSError):
+                break
+            found = worker.pending.get(call)
+            if found is not None:
+                found[1].call_soon_threadsafe(_settle, found[0], outcome)
+        dead = RuntimeError(f"model worker process {worker.process.name} exited")
+        for future, loop in list(worker.pending.values()):
+            loop.call_soon_threadsafe(_settle, future, dead)
+
+
+def _settle(future: asyncio.Future[Attempt], outcome: Attempt | BaseException) -> None:
+    if future.done():
+        return
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
+
+
+def _serve(requests: Connection, replies: Connection, router: RouterRef | None) -> None:
+    """A worker's life: read calls and cancels, run them on its own loop, send replies."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    loop = asyncio.new_event_loop()
+    route = None if router is None else build_router(router.spec, router.group)
+    tasks: dict[int, asyncio.Task[None]] = {}
+    lock = threading.Lock()
+
+    def reply(call: int, outcome: Attempt | BaseException) -> None:
+        with lock:
+            replies.send((call, outcome))
+
+    async def run(
+        call: int, request: dict[str, Any], policy: RetryPolicy, hidden: list[str]
+    ) -> None:
+        try:
+            reply(call, await attempt(request, policy, hidden, route))
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:  # a bug, not a model error: the parent raises it
+            reply(call, RuntimeError(f"{type(exc).__name__}: {exc}"))
+        finally:
+            tasks.pop(call, None)
+
+    def start(call: int, *args: Any) -> None:
+        tasks[call] = loop.create_task(run(call, *args))
+
+    def cancel(call: int) -> None:
+        task = tasks.get(call)
+        if task is not None:
+            task.cancel()
+
+    threading.Thread(target=loop.run_forever, name="skillbench-llm", daemon=True).start()
+    while True:
+        try:
+            message = requests.recv()
+        except (EOFError, OSError):
+            break
+        if message[0] == "call":
+            loop.call_soon_threadsafe(start, *message[1:])
+        else:
+            loop.call_soon_threadsafe(cancel, message[1])
+    os._exit(0)
+
+
+_pools: dict[tuple[int, RouterRef | None], WorkerPool] = {}
+_pools_lock = threading.Lock()
+
+
+def worker_pool(processes: int, router: RouterRef | None = None) -> WorkerPool:
+    """The process-wide pool of ``processes`` workers (with this router), started once."""
+    with _pools_lock:
+        key = (processes, router)
+        if key not in _pools:
+            _pools[key] = WorkerPool(processes, router)
+        return _pools[key]
+
+
+@atexit.register
+def close_pools() -> None:
+    """Stop every pool's workers (at exit; tests call it to start from none)."""
+    with _pools_lock:
+        for pool in _pools.values():
+            pool.close()
+        _pools.clear()
