@@ -12,7 +12,6 @@ and the server, so a shared or small machine shows where the time went.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import time
 from pathlib import Path
@@ -28,8 +27,17 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def workers() -> list[int]:
-    return [p.pid for p in multiprocessing.active_children() if p.pid is not None]
+def children() -> list[int]:
+    """Processes this one started (the server and the selector's workers)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == os.getpid():
+            found.append(int(stat.parent.name))
+    return found
 
 
 def main() -> None:
@@ -51,7 +59,7 @@ def main() -> None:
         )
         for n in args.processes:
             measure(base_url, 2 * args.concurrency, args.concurrency, f"warm{n}", n)
-            pids = [p for p in workers() if n > 1]
+            pids = [p for p in children() if p != server.pid]
             before = [cpu_s(p) for p in (*pids, server.pid)]
             start = time.perf_counter()
             wall, parent = measure(base_url, args.decisions, args.concurrency, f"p{n}", n)

@@ -406,11 +406,16 @@ def _prompt_text(prompt: Prompt) -> str:
 
 async def _all_or_none(coros: list[Coroutine[Any, Any, Decision]]) -> list[Decision]:
     """Every result in order; on the first exception the other tasks are cancelled (their
-    calls are no longer wanted) and that exception is raised."""
+    calls are no longer wanted) and that exception is raised; so are they when the batch is."""
     tasks = [asyncio.ensure_future(c) for c in coros]
     if not tasks:
         return []
-    await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    except asyncio.CancelledError:  # Ctrl-C: no call of the batch is wanted any more
+        for task in tasks:
+            task.cancel()
+        raise
     failed = next((t for t in tasks if t.done() and not t.cancelled() and t.exception()), None)
     if failed is None:
         return [t.result() for t in tasks]

@@ -2,15 +2,17 @@
 
 litellm spends milliseconds of CPU on every call (building the request, parsing and pricing
 the answer), and one process holds one GIL: past some tens of calls per second the event loop,
-not the endpoint, sets the pace. A ``WorkerPool`` runs N spawned processes, each with its own
+not the endpoint, sets the pace. A ``WorkerPool`` runs N worker processes, each with its own
 event loop and litellm (and its own Router, given a ``router`` section). The parent keeps
 everything that decides or pays: the endpoint's semaphore (so ``-j`` stays the total), the
 spend cap reservation, the retry loop, the cache, the in-flight dedupe and the reading of
 answers; a worker makes one try of one request and sends back an ``Attempt``. Results
 therefore do not depend on the number of processes.
 
-Workers ignore Ctrl-C (the parent cancels its calls and exits; daemonic workers end with it)
-and exit on their own when the parent's end of their pipe closes.
+Workers are fresh interpreters (``python -c``), not ``multiprocessing`` children: they never
+re-run the parent's main script, whatever it is. They ignore Ctrl-C (the parent cancels its
+calls and exits) and exit on their own when the parent's end of their pipe closes, also when
+the parent is killed.
 """
 
 from __future__ import annotations
@@ -19,15 +21,18 @@ import asyncio
 import atexit
 import contextlib
 import itertools
-import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any, NamedTuple
 
+import skillbench
 from skillbench.selectors._litellm._client import Attempt, RetryPolicy, attempt
 from skillbench.selectors._litellm._router import RouterSpec, build_router
 
@@ -43,7 +48,8 @@ class RouterRef(NamedTuple):
 class _Worker:
     """The parent's side of one process: its pipes and the calls it still owes."""
 
-    process: Any
+    process: subprocess.Popen[bytes]
+    name: str
     requests: Connection
     pending: dict[int, tuple[asyncio.Future[Attempt], asyncio.AbstractEventLoop]] = field(
         default_factory=dict
@@ -55,27 +61,17 @@ class WorkerPool:
     """N processes making tries of chat requests; ``send`` is a ``Sender`` for ``call_model``."""
 
     def __init__(self, processes: int, router: RouterRef | None = None) -> None:
-        ctx = multiprocessing.get_context("spawn")
         self._ids = itertools.count()
         self._workers: list[_Worker] = []
+        self._closing = False
         for i in range(processes):
-            requests_out, requests_in = ctx.Pipe(duplex=False)
-            replies_out, replies_in = ctx.Pipe(duplex=False)
-            process = ctx.Process(
-                target=_serve,
-                args=(requests_out, replies_in, router),
-                name=f"skillbench-llm-{i}",
-                daemon=True,
-            )
-            process.start()
-            requests_out.close()
-            replies_in.close()
-            worker = _Worker(process, requests_in)
+            worker, replies = _start(f"skillbench-llm-{i}")
+            worker.requests.send(router)
             self._workers.append(worker)
             threading.Thread(
                 target=self._collect,
-                args=(worker, replies_out),
-                name=f"{process.name}-replies",
+                args=(worker, replies),
+                name=f"{worker.name}-replies",
                 daemon=True,
             ).start()
 
@@ -98,13 +94,15 @@ class WorkerPool:
             worker.pending.pop(call, None)
 
     def close(self) -> None:
-        """Stop every worker (closing its pipe ends it; terminate the ones that linger)."""
+        """Stop every worker (closing its pipe ends it; kill the ones that linger)."""
+        self._closing = True
         for worker in self._workers:
             worker.requests.close()
         for worker in self._workers:
-            worker.process.join(timeout=2)
-            if worker.process.is_alive():
-                worker.process.terminate()
+            try:
+                worker.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                worker.process.kill()
 
     @staticmethod
     def _post(worker: _Worker, message: tuple[Any, ...]) -> None:
@@ -122,23 +120,51 @@ class WorkerPool:
             found = worker.pending.get(call)
             if found is not None:
                 found[1].call_soon_threadsafe(_settle, found[0], outcome)
-        dead = RuntimeError(f"model worker process {worker.process.name} exited")
+        # Closing: the calls still owed were abandoned (Ctrl-C, exit); they end cancelled.
+        dead = None if self._closing else RuntimeError(f"model worker process {worker.name} exited")
         for future, loop in list(worker.pending.values()):
             loop.call_soon_threadsafe(_settle, future, dead)
 
 
-def _settle(future: asyncio.Future[Attempt], outcome: Attempt | BaseException) -> None:
+def _start(name: str) -> tuple[_Worker, Connection]:
+    """A worker process running ``serve``, this skillbench first on its path; its replies."""
+    to_child, from_parent = os.pipe()
+    to_parent, from_child = os.pipe()
+    env = dict(os.environ)
+    root = str(Path(skillbench.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (root, env.get("PYTHONPATH"))))
+    code = f"from {__name__} import serve; serve({to_child}, {from_child})"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        pass_fds=(to_child, from_child),
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    os.close(to_child)
+    os.close(from_child)
+    requests = Connection(from_parent, readable=False)
+    return _Worker(process, name, requests), Connection(to_parent, writable=False)
+
+
+def _settle(future: asyncio.Future[Attempt], outcome: Attempt | BaseException | None) -> None:
+    """Resolve ``future``: a reply, a failure, or (``None``) a cancellation."""
     if future.done():
         return
-    if isinstance(outcome, BaseException):
+    if outcome is None:
+        future.cancel()
+    elif isinstance(outcome, BaseException):
         future.set_exception(outcome)
     else:
         future.set_result(outcome)
 
 
-def _serve(requests: Connection, replies: Connection, router: RouterRef | None) -> None:
-    """A worker's life: read calls and cancels, run them on its own loop, send replies."""
+def serve(requests_fd: int, replies_fd: int) -> None:
+    """A worker's life: read its router, then calls and cancels; run them on its own loop
+    and send the replies back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    requests = Connection(requests_fd, writable=False)
+    replies = Connection(replies_fd, readable=False)
+    router: RouterRef | None = requests.recv()
     loop = asyncio.new_event_loop()
     route = None if router is None else build_router(router.spec, router.group)
     tasks: dict[int, asyncio.Task[None]] = {}
