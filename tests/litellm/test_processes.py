@@ -11,11 +11,13 @@ import json
 from pathlib import Path
 
 import pytest
-from llm_helpers import SECRET, calls, queries
+from llm_helpers import SECRET, calls, queries, write_project
 from support.fake_openai import FakeOpenAI, billed_prompt_tokens
 from test_spend import MAX_TOKENS, price, worst_case
 
-from skillbench.replay import RunStopped
+from skillbench._errors import SkillbenchError
+from skillbench.cli._run import with_processes
+from skillbench.replay import RunStopped, load_config
 from skillbench.selectors._litellm import NOT_SENT, ModelUnavailable
 
 TEXTS = [
@@ -103,3 +105,16 @@ def test_a_refused_key_stops_the_batch_at_once(make_selector, tmp_path: Path) ->
     assert sent < len(texts) // 2
     assert raised.value.kind == "authentication" and raised.value.status == 401
     assert SECRET not in str(raised.value)
+
+
+def test_the_processes_flag_sets_every_litellm_selector(tmp_path: Path) -> None:
+    selector = {"type": "litellm", "name": "m", "model": "openai/x", "processes": 1}
+    path = write_project(tmp_path, [{"id": "r0", "text": "hi"}], selector)
+    config = with_processes(load_config(path), 4)
+    assert [s.params["processes"] for s in config.selectors] == [4]
+    assert config.config_hash() == load_config(path).config_hash()  # pacing, not results
+    with pytest.raises(SkillbenchError, match="at least 1"):
+        with_processes(load_config(path), 0)
+    oracle = write_project(tmp_path / "o", [{"id": "r0", "text": "hi"}], {"type": "oracle"})
+    with pytest.raises(SkillbenchError, match="no litellm selector"):
+        with_processes(load_config(oracle), 2)

@@ -128,3 +128,11 @@ def test_workers_route_with_their_own_router(regions, tmp_path: Path) -> None:
     assert all(d.kind == "invoke" and d.chosen == "git-commit" for d in decisions)
     assert calls(eu.bodies) and calls(us.bodies)
     assert len(calls(eu.bodies)) + len(calls(us.bodies)) == len(texts)
+
+
+def test_the_preflight_names_an_unset_deployment_key(regions, monkeypatch, tmp_path) -> None:
+    eu, us = regions
+    monkeypatch.delenv("US_KEY")
+    checks = build(tmp_path, router={"deployments": deployments(eu, us, 10, 10)}).preflight()
+    assert [(c.step, c.ok) for c in checks] == [("key", False)]
+    assert "US_KEY" in checks[0].message and eu.requests == us.requests == 0

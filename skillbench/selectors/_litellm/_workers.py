@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import skillbench
+from skillbench._errors import SkillbenchError
 from skillbench.selectors._litellm._client import Attempt, RetryPolicy, attempt
 from skillbench.selectors._litellm._router import RouterSpec, build_router
 
@@ -55,6 +56,7 @@ class _Worker:
         default_factory=dict
     )
     lock: threading.Lock = field(default_factory=threading.Lock)
+    alive: bool = True
 
 
 class WorkerPool:
@@ -79,13 +81,15 @@ class WorkerPool:
         self, request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str]
     ) -> Attempt:
         """One try of ``request`` by the worker with the fewest calls in flight."""
-        worker = min(self._workers, key=lambda w: len(w.pending))
+        worker = min(self._workers, key=lambda w: (not w.alive, len(w.pending)))
         call = next(self._ids)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Attempt] = loop.create_future()
         worker.pending[call] = (future, loop)
         try:
             self._post(worker, ("call", call, dict(request), policy, hidden))
+            if not worker.alive:  # died before this call was owed: nobody will settle it
+                raise SkillbenchError(_died(worker))
             return await future
         except asyncio.CancelledError:
             self._post(worker, ("cancel", call))
@@ -120,10 +124,17 @@ class WorkerPool:
             found = worker.pending.get(call)
             if found is not None:
                 found[1].call_soon_threadsafe(_settle, found[0], outcome)
+        worker.alive = False
         # Closing: the calls still owed were abandoned (Ctrl-C, exit); they end cancelled.
-        dead = None if self._closing else RuntimeError(f"model worker process {worker.name} exited")
+        dead = None if self._closing else SkillbenchError(_died(worker))
         for future, loop in list(worker.pending.values()):
             loop.call_soon_threadsafe(_settle, future, dead)
+
+
+def _died(worker: _Worker) -> str:
+    code = worker.process.poll()
+    status = "" if code is None else f" (exit status {code}; its error, if any, is above)"
+    return f"model worker process {worker.name} exited{status}"
 
 
 def _start(name: str) -> tuple[_Worker, Connection]:
