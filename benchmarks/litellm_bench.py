@@ -99,7 +99,8 @@ def main() -> None:
             print(f"{c:>11}  {wall:>7.2f}  {ideal:>7.2f}  {wall / ideal:>5.2f}  {per_call:>11.1f}")
         print(
             "cpu ms/call is the client's own CPU per decision (litellm + skillbench); the event "
-            "loop holds the GIL, so wall time cannot drop below calls × cpu ms/call"
+            "loop holds the GIL, so wall time cannot drop below calls × cpu ms/call (in one "
+            "process: benchmarks/processes_bench.py spreads the calls over worker processes)"
         )
     finally:
         server.terminate()

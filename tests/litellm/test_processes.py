@@ -8,6 +8,9 @@ test. The first test runs by default; the others, marked slow, reuse its pool wh
 from __future__ import annotations
 
 import json
+import os
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -118,3 +121,35 @@ def test_the_processes_flag_sets_every_litellm_selector(tmp_path: Path) -> None:
     oracle = write_project(tmp_path / "o", [{"id": "r0", "text": "hi"}], {"type": "oracle"})
     with pytest.raises(SkillbenchError, match="no litellm selector"):
         with_processes(load_config(oracle), 2)
+
+
+def worker_pids() -> list[int]:
+    """This process's model workers, from /proc (Linux)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmdline.read_bytes().decode(errors="replace")
+            stat = (cmdline.parent / "stat").read_text()
+        except OSError:
+            continue
+        if (
+            "_workers import serve" in text
+            and int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid()
+        ):
+            found.append(int(cmdline.parent.name))
+    return found
+
+
+@pytest.mark.slow
+def test_a_killed_worker_fails_its_calls_instead_of_hanging(make_selector, tmp_path) -> None:
+    texts = [f"weather in city {i}" for i in range(12)]
+    with FakeOpenAI(latency_s=1.0) as fake:
+        others = set(worker_pids())  # other tests' pools, left alone
+        sel = make_selector(api_base=fake.base_url, processes=3, timeout=30)
+        sel.select(queries(["merge pdf files"]))  # workers up, pre-flight done
+        mine = set(worker_pids()) - others
+        killer = threading.Timer(0.5, lambda: [os.kill(p, signal.SIGKILL) for p in mine])
+        killer.start()
+        with pytest.raises(SkillbenchError, match=r"model worker process \S+ exited"):
+            sel.select(queries(texts))
+    assert len(mine) == 3

@@ -5,7 +5,9 @@ loop in a daemon thread: litellm's async HTTP clients stay bound to a single loo
 batches, and a Ctrl-C in the main thread cancels the batch's tasks. Retries back off
 exponentially with jitter on 429, 5xx, timeouts and dropped connections and honour
 ``Retry-After``; what no retry can fix (400, 401, 403, 404 …) comes back at once marked
-``fatal`` (see ``_errors``). No error text leaves this module unredacted.
+``fatal`` (see ``_errors``). No error text leaves this module unredacted. Each try is one
+``Attempt``, made here or by a worker process (``_workers``); the loop around the tries, with
+its semaphore, spend check and backoff, always runs here.
 """
 
 from __future__ import annotations
