@@ -154,11 +154,14 @@ def with_model(config: RunConfig, model: str) -> RunConfig:
 
 
 def with_processes(config: RunConfig, processes: int) -> RunConfig:
-    """``config`` with ``processes`` in every litellm selector (an error when it has none)."""
+    """``config`` with ``processes`` in every litellm selector; unchanged without one, so
+    ``SKILLBENCH_PROCESSES`` can stay set for runs of other selectors."""
     from skillbench._errors import SkillbenchError
 
     if processes < 1:
         raise SkillbenchError("--processes must be at least 1")
+    if not any(s.type == "litellm" for s in config.selectors):
+        return config
     return _in_litellm_selectors(config, "--processes", "processes", processes)
 
 
