@@ -52,47 +52,46 @@ class _Worker:
     process: subprocess.Popen[bytes]
     name: str
     requests: Connection
-    pending: dict[int, tuple[asyncio.Future[Attempt], asyncio.AbstractEventLoop]] = field(
-        default_factory=dict
-    )
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    replies: Connection
+    pending: dict[int, asyncio.Future[Attempt]] = field(default_factory=dict)
     alive: bool = True
 
 
 class WorkerPool:
-    """N processes making tries of chat requests; ``send`` is a ``Sender`` for ``call_model``."""
+    """N processes making tries of chat requests; ``send`` is a ``Sender`` for ``call_model``.
+
+    Replies are read by the event loop the calls run on (the selectors' one loop), when a
+    worker's pipe is readable: no thread, no hand-over between threads per call.
+    """
 
     def __init__(self, processes: int, router: RouterRef | None = None) -> None:
         self._ids = itertools.count()
-        self._workers: list[_Worker] = []
-        self._closing = False
-        for i in range(processes):
-            worker, replies = _start(f"skillbench-llm-{i}")
+        self._workers = [_start(f"skillbench-llm-{i}") for i in range(processes)]
+        for worker in self._workers:
             worker.requests.send(router)
-            self._workers.append(worker)
-            threading.Thread(
-                target=self._collect,
-                args=(worker, replies),
-                name=f"{worker.name}-replies",
-                daemon=True,
-            ).start()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._closing = False
 
     async def send(
         self, request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str]
     ) -> Attempt:
         """One try of ``request`` by the worker with the fewest calls in flight."""
-        worker = min(self._workers, key=lambda w: (not w.alive, len(w.pending)))
-        call = next(self._ids)
         loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+            for w in self._workers:
+                loop.add_reader(w.replies.fileno(), self._collect, w)
+        worker = min(self._workers, key=lambda w: (not w.alive, len(w.pending)))
+        if not worker.alive:
+            raise SkillbenchError(_died(worker))
+        call = next(self._ids)
         future: asyncio.Future[Attempt] = loop.create_future()
-        worker.pending[call] = (future, loop)
+        worker.pending[call] = future
         try:
-            self._post(worker, ("call", call, dict(request), policy, hidden))
-            if not worker.alive:  # died before this call was owed: nobody will settle it
-                raise SkillbenchError(_died(worker))
+            _post(worker, ("call", call, dict(request), policy, hidden))
             return await future
         except asyncio.CancelledError:
-            self._post(worker, ("cancel", call))
+            _post(worker, ("cancel", call))
             raise
         finally:
             worker.pending.pop(call, None)
@@ -108,27 +107,28 @@ class WorkerPool:
             except subprocess.TimeoutExpired:
                 worker.process.kill()
 
-    @staticmethod
-    def _post(worker: _Worker, message: tuple[Any, ...]) -> None:
-        # A worker that is gone cannot take it; its reply thread fails what it owed.
-        with worker.lock, contextlib.suppress(OSError, ValueError):
-            worker.requests.send(message)
+    def _collect(self, worker: _Worker) -> None:
+        """Hand each waiting reply to its call; a dead worker fails all it still owed."""
+        try:
+            while worker.replies.poll():
+                call, outcome = worker.replies.recv()
+                future = worker.pending.get(call)
+                if future is not None:
+                    _settle(future, outcome)
+        except (EOFError, OSError):
+            assert self._loop is not None
+            self._loop.remove_reader(worker.replies.fileno())
+            worker.alive = False
+            # Closing: the calls still owed were abandoned (Ctrl-C, exit); they end cancelled.
+            dead = None if self._closing else SkillbenchError(_died(worker))
+            for future in list(worker.pending.values()):
+                _settle(future, dead)
 
-    def _collect(self, worker: _Worker, replies: Connection) -> None:
-        """Hand each reply to the awaiting call; a dead worker fails all it still owed."""
-        while True:
-            try:
-                call, outcome = replies.recv()
-            except (EOFError, OSError):
-                break
-            found = worker.pending.get(call)
-            if found is not None:
-                found[1].call_soon_threadsafe(_settle, found[0], outcome)
-        worker.alive = False
-        # Closing: the calls still owed were abandoned (Ctrl-C, exit); they end cancelled.
-        dead = None if self._closing else SkillbenchError(_died(worker))
-        for future, loop in list(worker.pending.values()):
-            loop.call_soon_threadsafe(_settle, future, dead)
+
+def _post(worker: _Worker, message: tuple[Any, ...]) -> None:
+    # A worker that is gone cannot take it; its pipe's end fails what it owed.
+    with contextlib.suppress(OSError, ValueError):
+        worker.requests.send(message)
 
 
 def _died(worker: _Worker) -> str:
@@ -137,8 +137,8 @@ def _died(worker: _Worker) -> str:
     return f"model worker process {worker.name} exited{status}"
 
 
-def _start(name: str) -> tuple[_Worker, Connection]:
-    """A worker process running ``serve``, this skillbench first on its path; its replies."""
+def _start(name: str) -> _Worker:
+    """A worker process running ``serve``, with this skillbench first on its path."""
     to_child, from_parent = os.pipe()
     to_parent, from_child = os.pipe()
     env = dict(os.environ)
@@ -154,7 +154,7 @@ def _start(name: str) -> tuple[_Worker, Connection]:
     os.close(to_child)
     os.close(from_child)
     requests = Connection(from_parent, readable=False)
-    return _Worker(process, name, requests), Connection(to_parent, writable=False)
+    return _Worker(process, name, requests, Connection(to_parent, writable=False))
 
 
 def _settle(future: asyncio.Future[Attempt], outcome: Attempt | BaseException | None) -> None:
@@ -171,7 +171,7 @@ def _settle(future: asyncio.Future[Attempt], outcome: Attempt | BaseException | 
 
 def serve(requests_fd: int, replies_fd: int) -> None:
     """A worker's life: read its router, then calls and cancels; run them on its own loop
-    and send the replies back."""
+    and send the replies back. One thread: the loop reads the pipe when it is readable."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     requests = Connection(requests_fd, writable=False)
     replies = Connection(replies_fd, readable=False)
@@ -179,43 +179,32 @@ def serve(requests_fd: int, replies_fd: int) -> None:
     loop = asyncio.new_event_loop()
     route = None if router is None else build_router(router.spec, router.group)
     tasks: dict[int, asyncio.Task[None]] = {}
-    lock = threading.Lock()
-
-    def reply(call: int, outcome: Attempt | BaseException) -> None:
-        with lock:
-            replies.send((call, outcome))
 
     async def run(
         call: int, request: dict[str, Any], policy: RetryPolicy, hidden: list[str]
     ) -> None:
         try:
-            reply(call, await attempt(request, policy, hidden, route))
+            replies.send((call, await attempt(request, policy, hidden, route)))
         except asyncio.CancelledError:
             pass
         except Exception as exc:  # a bug, not a model error: the parent raises it
-            reply(call, RuntimeError(f"{type(exc).__name__}: {exc}"))
+            replies.send((call, RuntimeError(f"{type(exc).__name__}: {exc}")))
         finally:
             tasks.pop(call, None)
 
-    def start(call: int, *args: Any) -> None:
-        tasks[call] = loop.create_task(run(call, *args))
+    def readable() -> None:
+        while requests.poll():
+            try:
+                message = requests.recv()
+            except (EOFError, OSError):  # the parent is gone
+                os._exit(0)
+            if message[0] == "call":
+                tasks[message[1]] = loop.create_task(run(*message[1:]))
+            elif message[1] in tasks:
+                tasks[message[1]].cancel()
 
-    def cancel(call: int) -> None:
-        task = tasks.get(call)
-        if task is not None:
-            task.cancel()
-
-    threading.Thread(target=loop.run_forever, name="skillbench-llm", daemon=True).start()
-    while True:
-        try:
-            message = requests.recv()
-        except (EOFError, OSError):
-            break
-        if message[0] == "call":
-            loop.call_soon_threadsafe(start, *message[1:])
-        else:
-            loop.call_soon_threadsafe(cancel, message[1])
-    os._exit(0)
+    loop.add_reader(requests.fileno(), readable)
+    loop.run_forever()
 
 
 _pools: dict[tuple[int, RouterRef | None], WorkerPool] = {}
