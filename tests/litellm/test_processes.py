@@ -14,9 +14,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from llm_helpers import SECRET, calls, queries, write_project
-from support.fake_openai import FakeOpenAI, billed_prompt_tokens
-from test_spend import MAX_TOKENS, price, worst_case
+from llm_helpers import MAX_TOKENS, SECRET, calls, price, queries, worst_case, write_project
+from support.fake_openai import FakeOpenAI
 
 from skillbench._errors import SkillbenchError
 from skillbench.cli._run import with_processes
@@ -89,7 +88,7 @@ def test_the_cap_holds_with_workers(make_selector, tmp_path: Path) -> None:
         with pytest.raises(RunStopped, match="max_cost_usd"):
             sel.select(queries(texts[:1]))
         billed = sum(price(u["prompt_tokens"], u["completion_tokens"]) for u in fake.usages)
-        largest = max(price(billed_prompt_tokens(b), MAX_TOKENS) for b in fake.bodies)
+        largest = max(worst_case(b) for b in fake.bodies)
     assert billed <= cap + largest
     sent = [d for d in decisions if d.detail.get("error") != NOT_SENT]
     assert 4 <= len(sent) < len(texts) and all(d.kind == "invoke" for d in sent)
