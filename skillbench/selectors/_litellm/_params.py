@@ -49,6 +49,7 @@ class LitellmParams:
     processes: int = 1
     """Processes making the calls: 1 is this one; more start workers (see ``_workers``)."""
     router: RouterSpec | None = None
+    """Deployments for litellm's Router (see ``_router``); ``None``: ``model`` is called as is."""
 
 
 def _optional_str(value: Any) -> str | None:

@@ -9,7 +9,7 @@ builds the Router and are never part of the params, results or cache.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -27,6 +27,8 @@ RoutingStrategy = Literal[
 """litellm's routing strategies; ``usage-based-routing-v2`` holds each deployment to its
 ``rpm``/``tpm``, ``simple-shuffle`` picks at random weighted by ``rpm``."""
 STRATEGIES: tuple[str, ...] = get_args(RoutingStrategy)
+EnvName = Callable[[Any], str | None]
+"""Checks an ``api_key_env`` value: the name of a variable, or ``None``."""
 _DEPLOYMENT_KEYS = ("model", "api_base", "api_key_env", "rpm", "tpm")
 
 
@@ -71,8 +73,9 @@ class RouterSpec:
         return RouterSpec(parts, self.routing_strategy)
 
 
-def parse_router(value: Any, model: str | None, env_name: Any) -> RouterSpec | None:
-    """Checked ``router`` params; ``model`` is the default of a deployment's ``model``.
+def parse_router(value: Any, model: str | None, env_name: EnvName) -> RouterSpec | None:
+    """Checked ``router`` params; ``model`` is the default of a deployment's ``model``,
+    ``env_name`` checks an ``api_key_env`` as the selector's own is checked.
 
     Raises:
         ValueError: an unknown key (naming the nearest valid one) or a bad value.
@@ -95,7 +98,7 @@ def parse_router(value: Any, model: str | None, env_name: Any) -> RouterSpec | N
     return RouterSpec(deployments, strategy)
 
 
-def _deployment(value: Any, index: int, model: str | None, env_name: Any) -> Deployment:
+def _deployment(value: Any, index: int, model: str | None, env_name: EnvName) -> Deployment:
     where = f"deployments[{index}]"
     if not isinstance(value, Mapping):
         raise ValueError(f"{where}: expected a mapping such as {{api_base: …, rpm: 500}}")
