@@ -39,8 +39,11 @@ def served(base_url: str) -> int:
         return int(json.load(response)["requests"])
 
 
-def measure(base_url: str, decisions: int, concurrency: int, tag: str) -> tuple[float, float]:
-    """Wall and client CPU seconds for ``decisions`` distinct prompts at ``concurrency``."""
+def measure(
+    base_url: str, decisions: int, concurrency: int, tag: str, processes: int = 1
+) -> tuple[float, float]:
+    """Wall and client CPU seconds (this process only) for ``decisions`` distinct prompts at
+    ``concurrency``, the calls made by ``processes`` processes."""
     listing = render_listing(SKILLS, profile="codebot", ordering="alpha")
     queries = [
         Query(LabelledRequest(f"r{i}", f"please run skill-{i % 30:02d} on {tag} item {i}"), listing)
@@ -48,7 +51,12 @@ def measure(base_url: str, decisions: int, concurrency: int, tag: str) -> tuple[
     ]
     with tempfile.TemporaryDirectory() as cache:
         env = SelectorEnv(Path(cache), max_concurrency=concurrency, quiet=True)
-        params = {"model": "openai/bench", "api_base": base_url, "api_key_env": "BENCH_KEY"}
+        params = {
+            "model": "openai/bench",
+            "api_base": base_url,
+            "api_key_env": "BENCH_KEY",
+            "processes": processes,
+        }
         selector = SELECTORS.get("litellm")(params, env)
         before = served(base_url)
         start, cpu = time.perf_counter(), time.process_time()
@@ -59,26 +67,26 @@ def measure(base_url: str, decisions: int, concurrency: int, tag: str) -> tuple[
     return wall, cpu
 
 
+def serve(latency: float) -> tuple[subprocess.Popen[str], str]:
+    """The fake server in its own process, and its base URL."""
+    os.environ.setdefault("BENCH_KEY", "bench-key")
+    server = subprocess.Popen(
+        [sys.executable, str(REPO / "tests/support/fake_openai.py"), "--latency", str(latency)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None
+    return server, server.stdout.readline().strip()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=400)
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32])
     args = parser.parse_args()
-    os.environ.setdefault("BENCH_KEY", "bench-key")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            str(REPO / "tests/support/fake_openai.py"),
-            "--latency",
-            str(args.latency),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    server, base_url = serve(args.latency)
     try:
-        assert server.stdout is not None
-        base_url = server.stdout.readline().strip()
         measure(base_url, 16, 8, "warm-up")  # import litellm, open connections
         print(f"{args.decisions} decisions, {args.latency * 1000:.0f} ms latency")
         print(
@@ -91,7 +99,8 @@ def main() -> None:
             print(f"{c:>11}  {wall:>7.2f}  {ideal:>7.2f}  {wall / ideal:>5.2f}  {per_call:>11.1f}")
         print(
             "cpu ms/call is the client's own CPU per decision (litellm + skillbench); the event "
-            "loop holds the GIL, so wall time cannot drop below calls × cpu ms/call"
+            "loop holds the GIL, so wall time cannot drop below calls × cpu ms/call (in one "
+            "process: benchmarks/processes_bench.py spreads the calls over worker processes)"
         )
     finally:
         server.terminate()

@@ -78,6 +78,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="concurrent calls per endpoint for model selectors (default 8) "
         "[env: SKILLBENCH_MAX_CONCURRENCY]",
     )
+    parser.add_argument(
+        "-P",
+        "--processes",
+        type=int,
+        default=env_default("processes"),
+        help="processes making the calls of every litellm selector (default: its config's "
+        "processes, else 1) [env: SKILLBENCH_PROCESSES]",
+    )
     add_quiet(parser)
 
 
@@ -91,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     if args.model:
         config = with_model(config, args.model)
+    if args.processes is not None:
+        config = with_processes(config, int(args.processes))
     if args.limit is not None and args.limit < 1:
         from skillbench._errors import SkillbenchError
 
@@ -142,15 +152,29 @@ def run(args: argparse.Namespace) -> int:
 
 def with_model(config: RunConfig, model: str) -> RunConfig:
     """``config`` with ``model`` in every litellm selector (an error when it has none)."""
+    return _in_litellm_selectors(config, "--model", "model", model)
+
+
+def with_processes(config: RunConfig, processes: int) -> RunConfig:
+    """``config`` with ``processes`` in every litellm selector; unchanged without one, so
+    ``SKILLBENCH_PROCESSES`` can stay set for runs of other selectors."""
+    from skillbench._errors import SkillbenchError
+
+    if processes < 1:
+        raise SkillbenchError("--processes must be at least 1")
+    if not any(s.type == "litellm" for s in config.selectors):
+        return config
+    return _in_litellm_selectors(config, "--processes", "processes", processes)
+
+
+def _in_litellm_selectors(config: RunConfig, flag: str, key: str, value: Any) -> RunConfig:
     from skillbench._errors import SkillbenchError
     from skillbench.replay import SelectorConfig
 
     if not any(s.type == "litellm" for s in config.selectors):
-        raise SkillbenchError(f"--model {model}: the config has no litellm selector")
+        raise SkillbenchError(f"{flag} {value}: the config has no litellm selector")
     selectors = [
-        SelectorConfig.model_validate({**s.model_dump(), "model": model})
-        if s.type == "litellm"
-        else s
+        SelectorConfig.model_validate({**s.model_dump(), key: value}) if s.type == "litellm" else s
         for s in config.selectors
     ]
     return config.model_copy(update={"selectors": selectors})

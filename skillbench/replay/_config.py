@@ -123,7 +123,9 @@ class SelectorConfig(BaseModel):
 SWEEP_KEYS = ("catalog_sizes", "distractors", "anchors")
 """Catalog-size sweep keys: hashed only when set, so older configs keep their hash."""
 
-PACING_PARAMS = frozenset({"max_cost_usd", "timeout", "max_attempts", "backoff_s", "cache"})
+PACING_PARAMS = frozenset(
+    {"max_cost_usd", "timeout", "max_attempts", "backoff_s", "cache", "processes", "router"}
+)
 """Selector params that change how a run is paced or paid for, never what it decides."""
 
 

@@ -7,11 +7,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from support.fake_openai import billed_prompt_tokens
+
 from skillbench.catalog import Skill
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, render_listing
 from skillbench.selectors import Query
 from skillbench.selectors._litellm import PROBE_TEXT
+from skillbench.tokens import litellm_offline
 
 KEY_ENV = "SKILLBENCH_TEST_KEY"
 SECRET = "sk-test-0123456789-SECRET"
@@ -25,6 +28,21 @@ SKILLS = [
     ),
     Skill("weather", "Report the weather forecast for a city.", path="/sk/weather/SKILL.md"),
 ]
+
+
+MAX_TOKENS = 64
+"""``max_tokens`` of the spend tests: each call's completion ceiling."""
+
+
+def price(prompt: int, completion: int) -> float:
+    """Dollars for these tokens at litellm's list price for ``MODEL``."""
+    info = litellm_offline().model_cost[MODEL.split("/", 1)[1]]
+    return prompt * info["input_cost_per_token"] + completion * info["output_cost_per_token"]
+
+
+def worst_case(body: Mapping[str, Any]) -> float:
+    """A request's worst case: its prompt as the server bills it plus ``MAX_TOKENS``."""
+    return price(billed_prompt_tokens(body), MAX_TOKENS)
 
 
 def is_probe(body: Mapping[str, Any]) -> bool:

@@ -10,23 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from llm_helpers import MODEL, calls, is_probe, queries
-from support.fake_openai import FakeOpenAI, billed_prompt_tokens
+from llm_helpers import MAX_TOKENS, calls, is_probe, price, queries, worst_case
+from support.fake_openai import FakeOpenAI
 
 from skillbench.replay import RunStopped
 from skillbench.selectors._litellm import NOT_SENT
-from skillbench.tokens import litellm_offline
-
-MAX_TOKENS = 64
-
-
-def price(prompt: int, completion: int) -> float:
-    info = litellm_offline().model_cost[MODEL.split("/", 1)[1]]
-    return prompt * info["input_cost_per_token"] + completion * info["output_cost_per_token"]
-
-
-def worst_case(body: dict) -> float:
-    return price(billed_prompt_tokens(body), MAX_TOKENS)
 
 
 def test_the_cap_holds_at_concurrency_8(make_selector, tmp_path: Path) -> None:

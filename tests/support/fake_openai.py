@@ -23,8 +23,9 @@ separate process: the benchmark does, so the server does not compete for the cli
 
 The codex layout (a ``read_file`` tool, no ``Skill`` tool) triggers by reading the chosen
 skill's ``(file: …)`` path. ``requests`` counts HTTP requests; ``bodies`` keeps them;
-``usages`` keeps the ``usage`` of every answer sent. Prompt tokens are counted as OpenAI
-bills them (the gpt-4o tokenizer over messages and tool schemas, through litellm).
+``times`` when each came (epoch seconds); ``usages`` keeps the ``usage`` of every answer
+sent. Prompt tokens are counted as OpenAI bills them (the gpt-4o tokenizer over messages
+and tool schemas, through litellm).
 :func:`refused_url` gives an address where nothing listens.
 """
 
@@ -156,6 +157,7 @@ class FakeOpenAI:
         self.bodies: list[dict[str, Any]] = []
         self.usages: list[dict[str, int]] = []
         self.authorizations: list[str] = []
+        self.times: list[float] = []
         self._attempts: Counter[str] = Counter()
         self._lock = threading.Lock()
         billed_prompt_tokens({"messages": [{"role": "user", "content": "warm up"}]})
@@ -182,6 +184,7 @@ class FakeOpenAI:
             self.requests = 0
             self.bodies.clear()
             self.usages.clear()
+            self.times.clear()
             self._attempts.clear()
 
     def _marks(self, body: Mapping[str, Any]) -> dict[str, int]:
@@ -195,6 +198,7 @@ class FakeOpenAI:
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
         with self._lock:
             self.requests += 1
+            self.times.append(time.time())
             self.bodies.append(body)
             self.authorizations.append(auth)
             self._attempts[digest] += 1

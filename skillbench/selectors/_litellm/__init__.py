@@ -30,7 +30,7 @@ from skillbench.selectors._types import Selector, SelectorEnv
 def litellm_selector(params: Mapping[str, Any], env: SelectorEnv) -> Selector:
     """Params: model, api_base, api_key_env, params, system_prompt, timeout, max_attempts,
     max_cost_usd, trigger_threshold, backoff_s, cache, execute_fork, fork_system_prompt,
-    fork_params (docs/models.md)."""
+    fork_params, processes, router (docs/models.md)."""
     return LitellmSelector(parse_params(params, env), env)
 
 

@@ -5,7 +5,9 @@ loop in a daemon thread: litellm's async HTTP clients stay bound to a single loo
 batches, and a Ctrl-C in the main thread cancels the batch's tasks. Retries back off
 exponentially with jitter on 429, 5xx, timeouts and dropped connections and honour
 ``Retry-After``; what no retry can fix (400, 401, 403, 404 …) comes back at once marked
-``fatal`` (see ``_errors``). No error text leaves this module unredacted.
+``fatal`` (see ``_errors``). No error text leaves this module unredacted. Each try is one
+``Attempt``, made here or by a worker process (``_workers``); the loop around the tries, with
+its semaphore, spend check and backoff, always runs here.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from skillbench.selectors._litellm._errors import (
     MESSAGE_CHARS,
@@ -80,11 +82,10 @@ def runtime() -> _Runtime:
         return _runtime
 
 
-def secrets(api_key_env: str | None) -> list[str]:
-    """Values to scrub: the configured key and any ``*_API_KEY``/``*_TOKEN``-like variable."""
+def secrets(*key_envs: str | None) -> list[str]:
+    """Values to scrub: the configured keys and any ``*_API_KEY``/``*_TOKEN``-like variable."""
     names = {n for n in os.environ if _SECRET_ENV.search(n)}
-    if api_key_env:
-        names.add(api_key_env)
+    names.update(n for n in key_envs if n)
     values = {os.environ.get(n, "") for n in names}
     return sorted((v for v in values if len(v) >= 6), key=len, reverse=True)
 
@@ -166,9 +167,8 @@ def retry_after(exc: BaseException) -> float | None:
         return None
 
 
-def backoff(attempt: int, base: float, exc: BaseException) -> float:
+def backoff(attempt: int, base: float, asked: float | None) -> float:
     """``Retry-After`` when given, else exponential backoff with jitter (half to full)."""
-    asked = retry_after(exc)
     if asked is not None:
         return min(asked, MAX_WAIT_S)
     delay = min(base * 2 ** (attempt - 1), MAX_WAIT_S)
@@ -201,38 +201,66 @@ def cost_of(response: Any) -> float | None:
         return None
 
 
+class Attempt(NamedTuple):
+    """One try of a call: what it got, and whether another try may do better.
+
+    Picklable, so a worker process can make the try and the parent keep the retry loop.
+    """
+
+    fetched: Fetched
+    retryable: bool = False
+    retry_after: float | None = None
+
+
+class Sender(Protocol):
+    """Makes one try of a chat request: in this process or in a worker (see ``_workers``)."""
+
+    async def __call__(
+        self, request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str]
+    ) -> Attempt: ...
+
+
+async def attempt(
+    request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str], router: Any = None
+) -> Attempt:
+    """One ``acompletion`` (through ``router`` when given); never raises for model errors."""
+    complete = router.acompletion if router is not None else litellm_offline().acompletion
+    try:
+        response = await complete(**request, timeout=policy.timeout, max_retries=0, num_retries=0)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        again = retryable(exc) and (policy.reconnect or not unreachable(exc))
+        return Attempt(failure(exc, 1, hidden), again, retry_after(exc))
+    return Attempt(answered(response, 1, hidden))
+
+
 async def call_model(
     request: Mapping[str, Any],
     semaphore: asyncio.Semaphore,
     policy: RetryPolicy,
     hidden: list[str],
     may_send: Callable[[], bool] = lambda: True,
+    send: Sender = attempt,
 ) -> Fetched:
-    """``litellm.acompletion(**request)`` with retries; never raises for model errors.
+    """``request`` with retries, each try made by ``send``; never raises for model errors.
 
     ``may_send`` is asked once a slot is free, just before the first attempt: a spend cap
-    reached while this call queued stops it (``stopped``) instead of sending it.
+    reached while this call queued stops it (``stopped``) instead of sending it. The
+    semaphore, the cap and the backoff stay here whichever process makes the tries.
     """
-    litellm = litellm_offline()
-    attempt = 0
+    tries = 0
     while True:
-        attempt += 1
-        try:
-            async with semaphore:
-                if attempt == 1 and not may_send():
-                    return Fetched(stopped=True)
-                response = await litellm.acompletion(
-                    **request, timeout=policy.timeout, max_retries=0, num_retries=0
-                )
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            again = retryable(exc) and (policy.reconnect or not unreachable(exc))
-            if again and attempt < policy.max_attempts:
-                await asyncio.sleep(backoff(attempt, policy.backoff_s, exc))
-                continue
-            return failure(exc, attempt, hidden)
-        return answered(response, attempt, hidden)
+        tries += 1
+        async with semaphore:
+            if tries == 1 and not may_send():
+                return Fetched(stopped=True)
+            outcome = await send(request, policy, hidden)
+        outcome.fetched.attempts = tries
+        if outcome.retryable and tries < policy.max_attempts:
+            await asyncio.sleep(backoff(tries, policy.backoff_s, outcome.retry_after))
+            continue
+        return outcome.fetched
 
 
 def failure(exc: BaseException, attempts: int, hidden: list[str]) -> Fetched:

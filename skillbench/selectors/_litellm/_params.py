@@ -11,6 +11,7 @@ from typing import Any
 from skillbench._errors import SkillbenchError
 from skillbench.selectors._litellm._fork import DEFAULT_FORK_SYSTEM_PROMPT
 from skillbench.selectors._litellm._prompt import DEFAULT_SYSTEM_PROMPT
+from skillbench.selectors._litellm._router import RouterSpec, parse_router
 from skillbench.selectors._params import (
     check_params,
     positive_int_param,
@@ -45,6 +46,10 @@ class LitellmParams:
     fork_system_prompt: str = DEFAULT_FORK_SYSTEM_PROMPT
     fork_params: Mapping[str, Any] = field(default_factory=dict)
     """Sampling params of sub-agent calls; ``parse_params`` defaults them to ``params``."""
+    processes: int = 1
+    """Processes making the calls: 1 is this one; more start workers (see ``_workers``)."""
+    router: RouterSpec | None = None
+    """Deployments for litellm's Router (see ``_router``); ``None``: ``model`` is called as is."""
 
 
 def _optional_str(value: Any) -> str | None:
@@ -117,6 +122,12 @@ def _system_prompt(value: Any, base_dir: Path) -> str:
     return text
 
 
+def _model_name(params: Mapping[str, Any]) -> str | None:
+    """The selector's model, the default of each deployment's (``None``: not a string)."""
+    model = params.get("model")
+    return model.strip() if isinstance(model, str) else None
+
+
 def parse_params(params: Mapping[str, Any], env: SelectorEnv) -> LitellmParams:
     """Checked params; unknown keys and bad values raise ``SkillbenchError``."""
     p = check_params(
@@ -140,8 +151,14 @@ def parse_params(params: Mapping[str, Any], env: SelectorEnv) -> LitellmParams:
                 DEFAULT_FORK_SYSTEM_PROMPT,
             ),
             "fork_params": (lambda v: None if v is None else _sampling(v), None),
+            "processes": (positive_int_param, 1),
+            "router": (lambda v: parse_router(v, _model_name(params), _env_name), None),
         },
     )
+    if p["router"] is not None and (p["api_base"] or p["api_key_env"]):
+        raise SkillbenchError(
+            "selector 'litellm': with 'router', set api_base and api_key_env on each deployment"
+        )
     if p["fork_params"] is None:
         p["fork_params"] = p["params"]
     if p["model"] is None:

@@ -15,7 +15,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from skillbench.selectors._litellm._client import Fetched, RetryPolicy, call_model
+from skillbench.selectors._litellm._client import (
+    Fetched,
+    RetryPolicy,
+    Sender,
+    attempt,
+    call_model,
+)
 from skillbench.selectors._litellm._errors import FailureKind, ModelUnavailable, describe
 from skillbench.selectors._litellm._params import LitellmParams
 from skillbench.selectors._litellm._prompt import SKILL_TOOL
@@ -55,6 +61,8 @@ def endpoint(params: LitellmParams) -> str:
     """The address calls go to, as precisely as it can be known without sending one."""
     if params.api_base:
         return params.api_base
+    if params.router is not None:
+        return f"{len(params.router.deployments)} deployment(s) through litellm's Router"
     name = provider(params.model)
     if name is None:
         return "the provider's default endpoint"
@@ -64,7 +72,14 @@ def endpoint(params: LitellmParams) -> str:
 
 
 def key_check(params: LitellmParams) -> tuple[Check, ModelUnavailable | None]:
-    """Every variable the model needs is set: ``api_key_env``, else litellm's own list."""
+    """Every variable the model needs is set: ``api_key_env`` (each deployment's, with a
+    router), else litellm's own list."""
+    if params.router is not None and params.router.key_envs:
+        unset = [n for n in params.router.key_envs if not os.environ.get(n)]
+        if not unset:
+            return Check("key", True, f"{', '.join(params.router.key_envs)} set"), None
+        reason = f"{', '.join(unset)} (api_key_env of a deployment) not set; export and retry"
+        return _fail("key", params.model, "credentials", reason)
     if params.api_key_env:
         if os.environ.get(params.api_key_env):
             return Check("key", True, f"{params.api_key_env} is set"), None
@@ -115,13 +130,17 @@ def probe_request(params: LitellmParams) -> dict[str, Any]:
 
 
 async def probe(
-    params: LitellmParams, semaphore: asyncio.Semaphore, policy: RetryPolicy, hidden: list[str]
+    params: LitellmParams,
+    semaphore: asyncio.Semaphore,
+    policy: RetryPolicy,
+    hidden: list[str],
+    send: Sender = attempt,
 ) -> tuple[Check, ModelUnavailable | None, Fetched]:
     """Send the probe: transient failures get the run's retries, a dead server none."""
     where = endpoint(params)
     quick = replace(policy, timeout=min(policy.timeout, PROBE_TIMEOUT_S), reconnect=False)
     start = time.perf_counter()
-    fetched = await call_model(probe_request(params), semaphore, quick, hidden)
+    fetched = await call_model(probe_request(params), semaphore, quick, hidden, send=send)
     ms = (time.perf_counter() - start) * 1000
     if fetched.ok:
         return (

@@ -9,12 +9,15 @@ import sys
 import time
 from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from skillbench.cache import ResponseCache, cache_key
 from skillbench.selectors._litellm._client import (
     Fetched,
     RetryPolicy,
+    Sender,
+    attempt,
     call_model,
     redact,
     runtime,
@@ -32,6 +35,7 @@ from skillbench.selectors._litellm._fork import (
 from skillbench.selectors._litellm._params import LitellmParams
 from skillbench.selectors._litellm._preflight import Verdict, key_check, probe, tools_check
 from skillbench.selectors._litellm._prompt import Prompt, build_prompt
+from skillbench.selectors._litellm._router import build_router
 from skillbench.selectors._litellm._spend import (
     EST_COMPLETION_TOKENS,
     Spend,
@@ -39,6 +43,7 @@ from skillbench.selectors._litellm._spend import (
     estimate_cost,
     prompt_tokens,
 )
+from skillbench.selectors._litellm._workers import RouterRef, worker_pool
 from skillbench.selectors._types import Check, Decision, DecisionKind, Query, SelectorEnv
 from skillbench.types import RunStopped
 
@@ -70,8 +75,29 @@ class LitellmSelector:
         self._warned = False
         self._verdict: Verdict | None = None
         self._verdict_lock = asyncio.Lock()
+        self._sender: Sender | None = None
 
     # -- requests -------------------------------------------------------------------------
+
+    def _hidden(self) -> list[str]:
+        """Secrets to scrub: the key variables of the selector and of every deployment."""
+        router = self.params.router
+        return secrets(self.params.api_key_env, *(router.key_envs if router else ()))
+
+    def _send(self) -> Sender:
+        """Who makes each try: worker processes (``processes`` > 1), else this process,
+        through litellm's Router when the config has a ``router`` section."""
+        if self._sender is None:
+            n, spec = self.params.processes, self.params.router
+            if n > 1:
+                ref = None if spec is None else RouterRef(spec.share(n), self.params.model)
+                self._sender = worker_pool(n, ref).send
+            elif spec is not None:
+                router = build_router(spec, self.params.model)
+                self._sender = partial(attempt, router=router)
+            else:
+                self._sender = attempt
+        return self._sender
 
     def prompt(self, query: Query) -> tuple[Prompt, str]:
         """The chat request for ``query`` and its cache key."""
@@ -162,8 +188,9 @@ class LitellmSelector:
             if failure is not None:
                 return Verdict(checks, failure)
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
-        hidden = secrets(self.params.api_key_env)
-        check, failure, fetched = await probe(self.params, semaphore, self.policy, hidden)
+        check, failure, fetched = await probe(
+            self.params, semaphore, self.policy, self._hidden(), self._send()
+        )
         if fetched.response is not None:
             self.spend.add(fetched.usage, fetched.cost_usd)
         return Verdict([*checks, check], failure)
@@ -188,7 +215,7 @@ class LitellmSelector:
         latency = (time.perf_counter() - start) * 1000
         model = self.params.model
         extra = fork_detail(task, fetched, model=model, cached=cached, latency_ms=latency)
-        detail = redact({**decision.detail, **extra}, secrets(self.params.api_key_env))
+        detail = redact({**decision.detail, **extra}, self._hidden())
         return replace(decision, detail=detail)
 
     async def _get(self, key: str, request: dict[str, Any]) -> tuple[Fetched, bool]:
@@ -219,7 +246,7 @@ class LitellmSelector:
         if failure is not None:
             raise failure
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
-        hidden = secrets(self.params.api_key_env)
+        hidden = self._hidden()
         reserve = self._reservation(request)
         held: list[float] = []
 
@@ -232,7 +259,9 @@ class LitellmSelector:
             return self._stop is None
 
         try:
-            fetched = await call_model(request, semaphore, self.policy, hidden, may_send)
+            fetched = await call_model(
+                request, semaphore, self.policy, hidden, may_send, self._send()
+            )
         finally:
             for amount in held:
                 self.spend.release(amount)
@@ -305,7 +334,7 @@ class LitellmSelector:
             **found.detail,
             "response": fetched.response,
         }
-        detail = redact(detail, secrets(self.params.api_key_env))
+        detail = redact(detail, self._hidden())
         return Decision(found.kind, found.chosen, latency_ms=latency, detail=detail)
 
     # -- planning -------------------------------------------------------------------------
@@ -377,11 +406,16 @@ def _prompt_text(prompt: Prompt) -> str:
 
 async def _all_or_none(coros: list[Coroutine[Any, Any, Decision]]) -> list[Decision]:
     """Every result in order; on the first exception the other tasks are cancelled (their
-    calls are no longer wanted) and that exception is raised."""
+    calls are no longer wanted) and that exception is raised; so are they when the batch is."""
     tasks = [asyncio.ensure_future(c) for c in coros]
     if not tasks:
         return []
-    await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    except asyncio.CancelledError:  # Ctrl-C: no call of the batch is wanted any more
+        for task in tasks:
+            task.cancel()
+        raise
     failed = next((t for t in tasks if t.done() and not t.cancelled() and t.exception()), None)
     if failed is None:
         return [t.result() for t in tasks]
