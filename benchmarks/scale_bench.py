@@ -161,12 +161,12 @@ def distinct_texts(config: Any) -> tuple[list[str], int]:
 
 
 def scale(args: argparse.Namespace, out: Path) -> None:
+    from scale_data import write_scale_data
+
     from skillbench.catalog import load_catalog
     from skillbench.replay import load_config, run_experiment
     from skillbench.report import write_report
     from skillbench.selectors._embedder import DEFAULT_MODEL, Embedder
-
-    from scale_data import write_scale_data
 
     stages = Stages()
     with stages.stage("generate data") as extra:

@@ -88,7 +88,7 @@ class CellRun:
         scores: Mapping[str, float] = {}
         if self.plan.uses_scores:
             assert request.at is not None
-            scores = self.tracker.scores(request.at)
+            scores = self.tracker.ranked(request.at)
         listing = self.plan.render(scores)
         return self.seen.setdefault(listing.text, listing)
 

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.usage._duration import parse_duration
+from skillbench.usage._ranked import Columns, RankedScores
 
 UsageModel = Literal["last_use", "per_event"]
 USAGE_MODELS: tuple[UsageModel, ...] = ("last_use", "per_event")
@@ -67,6 +68,7 @@ class UsageTracker:
         self.model: UsageModel = model
         self._hl = None if self.half_life is None else self.half_life.total_seconds()
         self._last: dict[str, list[float]] = {}  # last_use: name -> [count, last timestamp]
+        self._columns = Columns()  # last_use again, as numpy columns for ``ranked``
         self._events: dict[str, list[float]] = {}  # per_event: name -> timestamps
 
     def record(self, skill: str, at: datetime) -> None:
@@ -100,11 +102,24 @@ class UsageTracker:
         now_ts = timestamp(now)
         return {name: c * _weight(now_ts - ts, hl, floor) for name, (c, ts) in self._last.items()}
 
+    def ranked(self, now: datetime) -> Mapping[str, float]:
+        """``scores(now)``, as ``RankedScores`` for ``last_use``: the same values, plus a lazy
+        ranking that spares listings of a long history the full sort (see ``_ranked``)."""
+        if self.model == "per_event":
+            return self.scores(now)
+        hl, floor = self._hl, self.floor
+
+        def exact(count: float, age: float) -> float:
+            return count if hl is None else count * _weight(age, hl, floor)
+
+        return RankedScores(self._columns, timestamp(now), hl, floor, exact)
+
     def copy(self) -> UsageTracker:
         """An independent tracker with the same settings and history."""
         other = UsageTracker(self.half_life, self.floor, self.model)
         other._last = {k: list(v) for k, v in self._last.items()}
         other._events = {k: list(v) for k, v in self._events.items()}
+        other._columns = self._columns.copy()
         return other
 
     def to_json(self) -> dict[str, dict[str, Any]]:
@@ -167,6 +182,7 @@ class UsageTracker:
             entry = self._last.setdefault(skill, [0.0, ts])
             entry[0] += n
             entry[1] = max(entry[1], ts)
+            self._columns.set(skill, entry[0], entry[1])
 
 
 def _weight(age: float, half_life: float, floor: float) -> float:
