@@ -18,6 +18,8 @@ import numpy as np
 REL = 1e-9
 """Relative gap beyond which two approximate scores are certainly in exact order (numpy's
 ``power`` and libm's ``pow`` differ by a few ulps, ~1e-16)."""
+CHUNK = 64
+"""Positions ranked by the first ``resolve``; later ones double what is done."""
 
 
 class Columns:
@@ -88,11 +90,9 @@ class RankedScores(Mapping[str, float]):
         self._unsure |= self._approx < 1e-300
         self._order = np.argsort(-self._approx, kind="stable")
         ordered = self._approx[self._order]
-        breaks = np.flatnonzero(ordered[1:] < ordered[:-1] * (1 - REL)) + 1
-        self._bounds = [*breaks.tolist(), n]
-        self._done = 0
-        self._sorted = np.empty(n, dtype=np.intp)
-        self._values = np.empty(n)
+        # Runs of scores too close to order by their approximations end at these positions.
+        self._ends = np.append(np.flatnonzero(ordered[1:] < ordered[:-1] * (1 - REL)) + 1, n)
+        self.pairs: list[tuple[str, float]] = []
 
     def __getitem__(self, name: str) -> float:
         i = self._index.get(name)
@@ -118,20 +118,24 @@ class RankedScores(Mapping[str, float]):
         ``sorted(scores.items(), key=score, reverse=True)`` gives, resolved lazily."""
         return Ranked(self)
 
-    def _resolve(self, upto: int) -> None:
-        """Fix the exact order through position ``upto``, a run of close scores at a time."""
-        while self._done <= upto:
-            lo = self._done
-            hi = next(b for b in self._bounds if b > lo)
+    def resolve(self, upto: int) -> None:
+        """Fix the exact order through position ``upto`` (and a little further: a chunk of
+        whole runs at a time, growing, so a deep walk costs few numpy calls)."""
+        while len(self.pairs) <= upto:
+            lo = len(self.pairs)
+            want = lo + max(CHUNK, lo)
+            hi = int(self._ends[np.searchsorted(self._ends, min(want, self._n))])
             idx = self._order[lo:hi]
             values = self._approx[idx]
             for k in np.flatnonzero(self._unsure[idx]).tolist():
                 i = int(idx[k])
                 values[k] = self._exact(float(self._counts[i]), float(self._ages[i]))
-            local = np.lexsort((idx, -values))
-            self._sorted[lo:hi] = idx[local]
-            self._values[lo:hi] = values[local]
-            self._done = hi
+            run = np.searchsorted(self._ends, np.arange(lo, hi), side="right")
+            local = np.lexsort((idx, -values, run))
+            names = self._names
+            self.pairs.extend(
+                zip([names[i] for i in idx[local].tolist()], values[local].tolist(), strict=True)
+            )
 
 
 class Ranked(Sequence[tuple[str, float]]):
@@ -150,8 +154,10 @@ class Ranked(Sequence[tuple[str, float]]):
     def __getitem__(self, i: int | slice) -> tuple[str, float] | list[tuple[str, float]]:
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        s = self._s
-        if not 0 <= i < s._n:
+        pairs = self._s.pairs
+        if 0 <= i < len(pairs):
+            return pairs[i]
+        if not 0 <= i < len(self):
             raise IndexError(i)
-        s._resolve(i)
-        return s._names[int(s._sorted[i])], float(s._values[i])
+        self._s.resolve(i)
+        return pairs[i]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given, settings
@@ -80,3 +81,16 @@ def test_usage_listing_is_the_same_with_ranked_or_plain_scores() -> None:
         assert text == plan.render(tracker.scores(now)).text
         texts.add(text)
     assert len(texts) > 10  # the usage history does reorder the listing
+
+
+def test_long_history_ranks_like_a_full_sort() -> None:
+    # Hundreds of skills: the ranking is resolved over several chunks of close-score runs.
+    rng = random.Random(7)
+    tracker = UsageTracker("7d", 0.1)
+    for _ in range(3000):
+        tracker.record(f"s{rng.randrange(800)}", T0 + timedelta(minutes=rng.randrange(86400)))
+    for day in (1, 20, 45, 90):
+        now = T0 + timedelta(days=day)
+        exact = tracker.scores(now)
+        expected = sorted(exact.items(), key=lambda item: item[1], reverse=True)
+        assert list(tracker.ranked(now).ranked()) == expected
