@@ -30,6 +30,8 @@ UsageModel = Literal["last_use", "per_event"]
 USAGE_MODELS: tuple[UsageModel, ...] = ("last_use", "per_event")
 DEFAULT_HALF_LIFE = timedelta(days=7)
 DEFAULT_FLOOR = 0.10
+RANKED_FROM = 500
+"""Used skills from which ``ranked`` pays off (numpy's fixed cost against a Python sort)."""
 
 
 def timestamp(at: datetime) -> float:
@@ -105,7 +107,7 @@ class UsageTracker:
     def ranked(self, now: datetime) -> Mapping[str, float]:
         """``scores(now)``, as ``RankedScores`` for ``last_use``: the same values, plus a lazy
         ranking that spares listings of a long history the full sort (see ``_ranked``)."""
-        if self.model == "per_event":
+        if self.model == "per_event" or len(self._last) < RANKED_FROM:
             return self.scores(now)
         hl, floor = self._hl, self.floor
 
