@@ -151,7 +151,7 @@ def distinct_texts(config: Any) -> tuple[list[str], int]:
             usage = tracker(half_life)
             for r in grid.requests:
                 assert r.at is not None
-                listing = plan.render(usage.scores(r.at) if plan.uses_scores else {})
+                listing = plan.render(usage.ranked(r.at) if plan.uses_scores else {})
                 if listing.text not in listings:
                     listings.add(listing.text)
                     texts.update(dict.fromkeys(entry_text(e) for e in listing.shown))

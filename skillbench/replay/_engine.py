@@ -23,7 +23,7 @@ import yaml
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
-from skillbench.replay._cell import CellRun, FactsCache, make_row
+from skillbench.replay._cell import CellRun, FactsCache, Recent, make_row
 from skillbench.replay._config import RunConfig
 from skillbench.replay._grid import (
     Grid,
@@ -233,7 +233,7 @@ def _cell_runs(
 ) -> list[CellRun]:
     done: dict[RowKey, dict[str, Any]] = {row_key(r): dict(r) for r in kept}
     tracker = usage_trackers(config)
-    interned: dict[int, dict[str, Listing]] = {}
+    interned: dict[int, Recent[Listing]] = {}
     runs = []
     for cell in grid.cells:
         plan = grid.plans[cell]
@@ -250,7 +250,7 @@ def _cell_runs(
                 tracker(cell.half_life),
                 record_label=config.usage.record == "label",
                 done=mine,
-                seen=interned.setdefault(id(plan), {}),
+                seen=interned.setdefault(id(plan), Recent()),
             )
         )
     return runs
