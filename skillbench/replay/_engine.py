@@ -42,7 +42,6 @@ from skillbench.replay._results import (
     now_iso,
     resumable_rows,
     row_key,
-    write_rows,
 )
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import ANNOTATORS, Annotator, RunObserver
@@ -143,7 +142,7 @@ def run_experiment(
     )
     manifest.write("running")
     rows = {(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}
-    writer = ResultsWriter(run_dir / RESULTS, (rows[k] for k in sorted(rows)))
+    writer = ResultsWriter(run_dir / RESULTS, sorted(rows.items()))
 
     def finish(status: RunStatus, reason: str | None) -> RunResult:
         """Write the summary of what was done, then the manifest saying how it ended."""
@@ -151,7 +150,7 @@ def run_experiment(
         if observer is not None:
             observer.phase("writing results and summary")
         ordered = [rows[k] for k in sorted(rows)]
-        write_rows(run_dir / RESULTS, ordered)
+        writer.write_sorted()
         cells = summarize(
             run_dir, config.name, config_hash, grid.cells, ordered, fitted, grid.train, annotators
         )
@@ -300,7 +299,7 @@ def _replay(
                     row.update(annotator.annotate_row(row, query, decision))
                 row = checked_row(row)
                 rows[run.cell.index, i] = row
-                writer.write(row)
+                writer.write((run.cell.index, i), row)
                 run.finish(query.request, row)
                 if progress is not None:
                     progress(len(rows), total)
