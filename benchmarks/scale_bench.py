@@ -16,7 +16,9 @@ times each stage in this process:
   report           write_report (report.md/html, CSV, plots)
 
 Peak memory per stage is the highest resident set size (RSS, /proc/self/statm) sampled every
-10 ms during the stage; "process peak" is getrusage's ru_maxrss at the end.
+10 ms during the stage; "process peak" is getrusage's ru_maxrss at the end. CPU seconds
+(time.process_time, all threads) are printed beside wall time: on a shared machine they
+show the work a stage does whatever else is running.
 
 ``--quickstart`` instead times ``skillbench run configs/quickstart.yaml`` in a fresh process
 with an empty cache (SKILLBENCH_CACHE_DIR) against its floor, measured in another fresh
@@ -41,7 +43,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -77,7 +79,8 @@ class Stages:
     """Wall time and sampled peak RSS of named stages, in the order they ran."""
 
     def __init__(self) -> None:
-        self.rows: list[tuple[str, float, int, str]] = []
+        self.rows: list[tuple[str, float, float, int, str]] = []
+        self._cpu = 0.0
         self._peak = 0
         self._stop = threading.Event()
         threading.Thread(target=self._sample, daemon=True).start()
@@ -89,18 +92,20 @@ class Stages:
     @contextmanager
     def stage(self, name: str, note: str = "") -> Iterator[dict[str, str]]:
         self._peak = rss()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         extra = {"note": note}
         yield extra
-        self.rows.append((name, time.perf_counter() - start, max(self._peak, rss()), extra["note"]))
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        self.rows.append((name, wall, cpu, max(self._peak, rss()), extra["note"]))
 
-    def mark(self, name: str, start: float, peak: int, note: str = "") -> None:
-        self.rows.append((name, time.perf_counter() - start, peak, note))
+    def mark(self, name: str, start: float, cpu: float, peak: int) -> None:
+        wall = time.perf_counter() - start
+        self.rows.append((name, wall, time.process_time() - cpu, peak, ""))
 
     def table(self) -> str:
-        lines = [f"{'stage':<18} {'wall s':>8} {'peak RSS MB':>12}  note"]
-        for name, wall, peak, note in self.rows:
-            lines.append(f"{name:<18} {wall:8.1f} {peak / 2**20:12.0f}  {note}")
+        lines = [f"{'stage':<18} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12}  note"]
+        for name, wall, cpu, peak, note in self.rows:
+            lines.append(f"{name:<18} {wall:8.1f} {cpu:8.1f} {peak / 2**20:12.0f}  {note}")
         maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         lines.append(f"process peak (ru_maxrss) {maxrss:,.0f} MB")
         return "\n".join(lines)
@@ -111,7 +116,7 @@ class PhaseClock:
 
     def __init__(self, stages: Stages) -> None:
         self.stages = stages
-        self.current: tuple[str, float] | None = None
+        self.current: tuple[str, float, float] | None = None
 
     def phase(self, name: str, total: int | None = None) -> None:
         label = (
@@ -125,10 +130,10 @@ class PhaseClock:
 
     def switch(self, label: str | None) -> None:
         if self.current is not None and self.current[0] != label:
-            self.stages.mark(self.current[0], self.current[1], self.stages._peak)
+            self.stages.mark(*self.current, self.stages._peak)
         if label is not None and (self.current is None or self.current[0] != label):
             self.stages._peak = rss()
-            self.current = (label, time.perf_counter())
+            self.current = (label, time.perf_counter(), time.process_time())
         elif label is None:
             self.current = None
 
@@ -199,9 +204,13 @@ def scale(args: argparse.Namespace, out: Path) -> None:
         write_report(result.run_dir)
         extra["note"] = f"{result.decisions:,} decisions, {len(result.cells)} cells"
     print(stages.table())
-    floor = next(r[1] for r in stages.rows if r[0] == "embedding encode")
-    after = sum(r[1] for r in stages.rows if r[0] in ("replay decisions", "summary", "report"))
-    print(f"replay + summary + report {after:.1f} s vs embeddings {floor:.1f} s")
+    floor = next(r for r in stages.rows if r[0] == "embedding encode")
+    after = [r for r in stages.rows if r[0] in ("replay decisions", "summary", "report")]
+    wall, cpu = sum(r[1] for r in after), sum(r[2] for r in after)
+    print(
+        f"replay + summary + report {wall:.1f} s wall, {cpu:.1f} s CPU; "
+        f"embeddings {floor[1]:.1f} s wall, {floor[2]:.1f} s CPU"
+    )
 
 
 FLOOR = """\
@@ -223,25 +232,32 @@ def quickstart(out: Path) -> None:
     texts_file = out / "texts.json"
     texts_file.write_text(json.dumps(texts))
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", FLOOR, str(texts_file)], env=env, check=True, capture_output=True
-    )
-    floor = time.perf_counter() - start
+    floor = _timed([sys.executable, "-c", FLOOR, str(texts_file)], env)
     env["SKILLBENCH_CACHE_DIR"] = str(out / "cache")
     command = [sys.executable, "-m", "skillbench", "run", "configs/quickstart.yaml"]
-    start = time.perf_counter()
-    subprocess.run(
-        [*command, "-o", str(out / "run"), "--quiet"],
-        env=env,
-        cwd=REPO,
-        check=True,
-        capture_output=True,
+    run = _timed([*command, "-o", str(out / "run"), "--quiet"], env)
+    what = f"import, load model, encode {len(texts):,} texts"
+    print(f"floor (fresh process: {what}) {floor.wall:.1f} s wall, {floor.cpu:.1f} s CPU")
+    print(
+        f"quickstart cold (skillbench run, empty cache) {run.wall:.1f} s wall, {run.cpu:.1f} s CPU"
     )
-    run = time.perf_counter() - start
-    print(f"floor (fresh process: import, load model, encode {len(texts):,} texts) {floor:.1f} s")
-    print(f"quickstart cold (skillbench run, empty cache) {run:.1f} s")
-    print(f"ratio {run / floor:.2f}× (goal ≤ 2×)")
+    print(f"ratio {run.wall / floor.wall:.2f}× wall, {run.cpu / floor.cpu:.2f}× CPU (goal ≤ 2×)")
+
+
+class Timed(NamedTuple):
+    wall: float
+    cpu: float
+
+
+def _timed(command: list[str], env: dict[str, str]) -> Timed:
+    """Wall time and CPU time (user + system) of a child process run to completion."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, env=env, cwd=REPO, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return Timed(wall, cpu)
 
 
 def main() -> None:
