@@ -6,14 +6,14 @@ reads the top few dozen. ``RankedScores`` computes every score at once with nump
 the approximations; the exact value (Python's ``pow``, which numpy's may miss by an ulp) is
 computed only for the skills a consumer reaches, and only when they are still decaying, so
 the order and the values are exactly those of ``UsageTracker.scores``.
+
+numpy is imported where it is used: ``skillbench --help`` loads this module, never numpy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import overload
-
-import numpy as np
 
 REL = 1e-9
 """Relative gap beyond which two approximate scores are certainly in exact order (numpy's
@@ -26,6 +26,8 @@ class Columns:
     """Append-only skill names with their use count and last-use time as numpy columns."""
 
     def __init__(self) -> None:
+        import numpy as np
+
         self.names: list[str] = []
         self.index: dict[str, int] = {}
         self.counts = np.zeros(16)
@@ -37,6 +39,8 @@ class Columns:
             i = self.index[name] = len(self.names)
             self.names.append(name)
             if i == self.counts.size:
+                import numpy as np
+
                 self.counts = np.concatenate([self.counts, np.zeros(i)])
                 self.times = np.concatenate([self.times, np.zeros(i)])
         self.counts[i] = count
@@ -70,6 +74,8 @@ class RankedScores(Mapping[str, float]):
         floor: float,
         exact: Callable[[float, float], float],
     ) -> None:
+        import numpy as np
+
         n = len(columns.names)
         self._names = columns.names
         self._index = columns.index
@@ -108,6 +114,8 @@ class RankedScores(Mapping[str, float]):
 
     def nonzero(self) -> set[str]:
         """Names whose score is not 0."""
+        import numpy as np
+
         keep = self._approx != 0
         for i in np.flatnonzero(self._unsure).tolist():
             keep[i] = self._exact(float(self._counts[i]), float(self._ages[i])) != 0
@@ -121,6 +129,8 @@ class RankedScores(Mapping[str, float]):
     def resolve(self, upto: int) -> None:
         """Fix the exact order through position ``upto`` (and a little further: a chunk of
         whole runs at a time, growing, so a deep walk costs few numpy calls)."""
+        import numpy as np
+
         while len(self.pairs) <= upto:
             lo = len(self.pairs)
             want = lo + max(CHUNK, lo)

@@ -70,7 +70,7 @@ class UsageTracker:
         self.model: UsageModel = model
         self._hl = None if self.half_life is None else self.half_life.total_seconds()
         self._last: dict[str, list[float]] = {}  # last_use: name -> [count, last timestamp]
-        self._columns = Columns()  # last_use again, as numpy columns for ``ranked``
+        self._columns: Columns | None = None  # last_use as numpy columns, once ``ranked``
         self._events: dict[str, list[float]] = {}  # per_event: name -> timestamps
 
     def record(self, skill: str, at: datetime) -> None:
@@ -110,6 +110,10 @@ class UsageTracker:
         if self.model == "per_event" or len(self._last) < RANKED_FROM:
             return self.scores(now)
         hl, floor = self._hl, self.floor
+        if self._columns is None:
+            self._columns = Columns()
+            for name, (c, ts) in self._last.items():
+                self._columns.set(name, c, ts)
 
         def exact(count: float, age: float) -> float:
             return count if hl is None else count * _weight(age, hl, floor)
@@ -121,7 +125,7 @@ class UsageTracker:
         other = UsageTracker(self.half_life, self.floor, self.model)
         other._last = {k: list(v) for k, v in self._last.items()}
         other._events = {k: list(v) for k, v in self._events.items()}
-        other._columns = self._columns.copy()
+        other._columns = None if self._columns is None else self._columns.copy()
         return other
 
     def to_json(self) -> dict[str, dict[str, Any]]:
@@ -184,7 +188,8 @@ class UsageTracker:
             entry = self._last.setdefault(skill, [0.0, ts])
             entry[0] += n
             entry[1] = max(entry[1], ts)
-            self._columns.set(skill, entry[0], entry[1])
+            if self._columns is not None:
+                self._columns.set(skill, entry[0], entry[1])
 
 
 def _weight(age: float, half_life: float, floor: float) -> float:
