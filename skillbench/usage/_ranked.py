@@ -155,7 +155,7 @@ class Ranked(Sequence[tuple[str, float]]):
         self._s = scores
 
     def __len__(self) -> int:
-        return self._s._n
+        return len(self._s)
 
     @overload
     def __getitem__(self, i: int) -> tuple[str, float]: ...
