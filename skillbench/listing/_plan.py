@@ -19,6 +19,7 @@ from skillbench.listing._orderings import Ordering, UsageOrdering, get_ordering
 from skillbench.listing._profile import make_renderer
 from skillbench.listing._renderer import Entry, Layout, Renderer
 from skillbench.listing._types import EntryStatus, ListedSkill, Listing
+from skillbench.usage import RankedScores
 
 
 def _classify(
@@ -62,20 +63,28 @@ def _listing(
     """Wrap ``layout`` as a Listing whose entry records are built only when read; with
     ``within`` (catalog indices) the listing knows only those skills."""
     placed = layout.placed
+    memo: list[list[ListedSkill]] = []
+
+    def shown() -> list[ListedSkill]:
+        if not memo:
+            memo.append(
+                [
+                    ListedSkill(
+                        skills[p.skill_index],
+                        p.status,
+                        pos,
+                        p.chars,
+                        p.description,
+                        p.when,
+                        renderer.shown_path(skills[p.skill_index]),
+                    )
+                    for pos, p in enumerate(placed)
+                ]
+            )
+        return memo[0]
 
     def entries() -> list[ListedSkill]:
-        out = [
-            ListedSkill(
-                skills[p.skill_index],
-                p.status,
-                pos,
-                p.chars,
-                p.description,
-                p.when,
-                renderer.shown_path(skills[p.skill_index]),
-            )
-            for pos, p in enumerate(placed)
-        ]
+        out = list(shown())
         seen = {p.skill_index for p in placed}
         for i, s in enumerate(skills):
             if i not in seen and (within is None or i in within):
@@ -92,6 +101,7 @@ def _listing(
         used=layout.used,
         shown_names=names,
         warning=layout.warning,
+        shown=shown,
     )
 
 
@@ -229,18 +239,29 @@ class ListingPlan:
 
     def _usage_order(self, scores: Mapping[str, float]) -> Iterator[Entry]:
         """Entries in ``UsageOrdering`` order, lazily: per group, positive scores high first,
-        then the unscored skills in static order, then negative scores."""
-        items = sorted(scores.items(), key=itemgetter(1), reverse=True)
+        then the unscored skills in static order, then negative scores.
+
+        ``RankedScores`` (never negative) are ranked lazily; a plain mapping is sorted."""
+        items: Sequence[tuple[str, float]]
+        if isinstance(scores, RankedScores):
+            items, negative = scores.ranked(), []
+        else:
+            items = sorted(scores.items(), key=itemgetter(1), reverse=True)
+            negative = [it for it in items if it[1] < 0]
         scored: set[str] | None = None
         for g, static in self._groups:
             yield from self._walk(items, g)
             if scored is None:
-                scored = {name for name, s in items if s}
+                scored = (
+                    scores.nonzero()
+                    if isinstance(scores, RankedScores)
+                    else {name for name, s in items if s}
+                )
             yield from (e for e in static if e.skill.name not in scored)
-            yield from self._walk([it for it in items if it[1] < 0], g, positive=False)
+            yield from self._walk(negative, g, positive=False)
 
     def _walk(
-        self, items: list[tuple[str, float]], g: int | None, positive: bool = True
+        self, items: Sequence[tuple[str, float]], g: int | None, positive: bool = True
     ) -> Iterator[Entry]:
         """Entries of scored skills in ``items`` order (ties by static rank), group ``g``."""
         by_name, group, n, i = self._by_name, self._group, len(items), 0

@@ -60,13 +60,16 @@ class Listing:
 
     Renderers may pass ``entries`` as a zero-argument callable: the entry records are then
     built on first access, so a replay that only reads ``text`` and ``shown_names`` pays
-    nothing for them.
+    nothing for them. With it they may pass ``shown``, building only the shown records:
+    selectors read those, and a big catalog's listing shows a small part of it.
     """
 
     __slots__ = (
         "_entries",
         "_index",
         "_make",
+        "_make_shown",
+        "_shown",
         "budget",
         "profile",
         "shown_names",
@@ -83,6 +86,8 @@ class Listing:
     _entries: tuple[ListedSkill, ...] | None
     _make: Callable[[], Sequence[ListedSkill]] | None
     _index: dict[str, ListedSkill] | None
+    _shown: tuple[ListedSkill, ...] | None
+    _make_shown: Callable[[], Sequence[ListedSkill]] | None
 
     def __init__(
         self,
@@ -94,6 +99,7 @@ class Listing:
         used: int | None = None,
         shown_names: Sequence[str] | None = None,
         warning: str | None = None,
+        shown: Callable[[], Sequence[ListedSkill]] | None = None,
     ) -> None:
         init = object.__setattr__
         init(self, "profile", profile)
@@ -102,6 +108,8 @@ class Listing:
         init(self, "text", text)
         init(self, "used", used)
         init(self, "_index", None)
+        init(self, "_shown", None)
+        init(self, "_make_shown", shown)
         if callable(entries):
             init(self, "_entries", None)
             init(self, "_make", entries)
@@ -130,8 +138,17 @@ class Listing:
 
     @property
     def shown(self) -> tuple[ListedSkill, ...]:
-        """Shown entries in listing order."""
-        return tuple(e for e in self.entries if e.position is not None)
+        """Shown entries in listing order (built alone when the renderer can, without the
+        records of a large catalog's unshown skills)."""
+        if self._shown is None:
+            if self._entries is None and self._make_shown is not None:
+                shown = tuple(self._make_shown())
+            else:
+                shown = tuple(e for e in self.entries if e.position is not None)
+            object.__setattr__(self, "_shown", shown)
+            object.__setattr__(self, "_make_shown", None)
+        assert self._shown is not None
+        return self._shown
 
     def position(self, name: str) -> int | None:
         """0-based listing position of the skill named ``name``, None when not shown."""

@@ -9,9 +9,10 @@ listings are known in advance, so it offers up to ``CHUNK`` queries per round.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
@@ -22,8 +23,28 @@ from skillbench.tokens import count_tokens
 from skillbench.types import NOT_RUN, Decision, Query, classify
 from skillbench.usage import UsageTracker
 
+V = TypeVar("V")
+
 CHUNK = 256
 """Queries an independent cell offers per round: large batches, bounded loss on a kill."""
+KEPT = 4096
+"""Distinct listings remembered (per plan, and their facts per run). A usage-ordered listing
+of a big catalog changes at nearly every request; cells sharing a plan run within a round of
+each other, so a bounded memory keeps every hit and drops what will not come back."""
+
+
+class Recent(OrderedDict[str, V]):
+    """A dict that keeps its ``KEPT`` most recently used keys."""
+
+    def setdefault(self, key: str, default: V) -> V:  # type: ignore[override]
+        found = self.get(key)
+        if found is not None:
+            self.move_to_end(key)
+            return found
+        self[key] = default
+        if len(self) > KEPT:
+            self.popitem(last=False)
+        return default
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +62,13 @@ class FactsCache:
 
     def __init__(self, token_model: str) -> None:
         self.token_model = token_model
-        self._by_text: dict[str, ListingFacts] = {}
+        self._by_text: Recent[ListingFacts] = Recent()
 
     def get(self, listing: Listing) -> ListingFacts:
         facts = self._by_text.get(listing.text)
-        if facts is None:
+        if facts is not None:
+            self._by_text.move_to_end(listing.text)
+        else:
             names = listing.shown_names
             positions: dict[str, int] = {}
             for i, name in enumerate(names):
@@ -56,7 +79,7 @@ class FactsCache:
                 len(listing.text),
                 count_tokens(listing.text, self.token_model),
             )
-            self._by_text[listing.text] = facts
+            self._by_text.setdefault(listing.text, facts)
         return facts
 
 
@@ -77,7 +100,7 @@ class CellRun:
     tracker: UsageTracker
     record_label: bool
     done: dict[str, dict[str, Any]]
-    seen: dict[str, Listing] = field(default_factory=dict)
+    seen: Recent[Listing] = field(default_factory=Recent)
     train: frozenset[str] = frozenset()
     retrieved: TopK | None = None
     full: dict[str, Listing] = field(default_factory=dict)
@@ -94,7 +117,7 @@ class CellRun:
         scores: Mapping[str, float] = {}
         if self.plan.uses_scores:
             assert request.at is not None
-            scores = self.tracker.scores(request.at)
+            scores = self.tracker.ranked(request.at)
         full = self._interned(self.plan.render(scores))
         if self.retrieved is None:
             return full

@@ -23,7 +23,7 @@ import yaml
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
-from skillbench.replay._cell import CellRun, FactsCache, make_row
+from skillbench.replay._cell import CellRun, FactsCache, Recent, make_row
 from skillbench.replay._config import RunConfig
 from skillbench.replay._grid import (
     Grid,
@@ -42,7 +42,6 @@ from skillbench.replay._results import (
     now_iso,
     resumable_rows,
     row_key,
-    write_rows,
 )
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._summary import summarize
@@ -148,7 +147,7 @@ def run_experiment(
     )
     manifest.write("running")
     rows = {(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}
-    writer = ResultsWriter(run_dir / RESULTS, (rows[k] for k in sorted(rows)))
+    writer = ResultsWriter(run_dir / RESULTS, sorted(rows.items()))
 
     def finish(status: RunStatus, reason: str | None) -> RunResult:
         """Write the summary of what was done, then the manifest saying how it ended."""
@@ -156,7 +155,7 @@ def run_experiment(
         if observer is not None:
             observer.phase("writing results and summary")
         ordered = [rows[k] for k in sorted(rows)]
-        write_rows(run_dir / RESULTS, ordered)
+        writer.write_sorted()
         cells = summarize(
             run_dir, config.name, config_hash, grid.cells, ordered, fitted, grid.train, annotators
         )
@@ -251,7 +250,7 @@ def _cell_runs(
 ) -> list[CellRun]:
     done: dict[RowKey, dict[str, Any]] = {row_key(r): dict(r) for r in kept}
     tracker = usage_trackers(config)
-    interned: dict[int, dict[str, Listing]] = {}
+    interned: dict[int, Recent[Listing]] = {}
     runs = []
     for cell in grid.cells:
         plan = grid.plans[cell]
@@ -268,7 +267,7 @@ def _cell_runs(
                 tracker(cell.half_life),
                 record_label=config.usage.record == "label",
                 done=mine,
-                seen=interned.setdefault(id(plan), {}),
+                seen=interned.setdefault(id(plan), Recent()),
                 retrieved=stages.top(cell.selector, plan),
             )
         )
@@ -320,7 +319,7 @@ def _replay(
                     row.update(annotator.annotate_row(row, query, decision))
                 row = checked_row(row)
                 rows[run.cell.index, i] = row
-                writer.write(row)
+                writer.write((run.cell.index, i), row)
                 run.finish(query.request, row)
                 if progress is not None:
                     progress(len(rows), total)

@@ -7,7 +7,7 @@ before they are written, so the files hold exactly the shapes ``read_run`` accep
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -41,21 +41,34 @@ def now_iso() -> str:
 
 class ResultsWriter:
     """Appends one row per finished decision and flushes it, so a killed run loses only
-    the decisions in flight."""
+    the decisions in flight; keeps each row's line by its key so the canonical rewrite at
+    the end reorders lines instead of serialising every row again."""
 
-    def __init__(self, path: Path, existing: Iterable[Mapping[str, Any]] = ()) -> None:
+    def __init__(self, path: Path, existing: Iterable[tuple[Any, Mapping[str, Any]]] = ()) -> None:
         self.path = path
+        self._lines: dict[Any, str] = {}
         self._fh: IO[str] = path.open("w", encoding="utf-8")
-        for row in existing:
-            self._fh.write(dumps(row) + "\n")
+        for key, row in existing:
+            self._fh.write(self._line(key, row))
         self._fh.flush()
 
-    def write(self, row: Mapping[str, Any]) -> None:
-        self._fh.write(dumps(row) + "\n")
+    def _line(self, key: Any, row: Mapping[str, Any]) -> str:
+        line = self._lines[key] = dumps(row) + "\n"
+        return line
+
+    def write(self, key: Any, row: Mapping[str, Any]) -> None:
+        self._fh.write(self._line(key, row))
         self._fh.flush()
 
     def close(self) -> None:
         self._fh.close()
+
+    def write_sorted(self) -> None:
+        """Rewrite the results file with every row so far in key order (atomically)."""
+        tmp = self.path.with_suffix(".jsonl.tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.writelines(self._lines[k] for k in sorted(self._lines))
+        tmp.replace(self.path)
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
@@ -117,13 +130,4 @@ def write_json(path: Path, data: Any) -> None:
     """Write ``data`` atomically (temp file + rename) with sorted keys."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
-    tmp.replace(path)
-
-
-def write_rows(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Rewrite the results file in canonical order (atomically)."""
-    tmp = path.with_suffix(".jsonl.tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(dumps(row) + "\n")
     tmp.replace(path)

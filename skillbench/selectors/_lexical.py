@@ -12,8 +12,9 @@ indexed once instead of once per batch.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,13 @@ INDEX_CACHE_SIZE = 32
 """Listings whose index a lexical selector keeps; an index of 200 shown skills is ~2 MB."""
 
 
+@lru_cache(maxsize=1 << 17)
+def term_counts(text: str) -> Mapping[str, int]:
+    """Occurrences of each word of ``text`` in first-occurrence order, cached: a replay
+    indexes the same entry texts in listing after listing. Callers must not modify it."""
+    return Counter(words(text))
+
+
 class BM25:
     """Okapi BM25 over a small fixed corpus, vectorised as a (documents × vocabulary) matrix.
 
@@ -39,19 +47,19 @@ class BM25:
     """
 
     def __init__(self, documents: Sequence[str], k1: float = K1, b: float = B) -> None:
-        tokens = [words(d) for d in documents]
+        counts = [term_counts(d) for d in documents]
         self.vocab: dict[str, int] = {}
-        for doc in tokens:
+        for doc in counts:
             for w in doc:
                 self.vocab.setdefault(w, len(self.vocab))
-        tf = np.zeros((len(tokens), len(self.vocab)), dtype=np.float64)
-        for i, doc in enumerate(tokens):
-            for w in doc:
-                tf[i, self.vocab[w]] += 1
+        rows = np.array([i for i, doc in enumerate(counts) for _ in doc], dtype=np.intp)
+        cols = np.array([self.vocab[w] for doc in counts for w in doc], dtype=np.intp)
+        tf = np.zeros((len(counts), len(self.vocab)), dtype=np.float64)
+        tf[rows, cols] = [n for doc in counts for n in doc.values()]
         lengths = tf.sum(axis=1, keepdims=True)
         avg = float(lengths.mean()) if lengths.size and lengths.mean() > 0 else 1.0
         df = (tf > 0).sum(axis=0)
-        idf = np.log1p((len(tokens) - df + 0.5) / (df + 0.5))
+        idf = np.log1p((len(counts) - df + 0.5) / (df + 0.5))
         self.weights = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths / avg))
 
     def scores(self, queries: Sequence[str]) -> np.ndarray:
@@ -62,7 +70,7 @@ class BM25:
         """
         out = np.zeros((len(queries), self.weights.shape[0]), dtype=np.float64)
         for i, q in enumerate(queries):
-            cols = sorted({self.vocab[w] for w in words(q) if w in self.vocab})
+            cols = sorted({self.vocab[w] for w in term_counts(q) if w in self.vocab})
             if cols:
                 out[i] = self.weights[:, cols].sum(axis=1)
         return out

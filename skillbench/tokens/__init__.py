@@ -7,7 +7,8 @@ the bundled cost map and no Hugging Face tokenizer downloads.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from typing import Any
 
 DEFAULT_TOKEN_MODEL = "gpt-4o"
@@ -27,13 +28,27 @@ def litellm_offline() -> Any:
     return litellm
 
 
+@cache
+def _counter(model: str) -> Callable[[str], int]:
+    """The function ``litellm.token_counter(model=model, text=...)`` counts text with.
+
+    ``token_counter`` selects the tokenizer and loads its encoding on every call, which cost
+    more than the counting itself; the pinned litellm builds that function in
+    ``_get_count_function``, so it is built once per model here and the counts stay the same.
+    """
+    litellm_offline()
+    from litellm.litellm_core_utils.token_counter import _get_count_function
+
+    count: Callable[[str], int] = _get_count_function(model)
+    return count
+
+
 @lru_cache(maxsize=200_000)
 def count_tokens(text: str, model: str = DEFAULT_TOKEN_MODEL) -> int:
     """Tokens in ``text`` as ``model``'s tokenizer counts them (no chat-message overhead)."""
     if not text:
         return 0
-    litellm = litellm_offline()
-    return int(litellm.token_counter(model=model, text=text))
+    return int(_counter(model)(text))
 
 
 __all__ = ["DEFAULT_TOKEN_MODEL", "count_tokens", "litellm_offline"]

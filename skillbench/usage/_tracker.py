@@ -24,11 +24,14 @@ from typing import Any, Literal
 
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.usage._duration import parse_duration
+from skillbench.usage._ranked import Columns, RankedScores
 
 UsageModel = Literal["last_use", "per_event"]
 USAGE_MODELS: tuple[UsageModel, ...] = ("last_use", "per_event")
 DEFAULT_HALF_LIFE = timedelta(days=7)
 DEFAULT_FLOOR = 0.10
+RANKED_FROM = 500
+"""Used skills from which ``ranked`` pays off (numpy's fixed cost against a Python sort)."""
 
 
 def timestamp(at: datetime) -> float:
@@ -67,6 +70,7 @@ class UsageTracker:
         self.model: UsageModel = model
         self._hl = None if self.half_life is None else self.half_life.total_seconds()
         self._last: dict[str, list[float]] = {}  # last_use: name -> [count, last timestamp]
+        self._columns: Columns | None = None  # last_use as numpy columns, once ``ranked``
         self._events: dict[str, list[float]] = {}  # per_event: name -> timestamps
 
     def record(self, skill: str, at: datetime) -> None:
@@ -100,11 +104,28 @@ class UsageTracker:
         now_ts = timestamp(now)
         return {name: c * _weight(now_ts - ts, hl, floor) for name, (c, ts) in self._last.items()}
 
+    def ranked(self, now: datetime) -> Mapping[str, float]:
+        """``scores(now)``, as ``RankedScores`` for ``last_use``: the same values, plus a lazy
+        ranking that spares listings of a long history the full sort (see ``_ranked``)."""
+        if self.model == "per_event" or len(self._last) < RANKED_FROM:
+            return self.scores(now)
+        hl, floor = self._hl, self.floor
+        if self._columns is None:
+            self._columns = Columns()
+            for name, (c, ts) in self._last.items():
+                self._columns.set(name, c, ts)
+
+        def exact(count: float, age: float) -> float:
+            return count if hl is None else count * _weight(age, hl, floor)
+
+        return RankedScores(self._columns, timestamp(now), hl, floor, exact)
+
     def copy(self) -> UsageTracker:
         """An independent tracker with the same settings and history."""
         other = UsageTracker(self.half_life, self.floor, self.model)
         other._last = {k: list(v) for k, v in self._last.items()}
         other._events = {k: list(v) for k, v in self._events.items()}
+        other._columns = None if self._columns is None else self._columns.copy()
         return other
 
     def to_json(self) -> dict[str, dict[str, Any]]:
@@ -167,6 +188,8 @@ class UsageTracker:
             entry = self._last.setdefault(skill, [0.0, ts])
             entry[0] += n
             entry[1] = max(entry[1], ts)
+            if self._columns is not None:
+                self._columns.set(skill, entry[0], entry[1])
 
 
 def _weight(age: float, half_life: float, floor: float) -> float:
