@@ -123,6 +123,9 @@ class SelectorConfig(BaseModel):
 SWEEP_KEYS = ("catalog_sizes", "distractors", "anchors")
 """Catalog-size sweep keys: hashed only when set, so older configs keep their hash."""
 
+STAGE_KEYS = ("retrieve",)
+"""Selector keys of optional stages: hashed only when set, for the same reason."""
+
 PACING_PARAMS = frozenset(
     {"max_cost_usd", "timeout", "max_attempts", "backoff_s", "cache", "processes", "router"}
 )
@@ -245,7 +248,12 @@ class RunConfig(_Strict):
             if data[key] is None:
                 del data[key]
         data["selectors"] = [
-            {k: v for k, v in sel.items() if k not in PACING_PARAMS} for sel in data["selectors"]
+            {
+                k: v
+                for k, v in sel.items()
+                if k not in PACING_PARAMS and not (k in STAGE_KEYS and v is None)
+            }
+            for sel in data["selectors"]
         ]
         digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode())
         requests = self.resolve(self.requests)

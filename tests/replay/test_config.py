@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -79,6 +81,20 @@ def test_hash_ignores_output_dir_but_not_settings(tmp_path: Path) -> None:
     b = load_config(_write(tmp_path, BASE + "output_dir: elsewhere\n"))
     c = load_config(_write(tmp_path, BASE + "seed: 3\n"))
     assert a.config_hash() == b.config_hash() != c.config_hash()
+
+
+def test_hash_of_a_config_is_the_same_after_optional_keys_were_added(tmp_path: Path) -> None:
+    # A config that leaves the catalog-size sweep and the retrieve stage unset must keep the
+    # hash it had before those keys existed, so older runs still resume.
+    written = load_config(_write(tmp_path, BASE))
+    data = written.model_dump(mode="json", exclude={"output_dir"})
+    for key in ("catalog_sizes", "distractors", "anchors"):
+        del data[key]
+    for selector in data["selectors"]:
+        del selector["retrieve"]
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode())
+    digest.update(hashlib.sha256(written.resolve(written.requests).read_bytes()).digest())
+    assert written.config_hash() == digest.hexdigest()[:16]
 
 
 def test_cost_section_validates_keys_and_values(tmp_path: Path) -> None:
