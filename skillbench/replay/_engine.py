@@ -25,6 +25,7 @@ from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
 from skillbench.replay._cell import CellRun, FactsCache, make_row
 from skillbench.replay._config import RunConfig
+from skillbench.replay._executor import EXECUTORS, ReplayJob
 from skillbench.replay._grid import (
     Grid,
     SelectorPool,
@@ -89,6 +90,7 @@ def run_experiment(
     quiet: bool = True,
     progress: Progress | None = None,
     observer: RunObserver | None = None,
+    executor: str | None = None,
 ) -> RunResult:
     """Replay ``config``'s grid and write the run directory.
 
@@ -103,6 +105,8 @@ def run_experiment(
         quiet: tell selectors not to print progress.
         progress: ``progress(done, total)`` after each decision.
         observer: told each phase of the run and each finished decision.
+        executor: where the replay runs (default: the config's ``executor``, else
+            ``local``); every executor writes the same run directory.
 
     Raises:
         SkillbenchError: an unusable output folder (before any work), or a selector that
@@ -111,6 +115,7 @@ def run_experiment(
     """
     if limit is not None:
         config = config.model_copy(update={"limit": limit})
+    replayer = EXECUTORS.get(executor or config.executor or "local")()
     run_dir = prepare_output(Path(output) if output is not None else config.output_path())
     config_hash = config.config_hash()
     claim_output(run_dir, config_hash, resume=resume, overwrite=overwrite)
@@ -164,16 +169,8 @@ def run_experiment(
     if observer is not None:
         observer.phase("replaying decisions", grid.decisions - len(rows))
     try:
-        _replay(
-            runs,
-            grid.requests,
-            rows,
-            writer,
-            FactsCache(config.token_model),
-            annotators,
-            progress,
-            grid.decisions,
-            observer,
+        replayer.replay(
+            ReplayJob(config, grid, runs, kept, env, annotators, rows, writer, progress, observer)
         )
     except RunStopped as stop:
         return finish("stopped", stop.reason)
@@ -262,6 +259,24 @@ def _done_steps(
     for i, r in enumerate(requests):
         if r.id in run.done:
             yield i, run.done[r.id]
+
+
+@EXECUTORS.register("local")
+class LocalExecutor:
+    """Every cell in this process, in lockstep rounds, each row written as it finishes."""
+
+    def replay(self, job: ReplayJob) -> None:
+        _replay(
+            job.runs,
+            job.grid.requests,
+            job.rows,
+            job.writer,
+            FactsCache(job.config.token_model),
+            job.annotators,
+            job.progress,
+            job.grid.decisions,
+            job.observer,
+        )
 
 
 def _replay(

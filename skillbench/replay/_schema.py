@@ -9,9 +9,10 @@ from skillbench.replay._config import RunConfig
 
 
 def config_schema() -> dict[str, Any]:
-    """``RunConfig``'s JSON Schema; profile, selector type and ordering names come from their
-    registries, so the schema lists exactly what this installation accepts."""
+    """``RunConfig``'s JSON Schema; profile, selector type, ordering and executor names come
+    from their registries, so the schema lists exactly what this installation accepts."""
     from skillbench.listing import ORDERINGS, PROFILES
+    from skillbench.replay._executor import EXECUTORS
     from skillbench.selectors import SELECTORS
 
     schema = RunConfig.model_json_schema()
@@ -23,6 +24,7 @@ def config_schema() -> dict[str, Any]:
     props["orderings"]["items"] = {"pattern": f"^({names})(:.+)?$", "type": "string"}
     budget = {"minimum": 1, "type": "integer"}
     props["budgets"]["items"] = {"anyOf": [budget, {"type": "null"}]}
+    props["executor"]["anyOf"] = [{"enum": EXECUTORS.names(), "type": "string"}, {"type": "null"}]
     selector = schema["$defs"]["SelectorConfig"]
     selector["properties"]["type"] = {"enum": SELECTORS.names(), "type": "string"}
     schema["title"] = "skillbench run config"
