@@ -93,6 +93,7 @@ class RayExecutor:
                 include_dashboard=False,
                 logging_level=logging.ERROR if job.env.quiet else logging.WARNING,
                 log_to_driver=not job.env.quiet,
+                runtime_env={"env_vars": {"PYTHONPATH": _import_path()}},
             )
         pending: list[Any] = []
         try:
@@ -112,6 +113,12 @@ class RayExecutor:
                 ray.cancel(ref)
             if started:
                 ray.shutdown()
+
+
+def _import_path() -> str:
+    """Workers import this very ``skillbench`` (a source checkout too), then what they had."""
+    here = str(Path(__file__).resolve().parents[2])
+    return os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
 
 
 def _result(ray: ModuleType, ref: Any) -> Finished:
