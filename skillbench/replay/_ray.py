@@ -86,6 +86,12 @@ class RayExecutor:
     """Cells as Ray tasks on the cluster at ``RAY_ADDRESS`` (else a local instance)."""
 
     def replay(self, job: ReplayJob) -> None:
+        capped = [s.label for s in job.config.selectors if s.params.get("max_cost_usd")]
+        if capped:
+            raise SkillbenchError(
+                f"selector {capped[0]!r} sets max_cost_usd, a cap each process keeps on its "
+                "own: under the ray executor every task would spend up to it; run it locally"
+            )
         ray = _ray()
         started = not ray.is_initialized()
         if started:
