@@ -95,12 +95,17 @@ class RayExecutor:
         ray = _ray()
         started = not ray.is_initialized()
         if started:
-            ray.init(
-                include_dashboard=False,
-                logging_level=logging.ERROR if job.env.quiet else logging.WARNING,
-                log_to_driver=not job.env.quiet,
-                runtime_env={"env_vars": {"PYTHONPATH": _import_path()}},
-            )
+            try:
+                ray.init(
+                    include_dashboard=False,
+                    logging_level=logging.ERROR if job.env.quiet else logging.WARNING,
+                    log_to_driver=not job.env.quiet,
+                    runtime_env={"env_vars": {"PYTHONPATH": _import_path()}},
+                )
+            except (ConnectionError, RuntimeError, ValueError, SystemExit) as exc:
+                # Ray exits (SystemExit) when the cluster at RAY_ADDRESS does not answer.
+                where = os.environ.get("RAY_ADDRESS") or "a local instance"
+                raise SkillbenchError(f"ray: cannot start or reach {where}: {exc}") from None
         pending: list[Any] = []
         try:
             warm_entry_texts(job)
