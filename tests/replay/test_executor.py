@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,3 +59,14 @@ def test_unknown_executor_argument_fails_before_any_output(tmp_path: Path) -> No
     with pytest.raises(SkillbenchError, match=r"unknown executor 'rey'.*local, ray"):
         run_experiment(config, output=tmp_path / "out", executor="rey")
     assert not (tmp_path / "out").exists()
+
+
+def test_ray_without_ray_installed_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets when not installed
+    config = load_config(devtools_config(tmp_path, selectors="[{type: oracle}]"))
+    with pytest.raises(SkillbenchError, match=re.escape("pip install 'skillbench[ray]'")):
+        run_experiment(config, output=tmp_path / "out", limit=5, executor="ray")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["status"] == "failed"
