@@ -30,6 +30,7 @@ examples:
   skillbench run configs/quickstart.yaml --dry-run        grid size and estimated calls
   skillbench run configs/quickstart.yaml --limit 50 -o /tmp/smoke
   skillbench run configs/quickstart.yaml --resume         finish an interrupted run
+  skillbench run configs/quickstart.yaml --executor ray   cells as Ray tasks (docs/distributed.md)
   skillbench run configs/litellm-example.yaml --model ollama/qwen2.5:7b
 
 Progress (stderr, only on a terminal and without --quiet) shows each phase with its time;
@@ -86,6 +87,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="processes making the calls of every litellm selector (default: its config's "
         "processes, else 1) [env: SKILLBENCH_PROCESSES]",
     )
+    parser.add_argument(
+        "--executor",
+        default=env_default("executor"),
+        help="where the replay runs: local (this process) or ray (Ray tasks on RAY_ADDRESS, "
+        "else a local Ray instance; pip install 'skillbench[ray]'); default: the config's "
+        "executor, else local [env: SKILLBENCH_EXECUTOR]",
+    )
     add_quiet(parser)
 
 
@@ -121,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
             max_concurrency=int(args.max_concurrency),
             quiet=args.quiet,
             observer=observer,
+            executor=args.executor,
         )
         if observer is not None:
             observer.phase("writing the report")

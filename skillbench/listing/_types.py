@@ -123,6 +123,15 @@ class Listing:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Listing is immutable")
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled (e.g. shipped to another process) with its entry records built."""
+        self.entries  # noqa: B018  (builds them)
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
     @property
     def entries(self) -> tuple[ListedSkill, ...]:
         if self._entries is None:

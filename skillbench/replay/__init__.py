@@ -1,6 +1,6 @@
 """Replay experiments: the run config, the grid, the lockstep engine and the run directory."""
 
-from skillbench.replay import _cost, _repeats  # noqa: F401  (register the annotators)
+from skillbench.replay import _cost, _ray, _repeats  # noqa: F401  (register annotators, ray)
 from skillbench.replay._config import (
     CalibrationConfig,
     CostConfig,
@@ -14,6 +14,7 @@ from skillbench.replay._config import (
 )
 from skillbench.replay._cost import CostAnnotator, cost_annotator
 from skillbench.replay._engine import RunResult, run_experiment
+from skillbench.replay._executor import EXECUTORS, Executor, ReplayJob
 from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
 from skillbench.replay._plan import dry_run
 from skillbench.replay._results import read_rows
@@ -39,14 +40,17 @@ from skillbench.types import CELL_FIELDS, RunStopped
 __all__ = [
     "ANNOTATORS",
     "CELL_FIELDS",
+    "EXECUTORS",
     "Annotator",
     "AnnotatorFactory",
     "CalibrationConfig",
     "Cell",
     "CostAnnotator",
     "CostConfig",
+    "Executor",
     "Grid",
     "Plannable",
+    "ReplayJob",
     "RetrieveConfig",
     "RunConfig",
     "RunObserver",

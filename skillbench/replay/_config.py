@@ -162,6 +162,8 @@ class RunConfig(_Strict):
     catalog_sizes: list[int | Literal["all"]] | None = None
     distractors: Literal["random", "nearest", "both"] | None = None
     anchors: StrictInt | None = Field(default=None, ge=1)
+    executor: str | None = None
+    """Where the replay runs (``local``, ``ray``); how, never what, so not in the hash."""
 
     _path: Path | None = PrivateAttr(default=None)
     _lines: dict[tuple[Any, ...], int | None] = PrivateAttr(default_factory=dict)
@@ -239,11 +241,11 @@ class RunConfig(_Strict):
     def config_hash(self) -> str:
         """Hash of what decides the results: the config and the requests file.
 
-        The output folder and the selectors' pacing settings (``PACING_PARAMS``: spend cap,
-        timeouts, retries, caching) are left out, so a run stopped by its spend cap resumes
-        after the cap is raised.
+        The output folder, the executor and the selectors' pacing settings
+        (``PACING_PARAMS``: spend cap, timeouts, retries, caching) are left out, so a run
+        stopped by its spend cap resumes after the cap is raised, on any executor.
         """
-        data = self.model_dump(mode="json", exclude={"output_dir"})
+        data = self.model_dump(mode="json", exclude={"output_dir", "executor"})
         for key in SWEEP_KEYS:
             if data[key] is None:
                 del data[key]
@@ -306,9 +308,11 @@ def load_config(path: str | Path) -> RunConfig:
 
 
 def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
-    """Checks pydantic cannot do: registry names (profiles, orderings, selector types),
-    unique selector names, parseable half-lives, positive budgets and input paths that exist."""
+    """Checks pydantic cannot do: registry names (profiles, orderings, selector types,
+    executor), unique selector names, parseable half-lives, positive budgets and input paths
+    that exist."""
     from skillbench.listing import PROFILES, get_ordering
+    from skillbench.replay._executor import EXECUTORS
     from skillbench.selectors import RETRIEVERS, SELECTORS
     from skillbench.usage import parse_duration
 
@@ -383,6 +387,15 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
             parse_duration(label)
         except SkillbenchError as exc:
             problems.append(InputError(where("half_lives", i), f"bad duration {label!r}: {exc}"))
+    if config.executor is not None and config.executor not in EXECUTORS:
+        known = EXECUTORS.names()
+        problems.append(
+            InputError(
+                where("executor"),
+                f"unknown executor {config.executor!r}{suggest(config.executor, known)}; "
+                f"choose one of: {', '.join(known)}",
+            )
+        )
     if len(set(config.half_lives)) != len(config.half_lives):
         problems.append(InputError(where("half_lives"), "duplicate half-life"))
     problems += _sweep_problems(config, where)

@@ -25,6 +25,7 @@ from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
 from skillbench.replay._cell import CellRun, FactsCache, Recent, make_row
 from skillbench.replay._config import RunConfig
+from skillbench.replay._executor import EXECUTORS, ReplayJob
 from skillbench.replay._grid import (
     Grid,
     SelectorPool,
@@ -91,6 +92,7 @@ def run_experiment(
     quiet: bool = True,
     progress: Progress | None = None,
     observer: RunObserver | None = None,
+    executor: str | None = None,
 ) -> RunResult:
     """Replay ``config``'s grid and write the run directory.
 
@@ -105,6 +107,8 @@ def run_experiment(
         quiet: tell selectors not to print progress.
         progress: ``progress(done, total)`` after each decision.
         observer: told each phase of the run and each finished decision.
+        executor: where the replay runs (default: the config's ``executor``, else
+            ``local``); every executor writes the same run directory.
 
     Raises:
         SkillbenchError: an unusable output folder (before any work), or a selector that
@@ -113,6 +117,7 @@ def run_experiment(
     """
     if limit is not None:
         config = config.model_copy(update={"limit": limit})
+    replayer = EXECUTORS.get(executor or config.executor or "local")()
     run_dir = prepare_output(Path(output) if output is not None else config.output_path())
     config_hash = config.config_hash()
     claim_output(run_dir, config_hash, resume=resume, overwrite=overwrite)
@@ -177,16 +182,8 @@ def run_experiment(
     if observer is not None:
         observer.phase("replaying decisions", grid.decisions - len(rows))
     try:
-        _replay(
-            runs,
-            grid.requests,
-            rows,
-            writer,
-            FactsCache(config.token_model),
-            annotators,
-            progress,
-            grid.decisions,
-            observer,
+        replayer.replay(
+            ReplayJob(config, grid, runs, kept, env, annotators, rows, writer, progress, observer)
         )
     except RunStopped as stop:
         return finish("stopped", stop.reason)
@@ -282,18 +279,32 @@ def _done_steps(
             yield i, run.done[r.id]
 
 
+@EXECUTORS.register("local")
+class LocalExecutor:
+    """Every cell in this process, in lockstep rounds, each row written as it finishes."""
+
+    def replay(self, job: ReplayJob) -> None:
+        _replay(
+            job.runs,
+            job.grid.requests,
+            FactsCache(job.config.token_model),
+            job.annotators,
+            job.record,
+        )
+
+
 def _replay(
     runs: Sequence[CellRun],
     requests: Sequence[LabelledRequest],
-    rows: dict[tuple[int, int], dict[str, Any]],
-    writer: ResultsWriter,
     facts: FactsCache,
     annotators: Sequence[Annotator],
-    progress: Progress | None,
-    total: int,
-    observer: RunObserver | None = None,
+    record: Callable[[int, int, dict[str, Any]], None],
 ) -> None:
-    """Rounds until every cell is through: gather queries, one ``select`` per selector."""
+    """Rounds until every cell is through: gather queries, one ``select`` per selector.
+
+    Each finished row goes to ``record(cell_index, request_index, row)`` before the cell
+    moves on (its usage may depend on the choice).
+    """
     active = list(runs)
     while active:
         groups: dict[int, tuple[Selector, list[tuple[CellRun, int, Query]]]] = {}
@@ -318,11 +329,6 @@ def _replay(
                 for annotator in annotators:
                     row.update(annotator.annotate_row(row, query, decision))
                 row = checked_row(row)
-                rows[run.cell.index, i] = row
-                writer.write((run.cell.index, i), row)
+                record(run.cell.index, i, row)
                 run.finish(query.request, row)
-                if progress is not None:
-                    progress(len(rows), total)
-                if observer is not None:
-                    observer.decision(row)
         active = [r for r in active if r.pos < len(requests) or r.waiting]

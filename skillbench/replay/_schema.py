@@ -9,9 +9,11 @@ from skillbench.replay._config import RunConfig
 
 
 def config_schema() -> dict[str, Any]:
-    """``RunConfig``'s JSON Schema; profile, selector type, retrieve method and ordering names
-    come from their registries, so the schema lists exactly what this installation accepts."""
+    """``RunConfig``'s JSON Schema; profile, selector type, retrieve method, ordering and
+    executor names come from their registries, so the schema lists exactly what this
+    installation accepts."""
     from skillbench.listing import ORDERINGS, PROFILES
+    from skillbench.replay._executor import EXECUTORS
     from skillbench.selectors import RETRIEVERS, SELECTORS
 
     schema = RunConfig.model_json_schema()
@@ -25,6 +27,7 @@ def config_schema() -> dict[str, Any]:
     props["budgets"]["items"] = {"anyOf": [budget, {"type": "null"}]}
     sizes = {"items": {"anyOf": [budget, {"const": "all"}]}, "type": "array"}
     props["catalog_sizes"]["anyOf"] = [sizes, {"type": "null"}]
+    props["executor"]["anyOf"] = [{"enum": EXECUTORS.names(), "type": "string"}, {"type": "null"}]
     selector = schema["$defs"]["SelectorConfig"]
     selector["properties"]["type"] = {"enum": SELECTORS.names(), "type": "string"}
     retrieve = schema["$defs"]["RetrieveConfig"]

@@ -3,7 +3,14 @@ and the retrievers a retrieve stage puts in front of them."""
 
 from skillbench.selectors import _litellm  # noqa: F401  (registers "litellm")
 from skillbench.selectors._baselines import NeverSelector, OracleSelector, RandomSelector
-from skillbench.selectors._embedder import DEFAULT_MODEL, Embedder, VectorStore
+from skillbench.selectors._embedder import (
+    DEFAULT_MODEL,
+    Embedder,
+    Vectors,
+    VectorStore,
+    preload_vectors,
+    shared_vectors,
+)
 from skillbench.selectors._embedding import (
     DEFAULT_EMBEDDING_THRESHOLD,
     EmbeddingSelector,
@@ -77,9 +84,12 @@ __all__ = [
     "ThresholdSelector",
     "TopOneSelector",
     "VectorStore",
+    "Vectors",
     "best_threshold",
     "entry_text",
     "keyword_hit",
+    "preload_vectors",
+    "shared_vectors",
     "similarities",
     "skill_text",
     "top_k",

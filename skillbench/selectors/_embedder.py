@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -31,6 +31,39 @@ _LOCK_TIMEOUT = 60.0
 _shared: dict[tuple[str, str], Embedder] = {}
 _models: dict[str, Any] = {}
 _shared_lock = threading.Lock()
+_preloaded: dict[str, Vectors] = {}
+
+
+class Vectors(NamedTuple):
+    """Vectors of one model as one matrix (cheap to ship): row ``i`` embeds ``keys[i]``."""
+
+    keys: list[str]
+    matrix: np.ndarray
+
+
+def shared_vectors() -> dict[str, Vectors]:
+    """Every vector the process-wide embedders hold in memory, by model id: what another
+    process needs to score the same texts without loading the model."""
+    out: dict[str, Vectors] = {}
+    with _shared_lock:
+        embedders = list(_shared.values())
+    for embedder in embedders:
+        with embedder._lock:
+            memory = dict(embedder._memory)
+        if memory:
+            keys = sorted(memory)
+            out[embedder.model_id] = Vectors(keys, np.stack([memory[k] for k in keys]))
+    return out
+
+
+def preload_vectors(vectors: dict[str, Vectors]) -> None:
+    """Start every process-wide embedder of these models, now or later, with ``vectors``
+    (from ``shared_vectors`` elsewhere): those texts are neither re-encoded nor read from disk."""
+    with _shared_lock:
+        _preloaded.update(vectors)
+        embedders = list(_shared.values())
+    for embedder in embedders:
+        embedder._adopt()
 
 
 def text_key(text: str) -> str:
@@ -147,6 +180,7 @@ class Embedder:
             VectorStore(cache_dir / "embeddings" / digest, self.model_id) if cache_dir else None
         )
         self._memory: dict[str, np.ndarray] = {}
+        self._adopted: Vectors | None = None
         self._lock = threading.Lock()
 
     @classmethod
@@ -159,7 +193,17 @@ class Embedder:
         with _shared_lock:
             if key not in _shared:
                 _shared[key] = cls(model, cache_dir, base_dir=base_dir)
-            return _shared[key]
+            embedder = _shared[key]
+        embedder._adopt()
+        return embedder
+
+    def _adopt(self) -> None:
+        """Take the preloaded vectors of this model into memory."""
+        found = _preloaded.get(self.model_id)
+        if found is not None and found is not self._adopted:
+            with self._lock:
+                self._memory.update(zip(found.keys, found.matrix, strict=True))
+                self._adopted = found
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """A ``(len(texts), dim)`` float32 matrix of unit vectors, in ``texts`` order."""

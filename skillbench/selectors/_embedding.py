@@ -24,9 +24,11 @@ DEFAULT_EMBEDDING_THRESHOLD = 0.35
 
 
 def similarities(embedder: Embedder, queries: Sequence[Query]) -> list[EntryScores]:
-    """Cosines for a batch: all missing texts encoded in one call, one matrix product per listing.
+    """Cosines for a batch: all missing texts encoded in one call, entries stacked per listing.
 
-    Queries sharing a listing (same shown texts) are scored together as ``Q @ E.T``.
+    Each query is scored on its own as ``E @ q``: a matrix product over the batch would sum
+    in an order that depends on the batch size, and a query must score the same to the last
+    bit whatever batch, resume or executor it comes in.
     """
     groups = listing_groups(queries)
     texts = [q.request.text for q in queries] + [t for g in groups for t in g]
@@ -36,10 +38,9 @@ def similarities(embedder: Embedder, queries: Sequence[Query]) -> list[EntryScor
     out: dict[int, EntryScores] = {}
     for entries, members in groups.items():
         names = tuple(e.name for e in queries[members[0]].listing.shown)
-        q_vecs = vectors[[row[queries[i].request.text] for i in members]]
-        e_vecs = vectors[[row[t] for t in entries]].reshape(len(entries), q_vecs.shape[1])
-        for i, cosines in zip(members, q_vecs @ e_vecs.T, strict=True):
-            out[i] = EntryScores(names, cosines)
+        e_vecs = vectors[[row[t] for t in entries]].reshape(len(entries), vectors.shape[1])
+        for i in members:
+            out[i] = EntryScores(names, e_vecs @ vectors[row[queries[i].request.text]])
     return [out[i] for i in range(len(queries))]
 
 

@@ -17,6 +17,8 @@ from skillbench.selectors import (
     EmbeddingSelector,
     SelectorEnv,
     entry_text,
+    preload_vectors,
+    shared_vectors,
 )
 
 ALL = ["weather", "pdf-merge", "git-commit", "translate"]
@@ -110,3 +112,33 @@ def test_shared_embedder_is_one_per_model_and_cache(tmp_path: Path) -> None:
     vectors = a.embed(["hello world", "hello world"])
     assert vectors.shape == (2, 384)
     assert np.linalg.norm(vectors, axis=1) == pytest.approx([1.0, 1.0], abs=1e-5)
+
+
+def test_a_query_scores_the_same_to_the_last_bit_in_any_batch(env: SelectorEnv) -> None:
+    lst = listing(ALL)
+    texts = [f"please help with task number {i}: merge, translate or forecast" for i in range(40)]
+    queries = [query(t, (), lst) for t in texts]
+    selector = SELECTORS.get("embedding")({}, env)
+    together = [d.score for d in selector.select(queries)]
+    alone = [selector.select([q])[0].score for q in queries]
+    halves = [d.score for part in (queries[:7], queries[7:]) for d in selector.select(part)]
+    assert together == alone == halves  # exact float equality, not approx
+
+
+def test_shipped_vectors_spare_another_process_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Preloading is process-wide: keep it to this test.
+    monkeypatch.setattr("skillbench.selectors._embedder._preloaded", {})
+    here = Embedder.shared(DEFAULT_MODEL, tmp_path / "driver")
+    texts = ["will it rain in Berlin tomorrow?", "merge PDFs"]
+    vectors = here.embed(texts)
+    shipped = shared_vectors()
+    assert here.model_id in shipped
+    # Another process: an empty memory and its own (empty) disk cache.
+    calls: list[list[str]] = []
+    preload_vectors(shipped)
+    there = Embedder.shared(DEFAULT_MODEL, tmp_path / "worker")
+    there.on_encode = calls.append
+    assert np.array_equal(there.embed(texts), vectors)
+    assert calls == []

@@ -1,0 +1,77 @@
+"""Executors: where the replay of a prepared grid runs (this process, or a Ray cluster).
+
+The engine prepares everything a run shares (grid, selectors, calibration, the run
+directory) and hands an executor a ``ReplayJob``. The executor produces one results row per
+missing decision and passes it to ``ReplayJob.record``; the engine writes the rows in
+canonical order (cell index, then request index) when the run ends, so every executor leaves
+the same run directory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from skillbench._registry import Registry
+
+if TYPE_CHECKING:
+    from skillbench.replay._cell import CellRun
+    from skillbench.replay._config import RunConfig
+    from skillbench.replay._grid import Grid
+    from skillbench.replay._results import ResultsWriter
+    from skillbench.replay._types import Annotator, RunObserver
+    from skillbench.selectors import SelectorEnv
+
+
+@dataclass(frozen=True)
+class ReplayJob:
+    """A prepared run, ready to replay.
+
+    Attributes:
+        config: the validated run config.
+        grid: requests, plans and cells (``grid.train`` set when a selector calibrates).
+        runs: the cells' runs in this process, prepared and calibrated.
+        kept: rows kept by ``--resume`` (every cell's).
+        env: what selectors are built with (cache root, seed, concurrency).
+        annotators: add fields to every row.
+        rows: finished rows by ``(cell index, request index)``, filled as decisions finish.
+        writer: appends each finished row to results.jsonl (kill-safe progress).
+        progress: ``progress(done, total)`` after each decision.
+        observer: told of every finished decision.
+    """
+
+    config: RunConfig
+    grid: Grid
+    runs: Sequence[CellRun]
+    kept: Sequence[Mapping[str, Any]]
+    env: SelectorEnv
+    annotators: Sequence[Annotator]
+    rows: dict[tuple[int, int], dict[str, Any]]
+    writer: ResultsWriter
+    progress: Callable[[int, int], None] | None = None
+    observer: RunObserver | None = None
+
+    def record(self, cell_index: int, request_index: int, row: dict[str, Any]) -> None:
+        """Take one finished row: keep it, append it to results.jsonl, report progress."""
+        self.rows[cell_index, request_index] = row
+        self.writer.write((cell_index, request_index), row)
+        if self.progress is not None:
+            self.progress(len(self.rows), self.grid.decisions)
+        if self.observer is not None:
+            self.observer.decision(row)
+
+
+class Executor(Protocol):
+    """Replays a job's missing decisions and records every row through ``job.record``.
+
+    Raises what the local engine raises (``RunStopped``, ``SkillbenchError``,
+    ``KeyboardInterrupt``) so the engine records how the run ended the same way.
+    """
+
+    def replay(self, job: ReplayJob) -> None: ...
+
+
+EXECUTORS: Registry[Callable[[], Executor]] = Registry("executor")
+"""Executor factories by the name ``executor:`` / ``--executor`` takes: ``local`` (the
+engine's own lockstep replay in this process) and ``ray`` (cells as Ray tasks)."""

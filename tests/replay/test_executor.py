@@ -1,0 +1,72 @@
+"""Executors: any order of finished rows gives the local run directory; the config key."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from support.runs import devtools_config, run_files
+
+from skillbench._errors import SkillbenchError
+from skillbench.dataset import InputErrors
+from skillbench.replay import EXECUTORS, ReplayJob, load_config, run_experiment
+
+
+class _CellByCellReversed:
+    """The local engine one cell at a time, last cell first: rows arrive in another order
+    than the local run's and every selector call holds one cell's queries only."""
+
+    def replay(self, job: ReplayJob) -> None:
+        local = EXECUTORS.get("local")()
+        for run in reversed(job.runs):
+            local.replay(dataclasses.replace(job, runs=[run]))
+
+
+def test_rows_in_any_order_and_batching_give_the_local_run_directory(tmp_path: Path) -> None:
+    config = load_config(devtools_config(tmp_path))
+    run_experiment(config, output=tmp_path / "local", limit=40)
+    with EXECUTORS.temporarily("test-reversed", _CellByCellReversed):
+        result = run_experiment(
+            config, output=tmp_path / "reversed", limit=40, executor="test-reversed"
+        )
+    assert result.status == "complete" and result.decisions == 12 * 40
+    assert run_files(tmp_path / "reversed") == run_files(tmp_path / "local")
+
+
+def test_unknown_executor_in_a_config_is_reported_at_its_line(tmp_path: Path) -> None:
+    path = devtools_config(tmp_path, extra="executor: rey\n")
+    with pytest.raises(InputErrors) as caught:
+        load_config(path)
+    message = str(caught.value)
+    line = path.read_text().splitlines().index("executor: rey") + 1
+    assert f"{path}:{line}" in message and "'ray'" in message
+
+
+def test_the_executor_is_not_part_of_what_a_run_is(tmp_path: Path) -> None:
+    plain = load_config(devtools_config(tmp_path))
+    (tmp_path / "ray").mkdir()
+    on_ray = load_config(devtools_config(tmp_path / "ray", extra="executor: ray\n"))
+    assert on_ray.executor == "ray" and plain.executor is None
+    assert on_ray.config_hash() == plain.config_hash()  # a local run resumes a ray run
+
+
+def test_unknown_executor_argument_fails_before_any_output(tmp_path: Path) -> None:
+    config = load_config(devtools_config(tmp_path))
+    with pytest.raises(SkillbenchError, match=r"unknown executor 'rey'.*local, ray"):
+        run_experiment(config, output=tmp_path / "out", executor="rey")
+    assert not (tmp_path / "out").exists()
+
+
+def test_ray_without_ray_installed_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets when not installed
+    config = load_config(devtools_config(tmp_path, selectors="[{type: oracle}]"))
+    with pytest.raises(SkillbenchError, match=re.escape("pip install 'skillbench[ray]'")):
+        run_experiment(config, output=tmp_path / "out", limit=5, executor="ray")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["status"] == "failed"
