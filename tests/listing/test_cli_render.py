@@ -60,7 +60,8 @@ def test_json_and_env_defaults(skills_dir: Path, capsys, monkeypatch) -> None:
     assert main(["render", str(skills_dir), "--order", "alpha", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["profile"] == "openharness" and data["budget"] is None
-    assert data["text"].startswith("# Available Skills\n\n- **refactor**")
+    assert data["text"].startswith("# Available Skills\n\n")
+    assert data["text"].index("- **refactor**") < data["text"].index("- **review**")
     assert data["chars"] == len(data["text"]) and data["tokens"] > 10
     assert [(s["name"], s["status"], s["position"]) for s in data["skills"]] == [
         ("refactor", "full", 0),
