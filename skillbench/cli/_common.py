@@ -17,6 +17,12 @@ def env_default(flag: str, default: Any = None) -> Any:
     return os.environ.get("SKILLBENCH_" + flag.upper().replace("-", "_"), default)
 
 
+def env_flag(flag: str) -> bool:
+    """Default of a switch ``--flag``: on when ``SKILLBENCH_FLAG`` is set to anything but
+    empty, ``0`` or ``false``."""
+    return env_default(flag, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
 def add_output(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument(
         "-o", "--output", default=env_default("output"), help=help + " [env: SKILLBENCH_OUTPUT]"
@@ -37,7 +43,7 @@ def add_quiet(parser: argparse.ArgumentParser) -> None:
         "-q",
         "--quiet",
         action="store_true",
-        default=env_default("quiet", "") not in ("", "0", "false"),
+        default=env_flag("quiet"),
         help="no progress bar or chatter; errors still go to stderr [env: SKILLBENCH_QUIET]",
     )
 

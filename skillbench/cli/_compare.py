@@ -12,6 +12,7 @@ from skillbench.cli._common import (
     add_format,
     add_output,
     env_default,
+    env_flag,
 )
 
 HELP = "paired comparison of two runs or two sets of cells (McNemar, paired bootstrap)"
@@ -79,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fail-on-regression",
         action="store_true",
-        default=env_default("fail-on-regression", "") not in ("", "0", "false"),
+        default=env_flag("fail-on-regression"),
         help="exit 100 when B regressed (see above) [env: SKILLBENCH_FAIL_ON_REGRESSION]",
     )
     add_format(parser, ["md", "html", "json"], "md")

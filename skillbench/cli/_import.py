@@ -15,7 +15,7 @@ from skillbench.cli._common import (
     add_format,
     add_output,
     add_quiet,
-    env_default,
+    env_flag,
 )
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep-paths",
         action="store_true",
-        default=env_default("keep-paths", "") not in ("", "0", "false"),
+        default=env_flag("keep-paths"),
         help="keep home-directory paths in the output [env: SKILLBENCH_KEEP_PATHS]",
     )
     add_format(parser, ["text", "json"], "text")

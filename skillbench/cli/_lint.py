@@ -13,6 +13,7 @@ from skillbench.cli._common import (
     add_format,
     add_output,
     env_default,
+    env_flag,
 )
 
 EXIT_USAGE = 2
@@ -61,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        default=env_default("strict", "") not in ("", "0", "false"),
+        default=env_flag("strict"),
         help="warnings fail too (exit 1) [env: SKILLBENCH_STRICT]",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="print notes (info) too")

@@ -9,7 +9,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillbench.cli._common import EXIT_ERROR, EXIT_OK, add_output, add_quiet, env_default, warn
+from skillbench.cli._common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    add_output,
+    add_quiet,
+    env_default,
+    env_flag,
+    warn,
+)
 
 if TYPE_CHECKING:
     from skillbench.replay import RunConfig
@@ -51,19 +59,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume",
         action="store_true",
-        default=_flag("resume"),
+        default=env_flag("resume"),
         help="keep finished decisions of the same config in -o DIR [env: SKILLBENCH_RESUME]",
     )
     parser.add_argument(
         "--overwrite",
         action="store_true",
-        default=_flag("overwrite"),
+        default=env_flag("overwrite"),
         help="replace a run of another config found in -o DIR [env: SKILLBENCH_OVERWRITE]",
     )
     parser.add_argument(
         "--dry-run",
         action="store_true",
-        default=_flag("dry-run"),
+        default=env_flag("dry-run"),
         help="print the grid and estimated calls, run nothing [env: SKILLBENCH_DRY_RUN]",
     )
     parser.add_argument(
@@ -95,10 +103,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "executor, else local [env: SKILLBENCH_EXECUTOR]",
     )
     add_quiet(parser)
-
-
-def _flag(name: str) -> bool:
-    return env_default(name, "") not in ("", "0", "false")
 
 
 def run(args: argparse.Namespace) -> int:

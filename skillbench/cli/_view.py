@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from skillbench.cli._common import EXIT_OK, add_output, add_quiet, env_default
+from skillbench.cli._common import EXIT_OK, add_output, add_quiet, env_default, env_flag
 
 HELP = "write (and open or serve) an interactive page of every decision in a run"
 DESCRIPTION = """\
@@ -31,13 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--open",
         action="store_true",
-        default=_flag("open"),
+        default=env_flag("open"),
         help="open the page in the default browser [env: SKILLBENCH_OPEN]",
     )
     parser.add_argument(
         "--serve",
         action="store_true",
-        default=_flag("serve"),
+        default=env_flag("serve"),
         help="serve the page on 127.0.0.1 until Ctrl-C [env: SKILLBENCH_SERVE]",
     )
     parser.add_argument(
@@ -47,10 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="port for --serve (default: any free port) [env: SKILLBENCH_PORT]",
     )
     add_quiet(parser)
-
-
-def _flag(name: str) -> bool:
-    return env_default(name, "") not in ("", "0", "false")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.runs import DEVTOOLS_INPUTS
 
 from skillbench._errors import InputError
 from skillbench.cache import default_cache_root
@@ -17,20 +18,9 @@ from skillbench.listing import ListedSkill
 from skillbench.replay import build_grid, load_config, run_experiment
 from skillbench.selectors import DEFAULT_MODEL, Embedder, entry_text
 
-REPO = Path(__file__).resolve().parents[2]
-DEVTOOLS = REPO / "datasets" / "devtools"
-
 HEAD = f"""\
 name: sizes
-catalogs:
-  devtools:
-    - {{path: {DEVTOOLS}/skills/bundled, source: bundled}}
-    - {{path: {DEVTOOLS}/skills/user, source: user}}
-    - {{path: {DEVTOOLS}/skills/project, source: project}}
-    - {{path: {DEVTOOLS}/skills/plugin, source: plugin}}
-cwd: {DEVTOOLS}/workspace
-requests: {DEVTOOLS}/requests.jsonl
-selectors:
+{DEVTOOLS_INPUTS}selectors:
   - {{type: oracle}}
 """
 

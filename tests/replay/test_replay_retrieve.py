@@ -7,26 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.runs import DEVTOOLS_INPUTS
 
 from skillbench._errors import InputError
 from skillbench.dataset import InputErrors
 from skillbench.replay import load_config, read_rows, run_experiment
 from skillbench.report import write_report
 
-REPO = Path(__file__).resolve().parents[2]
-DEVTOOLS = REPO / "datasets" / "devtools"
-
 CONFIG = f"""\
 name: rt
-catalogs:
-  devtools:
-    - {{path: {DEVTOOLS}/skills/bundled, source: bundled}}
-    - {{path: {DEVTOOLS}/skills/user, source: user}}
-    - {{path: {DEVTOOLS}/skills/project, source: project}}
-    - {{path: {DEVTOOLS}/skills/plugin, source: plugin}}
-cwd: {DEVTOOLS}/workspace
-requests: {DEVTOOLS}/requests.jsonl
-orderings: [alpha]
+{DEVTOOLS_INPUTS}orderings: [alpha]
 usage: {{record: label}}
 selectors:
 """

@@ -7,12 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from support.runs import DEVTOOLS_INPUTS
 
 from skillbench.replay import load_config, run_experiment
 from skillbench.report import Run, size_json, size_lines, write_report
-
-REPO = Path(__file__).resolve().parents[2]
-DEVTOOLS = REPO / "datasets" / "devtools"
 
 CORRECT = {
     (10, "random"): 20,
@@ -100,15 +98,7 @@ def test_report_of_a_sweep_has_its_section_and_json(tmp_path: Path) -> None:
     config.write_text(
         f"""\
 name: sweep
-catalogs:
-  devtools:
-    - {{path: {DEVTOOLS}/skills/bundled, source: bundled}}
-    - {{path: {DEVTOOLS}/skills/user, source: user}}
-    - {{path: {DEVTOOLS}/skills/project, source: project}}
-    - {{path: {DEVTOOLS}/skills/plugin, source: plugin}}
-cwd: {DEVTOOLS}/workspace
-requests: {DEVTOOLS}/requests.jsonl
-budgets: [100000]
+{DEVTOOLS_INPUTS}budgets: [100000]
 limit: 200
 catalog_sizes: [10, all]
 anchors: 4

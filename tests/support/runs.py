@@ -9,21 +9,28 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 DEVTOOLS = REPO / "datasets" / "devtools"
 
-CONFIG = """\
-name: executors
+DEVTOOLS_INPUTS = f"""\
 catalogs:
   devtools:
-    - {{path: {data}/skills/bundled, source: bundled}}
-    - {{path: {data}/skills/user, source: user}}
-    - {{path: {data}/skills/project, source: project}}
-    - {{path: {data}/skills/plugin, source: plugin}}
-cwd: {data}/workspace
-requests: {data}/requests.jsonl
+    - {{path: {DEVTOOLS}/skills/bundled, source: bundled}}
+    - {{path: {DEVTOOLS}/skills/user, source: user}}
+    - {{path: {DEVTOOLS}/skills/project, source: project}}
+    - {{path: {DEVTOOLS}/skills/plugin, source: plugin}}
+cwd: {DEVTOOLS}/workspace
+requests: {DEVTOOLS}/requests.jsonl
+"""
+"""The bundled devtools benchmark's catalog, workspace and requests, as config lines."""
+
+CONFIG = (
+    "name: executors\n"
+    + DEVTOOLS_INPUTS.replace("{", "{{").replace("}", "}}")
+    + """\
 budgets: {budgets}
 orderings: [usage, alpha]
 selectors: {selectors}
 seed: 0
 """
+)
 """By default oracle, lexical and embedding over 2 budgets × 2 orderings. Usage records
 what each selector chose, so the usage-ordered cells depend on their own decisions and the
 alpha-ordered ones do not."""
@@ -41,7 +48,7 @@ def devtools_config(
 ) -> Path:
     """The config file, written into ``directory``."""
     path = directory / "executors.yaml"
-    text = CONFIG.format(data=DEVTOOLS, budgets=budgets, selectors=selectors)
+    text = CONFIG.format(budgets=budgets, selectors=selectors)
     path.write_text(text + extra, encoding="utf-8")
     return path
 
