@@ -41,8 +41,10 @@ class Metric:
         higher_is_better: direction used by gates and by "worse" in comparisons.
         interval: how the 95% interval is computed (Wilson score, or a bootstrap for ratios
             of two counts that no binomial interval covers).
-        applies: whether a row is in the denominator (None: no per-row form, e.g. f1).
-        hit: whether an applicable row counts as a success.
+        applies: whether a row is in the denominator (None: no single denominator, e.g.
+            f1, a ratio of two counts).
+        hit: whether an applicable row counts as a success (None: the metric is a mean of
+            per-row scores or a ratio, not a share).
         compute: the value and interval over one cell's rows.
         headline: shown in compact tables (the ``run`` command's), not only in full ones.
         optional: defined only for cells with an optional stage (retrieval): a summary
@@ -67,6 +69,12 @@ class Metric:
     def worse(self, old: float, new: float) -> float:
         """How much worse ``new`` is than ``old`` (positive = regression)."""
         return old - new if self.higher_is_better else new - old
+
+    def size(self, rows: Iterable[Row]) -> int | None:
+        """How many rows the value is over (None: the metric has no single denominator)."""
+        if self.applies is None:
+            return None
+        return sum(1 for row in rows if self.applies(row))
 
     def counts(self, rows: Iterable[Row]) -> tuple[int, int]:
         """(successes, n) over the applicable rows."""

@@ -22,6 +22,20 @@ def _ranked_positive(row: Row) -> bool:
     return positive(row) and row.get("retrieved_ranks") is not None
 
 
+def _scored(row: Row) -> bool:
+    """A row the rank metrics average over: a completed positive with retrieved ranks."""
+    return completed(row) and _ranked_positive(row)
+
+
+def _compared(row: Row) -> bool:
+    """A row ``tokens_saved`` sums over: completed, with both listings' token counts."""
+    return (
+        completed(row)
+        and row.get("full_listing_tokens") is not None
+        and row.get("listing_tokens") is not None
+    )
+
+
 def reciprocal_rank(row: Row) -> float:
     """1 / rank of the first expected skill among the retrieved, 0 when none is there."""
     ranks = row["retrieved_ranks"]
@@ -42,7 +56,7 @@ def _mean(score: Callable[[Row], float]) -> Callable[[Sequence[Row]], Value]:
     """The mean of ``score`` over completed ranked positives, with a bootstrap interval."""
 
     def compute(rows: Sequence[Row]) -> Value:
-        values = Counter(score(r) for r in rows if completed(r) and _ranked_positive(r))
+        values = Counter(score(r) for r in rows if _scored(r))
         if not values:
             return None, None
         keys = sorted(values)
@@ -56,11 +70,7 @@ def _mean(score: Callable[[Row], float]) -> Callable[[Sequence[Row]], Value]:
 def _tokens_saved(rows: Sequence[Row]) -> Value:
     """1 − Σ retrieved listing tokens / Σ full listing tokens, with a bootstrap interval."""
     pairs = Counter(
-        (int(r["full_listing_tokens"]), int(r["listing_tokens"]))
-        for r in rows
-        if completed(r)
-        and r.get("full_listing_tokens") is not None
-        and r.get("listing_tokens") is not None
+        (int(r["full_listing_tokens"]), int(r["listing_tokens"])) for r in rows if _compared(r)
     )
     keys = sorted(pairs)
     counts = [pairs[k] for k in keys]
@@ -87,7 +97,7 @@ for metric in (
         "stage's top k (0 when none is there)",
         True,
         "bootstrap",
-        None,
+        _scored,
         None,
         _mean(reciprocal_rank),
         optional=True,
@@ -98,7 +108,7 @@ for metric in (
         "expected skills / the same for min(|expected|, k) skills at the top",
         True,
         "bootstrap",
-        None,
+        _scored,
         None,
         _mean(ndcg),
         optional=True,
@@ -109,7 +119,7 @@ for metric in (
         "of the full listing the cell would show without it",
         True,
         "bootstrap",
-        None,
+        _compared,
         None,
         _tokens_saved,
         optional=True,

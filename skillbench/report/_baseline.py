@@ -66,7 +66,8 @@ def baseline_from_run(run: Run, bounds: Bounds | None = None) -> dict[str, Any]:
         metrics = {}
         for m in METRICS.values():
             if m.name in cell:
-                n = m.counts(rows)[1] if rows and m.per_row else cell.get("n")
+                size = m.size(rows) if rows else None
+                n = cell.get("n") if size is None else size
                 metrics[m.name] = {"value": cell[m.name], "ci": cell.get(m.name + "_ci"), "n": n}
         entry = {k: cell.get(k) for k in cell_fields(run.cells)}
         entry.update(metrics=metrics, requests=_requests(rows))

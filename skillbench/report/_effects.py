@@ -70,7 +70,7 @@ def request_scores(rows: Iterable[Row], metric: str = "accuracy") -> dict[str, f
     measure = METRICS.get(metric)
     hits: dict[str, list[bool]] = defaultdict(list)
     for row in rows:
-        if measure.applies is not None and measure.applies(row):
+        if measure.per_row and measure.applies(row):  # type: ignore[misc]
             hits[str(row.get("request_id"))].append(bool(measure.hit(row)))  # type: ignore[misc]
     return {rid: sum(v) / len(v) for rid, v in hits.items()}
 

@@ -64,10 +64,11 @@ def _half_width(value: Any, ci: Any) -> str:
 
 
 def _denominators(run: Run) -> dict[tuple[Any, ...], dict[str, int]]:
-    """Per cell and metric, how many decisions the rate is over (from results rows)."""
+    """Per cell and metric, how many decisions the value is over (from results rows)."""
     out: dict[tuple[Any, ...], dict[str, int]] = {}
     for key, rows in run.rows_by_cell().items():
-        out[key] = {m.name: m.counts(rows)[1] for m in METRICS.values() if m.per_row}
+        sizes = {m.name: m.size(rows) for m in METRICS.values()}
+        out[key] = {name: n for name, n in sizes.items() if n is not None}
     return out
 
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from skillbench.metrics import cell_metrics, wilson
+from skillbench.metrics import cell_metrics, find_metric, wilson
 from skillbench.results import SummaryCell
 
 
@@ -88,3 +88,15 @@ def test_cells_without_a_retrieve_stage_have_no_retrieval_metrics() -> None:
     written = SummaryCell.model_validate({**key, **m}).to_json()
     assert "hit_at_k" not in written and "ndcg_at_k_ci" not in written
     assert "mean_full_listing_tokens" not in written and "accuracy" in written
+
+
+def test_each_retrieval_metric_says_how_many_decisions_it_is_over() -> None:
+    # Five completed positives carry ranks; the negative and the errored row are outside the
+    # rank metrics. Tokens saved sums over the six completed rows with both token counts.
+    assert {name: find_metric(name).size(ROWS) for name in ("hit_at_k", "mrr", "ndcg_at_k")} == {
+        "hit_at_k": 5,
+        "mrr": 5,
+        "ndcg_at_k": 5,
+    }
+    assert find_metric("tokens_saved").size(ROWS) == 6
+    assert find_metric("f1").size(ROWS) is None
