@@ -165,7 +165,11 @@ def run(args: argparse.Namespace) -> int:
 
 def with_model(config: RunConfig, model: str) -> RunConfig:
     """``config`` with ``model`` in every litellm selector (an error when it has none)."""
-    return _in_litellm_selectors(config, "--model", "model", model)
+    from skillbench._errors import SkillbenchError
+
+    if not any(s.type == "litellm" for s in config.selectors):
+        raise SkillbenchError(f"--model {model}: the config has no litellm selector")
+    return _in_litellm_selectors(config, "model", model)
 
 
 def with_processes(config: RunConfig, processes: int) -> RunConfig:
@@ -177,15 +181,12 @@ def with_processes(config: RunConfig, processes: int) -> RunConfig:
         raise SkillbenchError("--processes must be at least 1")
     if not any(s.type == "litellm" for s in config.selectors):
         return config
-    return _in_litellm_selectors(config, "--processes", "processes", processes)
+    return _in_litellm_selectors(config, "processes", processes)
 
 
-def _in_litellm_selectors(config: RunConfig, flag: str, key: str, value: Any) -> RunConfig:
-    from skillbench._errors import SkillbenchError
+def _in_litellm_selectors(config: RunConfig, key: str, value: Any) -> RunConfig:
     from skillbench.replay import SelectorConfig
 
-    if not any(s.type == "litellm" for s in config.selectors):
-        raise SkillbenchError(f"{flag} {value}: the config has no litellm selector")
     selectors = [
         SelectorConfig.model_validate({**s.model_dump(), key: value}) if s.type == "litellm" else s
         for s in config.selectors

@@ -66,9 +66,7 @@ class FactsCache:
 
     def get(self, listing: Listing) -> ListingFacts:
         facts = self._by_text.get(listing.text)
-        if facts is not None:
-            self._by_text.move_to_end(listing.text)
-        else:
+        if facts is None:
             names = listing.shown_names
             positions: dict[str, int] = {}
             for i, name in enumerate(names):
@@ -79,8 +77,7 @@ class FactsCache:
                 len(listing.text),
                 count_tokens(listing.text, self.token_model),
             )
-            self._by_text.setdefault(listing.text, facts)
-        return facts
+        return self._by_text.setdefault(listing.text, facts)
 
 
 @dataclass

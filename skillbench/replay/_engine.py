@@ -46,7 +46,7 @@ from skillbench.replay._results import (
 )
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._summary import summarize
-from skillbench.replay._types import ANNOTATORS, Annotator, RunObserver
+from skillbench.replay._types import ANNOTATORS, Annotator, Cell, RunObserver
 from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
 from skillbench.selectors import Calibratable, Preparable, Selector
 from skillbench.types import Query, RunStopped
@@ -131,18 +131,9 @@ def run_experiment(
     if observer is not None and any(s.retrieve for s in config.selectors):
         observer.phase(f"retrieve stages: ranking the catalog for {len(grid.requests):,} requests")
     runs = _cell_runs(config, grid, pool, kept, RetrieveStages(config, env, grid.requests))
-    texts = [r.text for r in grid.requests]
-    for selector in {id(r.selector): r.selector for r in runs}.values():
-        if isinstance(selector, Preparable):
-            if observer is not None:
-                what = f"{type(selector).__name__}: loading its model, embedding"
-                observer.phase(f"{what} {len(texts):,} request texts")
-            selector.prepare(texts)
-    calibrated = [r for r in runs if isinstance(r.selector, Calibratable)]
-    grid.train = train_split(grid.requests, config) if calibrated else frozenset()
-    for r in calibrated:
-        r.train = grid.train
-    fitted = {r.cell: r.calibrate(grid.requests) for r in calibrated}
+    calibrates = any(isinstance(r.selector, Calibratable) for r in runs)
+    grid.train = train_split(grid.requests, config) if calibrates else frozenset()
+    fitted = prepare_runs(runs, grid, observer)
     annotators = _annotators(config, grid)
     (run_dir / CONFIG_COPY).write_text(
         yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8"
@@ -269,6 +260,31 @@ def _cell_runs(
             )
         )
     return runs
+
+
+def distinct_selectors(runs: Sequence[CellRun]) -> list[Selector]:
+    """Each selector of ``runs`` once (cells share their selector's instance)."""
+    return list({id(r.selector): r.selector for r in runs}.values())
+
+
+def prepare_runs(
+    runs: Sequence[CellRun], grid: Grid, observer: RunObserver | None = None
+) -> dict[Cell, Mapping[str, Any]]:
+    """Let each selector embed the request texts once, then fit every calibrating cell on
+    ``grid.train``; returns what each fitted cell chose."""
+    texts = [r.text for r in grid.requests]
+    for selector in distinct_selectors(runs):
+        if isinstance(selector, Preparable):
+            if observer is not None:
+                what = f"{type(selector).__name__}: loading its model, embedding"
+                observer.phase(f"{what} {len(texts):,} request texts")
+            selector.prepare(texts)
+    fitted: dict[Cell, Mapping[str, Any]] = {}
+    for run in runs:
+        if isinstance(run.selector, Calibratable):
+            run.train = grid.train
+            fitted[run.cell] = run.calibrate(grid.requests)
+    return fitted
 
 
 def _done_steps(

@@ -29,12 +29,17 @@ from skillbench.cache import default_cache_root
 from skillbench.listing import render_listing
 from skillbench.replay._cell import CHUNK, CellRun, FactsCache
 from skillbench.replay._config import RunConfig
-from skillbench.replay._engine import _annotators, _cell_runs, _replay
+from skillbench.replay._engine import (
+    _annotators,
+    _cell_runs,
+    _replay,
+    distinct_selectors,
+    prepare_runs,
+)
 from skillbench.replay._executor import EXECUTORS, ReplayJob
 from skillbench.replay._grid import Grid, SelectorPool
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.selectors import (
-    Calibratable,
     Preparable,
     SelectorEnv,
     Vectors,
@@ -161,7 +166,7 @@ def warm_entry_texts(job: ReplayJob) -> None:
         texts.update((t, None) for e in full.shown for t in (entry_text(e), e.name))
     for plan in {id(p): p for p in job.grid.plans.values()}.values():
         texts.update((entry_text(e), None) for e in plan.render({}).shown)
-    for selector in {id(r.selector): r.selector for r in job.runs}.values():
+    for selector in distinct_selectors(job.runs):
         if isinstance(selector, Preparable):
             selector.prepare(list(texts))
 
@@ -199,14 +204,7 @@ def replay_unit(shipment: Shipment, unit: Unit) -> Finished:
     mine = dataclasses.replace(grid, cells=[grid.cells[i] for i in unit.cells])
     pool = SelectorPool(grid.selector_configs, env, config)
     runs = _cell_runs(config, mine, pool, shipment.kept, RetrieveStages(config, env, grid.requests))
-    texts = [r.text for r in grid.requests]
-    for selector in {id(r.selector): r.selector for r in runs}.values():
-        if isinstance(selector, Preparable):
-            selector.prepare(texts)
-    for run in runs:
-        if isinstance(run.selector, Calibratable):
-            run.train = grid.train
-            run.calibrate(grid.requests)
+    prepare_runs(runs, grid)
     if unit.span is not None:
         _only_span(runs, grid, unit.span)
     rows: Finished = []

@@ -299,8 +299,9 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, An
 
 
 def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
+    names = [m.name for m in METRICS.values()]
     header = [*cell_fields(run.cells), "n", "errors"]
-    for m in [x.name for x in METRICS.values()]:
+    for m in names:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]
     header += ["unwanted_invocations", "mean_listing_chars", "mean_listing_tokens"]
@@ -308,7 +309,7 @@ def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
     records = []
     for cell in run.cells:
         rec = dict(cell)
-        for m in [x.name for x in METRICS.values()]:
+        for m in names:
             ci = cell.get(m + "_ci") or (None, None)
             rec[f"{m}_low"], rec[f"{m}_high"] = ci
         for o in OUTCOMES:

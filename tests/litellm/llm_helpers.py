@@ -55,6 +55,18 @@ def calls(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [b for b in bodies if not is_probe(b)]
 
 
+def spend_cap(make_selector: Any, fake: Any, cache_dir: Path, text: str, requests: float) -> float:
+    """A cap of ``requests`` worst-case requests, sized from one uncapped call of ``text`` with
+    its own cache; the server's log is cleared afterwards."""
+    sizer = make_selector(
+        api_base=fake.base_url, cache_dir=cache_dir, params={"max_tokens": MAX_TOKENS}
+    )
+    sizer.select(queries([text]))
+    cap: float = requests * worst_case(calls(fake.bodies)[0])
+    fake.reset()
+    return cap
+
+
 def listing(profile: str = "codebot", skills: list[Skill] = SKILLS) -> Listing:
     return render_listing(skills, profile=profile, ordering="alpha")
 

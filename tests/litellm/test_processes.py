@@ -14,7 +14,16 @@ import threading
 from pathlib import Path
 
 import pytest
-from llm_helpers import MAX_TOKENS, SECRET, calls, price, queries, worst_case, write_project
+from llm_helpers import (
+    MAX_TOKENS,
+    SECRET,
+    calls,
+    price,
+    queries,
+    spend_cap,
+    worst_case,
+    write_project,
+)
 from support.fake_openai import FakeOpenAI
 
 from skillbench._errors import SkillbenchError
@@ -72,11 +81,7 @@ def test_a_second_run_is_answered_by_the_cache(make_selector, fake, tmp_path) ->
 def test_the_cap_holds_with_workers(make_selector, tmp_path: Path) -> None:
     texts = [f"merge pdf number {i} please" for i in range(60)]
     with FakeOpenAI(latency_s=0.05) as fake:
-        sizer = make_selector(api_base=fake.base_url, cache_dir=tmp_path / "sizer")
-        sizer.select(queries(texts[:1]))
-        body = calls(fake.bodies)[0] | {"max_tokens": MAX_TOKENS}
-        cap = 12.5 * worst_case(body)
-        fake.reset()
+        cap = spend_cap(make_selector, fake, tmp_path / "sizer", texts[0], 12.5)
         sel = make_selector(
             concurrency=8,
             api_base=fake.base_url,

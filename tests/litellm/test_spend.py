@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from llm_helpers import MAX_TOKENS, calls, is_probe, price, queries, worst_case
+from llm_helpers import MAX_TOKENS, calls, is_probe, price, queries, spend_cap, worst_case
 from support.fake_openai import FakeOpenAI
 
 from skillbench.replay import RunStopped
@@ -20,13 +20,7 @@ from skillbench.selectors._litellm import NOT_SENT
 def test_the_cap_holds_at_concurrency_8(make_selector, tmp_path: Path) -> None:
     texts = [f"merge pdf number {i} please" for i in range(60)]
     with FakeOpenAI(latency_s=0.05) as fake:
-        # One request's worst case, from a first uncapped call with its own cache.
-        sizer = make_selector(
-            api_base=fake.base_url, cache_dir=tmp_path / "sizer", params={"max_tokens": MAX_TOKENS}
-        )
-        sizer.select(queries(texts[:1]))
-        cap = 12.5 * worst_case(calls(fake.bodies)[0])
-        fake.reset()
+        cap = spend_cap(make_selector, fake, tmp_path / "sizer", texts[0], 12.5)
         sel = make_selector(
             concurrency=8,
             api_base=fake.base_url,

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.runs import DEVTOOLS_INPUTS
 
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import METRICS
@@ -18,27 +19,19 @@ OLD_RUN = Path(__file__).parent / "data" / "run-0.1"
 """A run directory written by skillbench 0.1 (lexical and oracle selectors, 6 devtools
 requests, budget 2000): files without ``schema_version`` and with the old metric names."""
 
-CONFIG = """\
+CONFIG = f"""\
 name: small
-catalogs:
-  devtools:
-    - {{path: {data}/skills/bundled, source: bundled}}
-    - {{path: {data}/skills/user, source: user}}
-    - {{path: {data}/skills/project, source: project}}
-    - {{path: {data}/skills/plugin, source: plugin}}
-cwd: {data}/workspace
-requests: {data}/requests.jsonl
-budgets: [2000]
+{DEVTOOLS_INPUTS}budgets: [2000]
 orderings: [alpha]
 selectors: [{{type: oracle}}, {{type: never}}]
 """
 
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> Path:
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("run")
     config = root / "small.yaml"
-    config.write_text(CONFIG.format(data=repo_root / "datasets" / "devtools"), encoding="utf-8")
+    config.write_text(CONFIG, encoding="utf-8")
     run_experiment(load_config(config), output=root / "run", limit=12)
     return root / "run"
 
