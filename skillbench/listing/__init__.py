@@ -24,6 +24,15 @@ from skillbench.listing._profile import (
     register_profile,
 )
 from skillbench.listing._renderer import Entry, Layout, Placed, Renderer, RendererFactory
+from skillbench.listing._snapshot import (
+    AgentSnapshot,
+    BuiltinSkill,
+    SnapshotChoice,
+    read_snapshot,
+    resolve_snapshot,
+    save_snapshot,
+    snapshot_path,
+)
 from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, Listing
 
 __all__ = [
@@ -32,6 +41,8 @@ __all__ = [
     "PROFILES",
     "SHOWN_STATUSES",
     "SOURCE_PRIORITY",
+    "AgentSnapshot",
+    "BuiltinSkill",
     "DropRule",
     "Entry",
     "EntryStatus",
@@ -47,11 +58,16 @@ __all__ = [
     "Profile",
     "Renderer",
     "RendererFactory",
+    "SnapshotChoice",
     "Trigger",
     "UsageOrdering",
     "explain",
     "get_ordering",
     "make_renderer",
+    "read_snapshot",
     "register_profile",
     "render_listing",
+    "resolve_snapshot",
+    "save_snapshot",
+    "snapshot_path",
 ]
