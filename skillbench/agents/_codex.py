@@ -12,13 +12,17 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded
 from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
 from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill
+
+if TYPE_CHECKING:
+    from skillbench.agents._capture import Capture
 
 OPEN = "<skills_instructions>"
 CLOSE = "</skills_instructions>"
@@ -130,6 +134,16 @@ class Codex:
             if isinstance(item, dict) and item.get("type") == "additional_tools":
                 tools += [t for t in item.get("tools") or () if isinstance(t, dict)]
         return tools
+
+    def installed(self, workspace: Workspace) -> list[SourceSpec]:
+        found = [
+            SourceSpec(str(workspace.project / ".agents" / "skills"), "project"),
+            SourceSpec(str(workspace.home / ".agents" / "skills"), "user"),
+        ]
+        return [s for s in found if Path(s.path).is_dir()]
+
+    def render_options(self, capture: Capture) -> dict[str, Any]:
+        return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
 
     def snapshot(
         self, version: str, body: Mapping[str, Any], workspace: Workspace
