@@ -4,7 +4,15 @@ Importing the package registers Claude Code and Codex in ``AGENTS``.
 """
 
 from skillbench.agents import _claude_code, _codex  # noqa: F401  (register)
-from skillbench.agents._capture import Capture, capture_agent, store_snapshot
+from skillbench.agents._bridge import Bridge, BridgeCall, Upstream, Wire
+from skillbench.agents._capture import (
+    Capture,
+    Turn,
+    capture_agent,
+    kill_running_agents,
+    run_turn,
+    store_snapshot,
+)
 from skillbench.agents._fidelity import AgentFidelity, Comparison, agent_fidelity, compare_text
 from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
 from skillbench.agents._spec import (
@@ -20,12 +28,17 @@ __all__ = [
     "AGENTS",
     "AgentFidelity",
     "AgentSpec",
+    "Bridge",
+    "BridgeCall",
     "Capture",
     "Comparison",
     "Recorded",
     "Recorder",
     "Reply",
     "Responder",
+    "Turn",
+    "Upstream",
+    "Wire",
     "Workspace",
     "agent_available",
     "agent_fidelity",
@@ -33,5 +46,7 @@ __all__ = [
     "capture_agent",
     "compare_text",
     "find_executable",
+    "kill_running_agents",
+    "run_turn",
     "store_snapshot",
 ]
