@@ -40,6 +40,10 @@ class Profile:
         placement: where the listing goes in the prompt.
         trigger: how a model invokes a skill.
         summary: one line for help texts.
+        agent_version: the agent release the profile was verified against by capture
+            (None: modelled on documents only).
+        ordering: the ordering that reproduces the agent's own listing order, used when a
+            command is given none.
     """
 
     name: str
@@ -48,6 +52,8 @@ class Profile:
     placement: Placement
     trigger: Trigger
     summary: str
+    agent_version: str | None = None
+    ordering: str = "usage"
 
     @property
     def options(self) -> tuple[str, ...]:
