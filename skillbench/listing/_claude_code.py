@@ -50,6 +50,7 @@ CHARS_PER_TOKEN = 3
 BUDGET_FRACTION = 0.01
 ENTRY_CAP = 1536
 FALLBACK_CHARS = 100
+SKILL_JSON = "skill.json"
 EMPTY_BODY = "Skill"
 NAME_CHARS = 64
 SkillOverride = Literal["on", "name-only", "user-invocable-only", "off"]
@@ -165,6 +166,8 @@ class ClaudeCodeRenderer:
         }
 
     def hidden(self, skill: Skill) -> str | None:
+        if skill.path and PurePath(skill.path).name == SKILL_JSON:
+            return "a skill.json folder: Claude Code reads only SKILL.md"
         override = self.overrides.get(skill.name, "on")
         if override in ("off", "user-invocable-only"):
             return f"skill_overrides sets it {override!r}: never listed to the model"
