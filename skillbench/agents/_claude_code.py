@@ -1,7 +1,8 @@
 """Driving Claude Code offline: where it looks for skills and where its listing sits.
 
 Verified against Claude Code 2.1.328: it posts ``/v1/messages?beta=true`` (streamed) to
-``ANTHROPIC_BASE_URL``; the listing is a section of a system-role message, opened by
+``ANTHROPIC_BASE_URL``; the listing is a section of a system-role message (for older models
+such as claude-sonnet-4-6, a ``<system-reminder>`` in the user's turn), opened by
 ``The following skills are available for use with the Skill tool:`` and followed by the
 user's skills, then the agent's built-in ones.
 """
@@ -23,6 +24,8 @@ from skillbench.catalog import SourceSpec
 from skillbench.listing import FIXED_BUILTINS, AgentSnapshot, BuiltinSkill
 
 HEADER = "The following skills are available for use with the Skill tool:"
+REMINDER_CLOSE = "\n</system-reminder>"
+"""Older models get the listing as a reminder in the user's turn; the tag is not listing."""
 UNCAPPED = {"skillListingMaxDescChars": 1_000_000}
 """Settings under which the built-ins' texts reach the listing uncut."""
 TINY_BUDGET = {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1"}
@@ -60,7 +63,7 @@ def listing_section(body: Mapping[str, Any]) -> str | None:
             if not paragraph.startswith("- "):
                 break
             kept.append(paragraph)
-        return "\n\n".join(kept)
+        return "\n\n".join(kept).removesuffix(REMINDER_CLOSE)
     return None
 
 
