@@ -329,7 +329,7 @@ register_profile(
         AGENT,
         CLAUDE_CODE,
         _claude_code,
-        placement="system",
+        placement="system_message",
         trigger="skill_tool",
         summary="1% of the context window; every name stays, least-used descriptions dropped",
         agent_version=VERIFIED_VERSION,

@@ -19,9 +19,10 @@ from skillbench._registry import Registry
 from skillbench.catalog import Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory
 
-Placement = Literal["reminder", "system"]
+Placement = Literal["reminder", "system", "system_message"]
 """``reminder``: a per-turn ``<system-reminder>`` before the user's message (the system prompt
-stays cache-stable); ``system``: in the system (developer) instructions."""
+stays cache-stable); ``system``: in the system (developer) instructions; ``system_message``:
+a system-role message after the user's turn (the system prompt stays cache-stable)."""
 
 Trigger = Literal["skill_tool", "file_read"]
 """``skill_tool``: the model calls a ``Skill`` tool with the name; ``file_read``: there is no
