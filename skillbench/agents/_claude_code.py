@@ -87,6 +87,12 @@ class ClaudeCode:
     verified_version: str = "2.1.328"
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
+        plugins = [s.path for s in sources if s.kind == "plugin"]
+        if len(plugins) > 1:
+            raise SkillbenchError(
+                f"plugin={plugins[1]}: Claude Code {self.verified_version} loads only the first "
+                "--plugin-dir of a non-interactive turn; capture one plugin at a time"
+            )
         args: list[str] = []
         for source in sources:
             if source.kind == "project":

@@ -168,7 +168,7 @@ class ClaudeCodeRenderer:
     def hidden(self, skill: Skill) -> str | None:
         if skill.path and PurePath(skill.path).name == SKILL_JSON:
             return "a skill.json folder: Claude Code reads only SKILL.md"
-        override = self.overrides.get(skill.name, "on")
+        override = self.overrides.get(listing_name(skill), "on")
         if override in ("off", "user-invocable-only"):
             return f"skill_overrides sets it {override!r}: never listed to the model"
         return None
@@ -178,7 +178,7 @@ class ClaudeCodeRenderer:
 
     def entry(self, skill: Skill, index: int) -> Entry:
         folder = listing_name(skill)
-        if self.overrides.get(skill.name) == "name-only":
+        if self.overrides.get(folder) == "name-only":
             short = f"- {folder}"
             return Entry(skill, index, short, "name_only", "", None, short=short)
         own = skill.name

@@ -163,3 +163,32 @@ def test_an_older_model_has_a_200k_window_at_4_characters_a_token(
     capture = _capture(sources, model="claude-sonnet-4-6")
     rendered = _render(sources, snapshot, context_window=200_000, chars_per_token=4)
     _same(capture, rendered)
+
+
+def _skill(root: Path, folder: str, front: str, body: str = "Body.\n") -> None:
+    (root / folder).mkdir(parents=True)
+    (root / folder / "SKILL.md").write_text(f"---\n{front}---\n{body}")
+
+
+@needs_agent("claude-code")
+def test_frontmatter_cases_overrides_and_a_renamed_plugin_skill(
+    snapshot: AgentSnapshot, tmp_path: Path
+) -> None:
+    project, plugin = tmp_path / "project", tmp_path / "kit"
+    _skill(project, "postgresql", "name: postgresql-table-design\ndescription: Tables.\n")
+    _skill(project, "blank", "name: blank\n", "\n## Steps to follow\nMore.\n")
+    _skill(project, "when-only", "name: when-only\nwhen_to_use: When asked.\n")
+    _skill(project, "manual", "name: manual\ndescription: M.\ndisable-model-invocation: true\n")
+    _skill(project, "typed", "name: typed\ndescription: T.\nuser-invocable: false\n")
+    _skill(project, "quiet", "name: quiet\ndescription: Quiet.\n")
+    _skill(project, "gone", "name: gone\ndescription: Gone.\n")
+    _skill(project, "long", "name: long\ndescription: " + "word " * 400 + "\n")
+    _skill(project, "joined", "name: joined\ndescription: Does.\nwhen_to_use: When.\n")
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "kit"}))
+    _skill(plugin / "skills", "fmt", "name: formatter\ndescription: Formats.\n")
+    sources = [SourceSpec(str(project), "project"), SourceSpec(str(plugin), "plugin")]
+    overrides = {"quiet": "name-only", "gone": "off"}
+    capture = _capture(sources, settings={"skillOverrides": overrides})
+    assert "- postgresql (postgresql-table-design): Tables." in capture.listing
+    _same(capture, _render(sources, snapshot, skill_overrides=overrides))
