@@ -149,10 +149,10 @@ def test_char_budget_variable_and_entry_cap(snapshot: AgentSnapshot) -> None:
     sources = [SourceSpec(str(CATALOGS / "superpowers"), "project")]
     capture = _capture(
         sources,
-        env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "7000"},
+        env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "2500"},
         settings={"skillListingMaxDescChars": 120},
     )
-    _same(capture, _render(sources, snapshot, budget=7000, entry_cap=120))
+    _same(capture, _render(sources, snapshot, budget=2500, entry_cap=120))
 
 
 @needs_agent("claude-code")
