@@ -57,7 +57,7 @@ SkillOverride = Literal["on", "name-only", "user-invocable-only", "off"]
 OVERRIDES: tuple[SkillOverride, ...] = ("on", "name-only", "user-invocable-only", "off")
 LEGACY_BUDGET = 15_000
 
-DropRule = Callable[[Sequence["_Line"], Mapping[str, float], int], set[int]]
+DropRule = Callable[[Sequence["ListingLine"], Mapping[str, float], int], set[int]]
 """``(lines in listing order, scores, room for descriptions) -> positions keeping theirs``.
 
 Room is the budget minus the listing with every droppable line as its name; giving line i its
@@ -69,8 +69,9 @@ SCORELESS_DROP_RULES: frozenset[str] = frozenset({"alpha_greedy"})
 
 
 @dataclass(frozen=True)
-class _Line:
-    """One listing line in both forms, and what it is (a user's entry or a built-in)."""
+class ListingLine:
+    """One listing line in both forms (``full``, ``short`` = ``- name``), the score key, and
+    whether the budget may shorten it (``fixed``: never); ``entry`` is None for a built-in."""
 
     key: str
     full: str
@@ -83,26 +84,30 @@ class _Line:
         return cell_width(self.full) - cell_width(self.short)
 
 
-@DROP_RULES.register("least_used")
-def _least_used(lines: Sequence[_Line], scores: Mapping[str, float], room: int) -> set[int]:
+def _restore(lines: Sequence[ListingLine], order: list[int], room: int) -> set[int]:
+    """Give descriptions back in ``order`` while they fit; one that does not is skipped."""
     kept: set[int] = set()
-    open_ = [i for i, line in enumerate(lines) if not line.fixed]
-    for i in sorted(open_, key=lambda i: -scores.get(lines[i].key, 0.0)):
+    for i in order:
         if lines[i].extra <= room:
             room -= lines[i].extra
             kept.add(i)
     return kept
+
+
+def _open(lines: Sequence[ListingLine]) -> list[int]:
+    return [i for i, line in enumerate(lines) if not line.fixed]
+
+
+@DROP_RULES.register("least_used")
+def _least_used(lines: Sequence[ListingLine], scores: Mapping[str, float], room: int) -> set[int]:
+    order = sorted(_open(lines), key=lambda i: -scores.get(lines[i].key, 0.0))
+    return _restore(lines, order, room)
 
 
 @DROP_RULES.register("alpha_greedy")
-def _alpha_greedy(lines: Sequence[_Line], scores: Mapping[str, float], room: int) -> set[int]:
-    kept: set[int] = set()
-    open_ = [i for i, line in enumerate(lines) if not line.fixed]
-    for i in sorted(open_, key=lambda i: (lines[i].key.casefold(), i)):
-        if lines[i].extra <= room:
-            room -= lines[i].extra
-            kept.add(i)
-    return kept
+def _alpha_greedy(lines: Sequence[ListingLine], scores: Mapping[str, float], room: int) -> set[int]:
+    order = sorted(_open(lines), key=lambda i: (lines[i].key.casefold(), i))
+    return _restore(lines, order, room)
 
 
 def listing_name(skill: Skill) -> str:
@@ -209,7 +214,7 @@ class ClaudeCodeRenderer:
 
 def _lines(
     entries: list[Entry], builtins: Sequence[BuiltinSkill], fixed: frozenset[str], cap: int
-) -> list[_Line]:
+) -> list[ListingLine]:
     """The user's entries, then the built-ins no user's skill shadows; a display name naming
     another listed skill's folder falls back to the bare folder."""
     users = {listing_name(e.skill) for e in entries}
@@ -222,15 +227,15 @@ def _lines(
             short = short[: -len(own)]
             text = short + text[len(e.short) :]
         fixed_entry = e.status == "name_only"
-        lines.append(_Line(e.skill.name, text, short, fixed_entry, e))
+        lines.append(ListingLine(e.skill.name, text, short, fixed_entry, e))
     for b in builtins:
         if b.name not in users:
             body = cap_utf16(b.description, cap)
-            lines.append(_Line(b.name, f"- {b.name}: {body}", f"- {b.name}", b.name in fixed))
+            lines.append(ListingLine(b.name, f"- {b.name}: {body}", f"- {b.name}", b.name in fixed))
     return lines
 
 
-def _emit(lines: list[_Line], kept: set[int]) -> Layout:
+def _emit(lines: list[ListingLine], kept: set[int]) -> Layout:
     if not lines:
         return Layout("", 0, [])
     shown = [line.full if i in kept else line.short for i, line in enumerate(lines)]
