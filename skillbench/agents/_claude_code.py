@@ -1,7 +1,8 @@
 """Driving Claude Code offline: where it looks for skills and where its listing sits.
 
 Verified against Claude Code 2.1.328: it posts ``/v1/messages?beta=true`` (streamed) to
-``ANTHROPIC_BASE_URL``; the listing is a section of a system-role message, opened by
+``ANTHROPIC_BASE_URL``; the listing is a section of a system-role message (for older models
+such as claude-sonnet-4-6, a ``<system-reminder>`` in the user's turn), opened by
 ``The following skills are available for use with the Skill tool:`` and followed by the
 user's skills, then the agent's built-in ones.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,12 +21,18 @@ from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded
 from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
 from skillbench.catalog import SourceSpec
-from skillbench.listing import AgentSnapshot, BuiltinSkill
+from skillbench.listing import FIXED_BUILTINS, AgentSnapshot, BuiltinSkill
 
 if TYPE_CHECKING:
     from skillbench.agents._capture import Capture
 
 HEADER = "The following skills are available for use with the Skill tool:"
+REMINDER_CLOSE = "\n</system-reminder>"
+"""Older models get the listing as a reminder in the user's turn; the tag is not listing."""
+UNCAPPED = {"skillListingMaxDescChars": 1_000_000}
+"""Settings under which the built-ins' texts reach the listing uncut."""
+TINY_BUDGET = {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1"}
+"""Under a one-character budget only the built-ins that never lose their text keep it."""
 _ENTRY_START = re.compile(r"\n(?=- [^\s:]+(?: \([^)\n]*\))?(?::|\n|$))")
 
 
@@ -58,7 +66,7 @@ def listing_section(body: Mapping[str, Any]) -> str | None:
             if not paragraph.startswith("- "):
                 break
             kept.append(paragraph)
-        return "\n\n".join(kept)
+        return "\n\n".join(kept).removesuffix(REMINDER_CLOSE)
     return None
 
 
@@ -92,6 +100,12 @@ class ClaudeCode:
     verified_version: str = "2.1.328"
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
+        plugins = [s.path for s in sources if s.kind == "plugin"]
+        if len(plugins) > 1:
+            raise SkillbenchError(
+                f"plugin={plugins[1]}: Claude Code {self.verified_version} loads only the first "
+                "--plugin-dir of a non-interactive turn; capture one plugin at a time"
+            )
         args: list[str] = []
         for source in sources:
             if source.kind == "project":
@@ -119,7 +133,10 @@ class ClaudeCode:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(dict(settings), indent=2), encoding="utf-8")
         if usage:
-            raise SkillbenchError("claude-code: seeding a usage history is not supported yet")
+            now = int(time.time() * 1000)
+            history = {name: {"usageCount": n, "lastUsedAt": now} for name, n in usage.items()}
+            path = workspace.home / ".claude.json"
+            path.write_text(json.dumps({"skillUsage": history}, indent=2), encoding="utf-8")
 
     def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
         command = [executable, "-p", prompt, "--output-format", "json"]
@@ -179,20 +196,41 @@ class ClaudeCode:
     def snapshot(
         self, version: str, body: Mapping[str, Any], workspace: Workspace
     ) -> AgentSnapshot:
+        """The agent's own text. Two more bare turns read the built-ins' texts uncut (the
+        turn's settings may cap them), which of them a budget never shortens, and the
+        model's context window as the CLI reports it."""
+        from skillbench.agents._capture import capture_agent
+
+        model = str(body.get("model")) if body.get("model") else None
+        full = capture_agent(self.name, model=model, settings=UNCAPPED, snapshot=False)
+        tiny = capture_agent(self.name, model=model, env=TINY_BUDGET, snapshot=False)
         listing = self.listing(body)
         texts = {f"system.{i}": t for i, t in enumerate(_texts(body.get("system")))}
         texts["listing_header"] = listing.partition("\n\n")[0]
+        texts[FIXED_BUILTINS] = "\n".join(n for n, d in parse_entries(tiny.listing) if d)
         skill_tool = next((t for t in self.tools(body) if t.get("name") == "Skill"), None)
         if skill_tool is not None:
             texts["skill_tool_description"] = str(skill_tool.get("description", ""))
         return AgentSnapshot(
             agent=self.name,
             version=version,
-            builtin_skills=tuple(BuiltinSkill(n, d) for n, d in parse_entries(listing)),
+            builtin_skills=tuple(BuiltinSkill(n, d) for n, d in parse_entries(full.listing)),
             texts=texts,
             tools=tuple(self.tools(body)),
-            model=str(body.get("model")) if body.get("model") else None,
+            model=model,
+            context_window=_context_window(full.output, model),
         )
+
+
+def _context_window(output: str, model: str | None) -> int | None:
+    """The model's context window from the CLI's JSON result (``modelUsage``)."""
+    try:
+        usage = json.loads(output).get("modelUsage") or {}
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    entry = usage.get(model) if model in usage else next(iter(usage.values()), None)
+    window = entry.get("contextWindow") if isinstance(entry, dict) else None
+    return window if isinstance(window, int) else None
 
 
 def _plugin(source: SourceSpec, workspace: Workspace) -> Path:

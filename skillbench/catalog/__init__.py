@@ -1,7 +1,11 @@
 """Skills on disk → a deduplicated, profile-aware catalog."""
 
 from skillbench.catalog._catalog import Catalog, SkillStatus, load_catalog
-from skillbench.catalog._fields import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
+from skillbench.catalog._fields import (
+    MAX_DESCRIPTION_CHARS,
+    MAX_NAME_CHARS,
+    loaded_fallback_description,
+)
 from skillbench.catalog._paths import clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CLAUDE_CODE,
@@ -50,6 +54,7 @@ __all__ = [
     "clear_paths_cache",
     "compile_glob",
     "load_catalog",
+    "loaded_fallback_description",
     "matches",
     "normalize_context",
     "normalize_name",

@@ -196,5 +196,7 @@ def _inactive(skills: Sequence[Skill], rule: Precedence, cwd: str | None) -> fro
     return frozenset(
         s.name
         for s in skills
-        if s.paths and (rule.paths == "touched" or cwd is None or not any_match(s.paths, cwd))
+        if s.paths
+        and s.source not in rule.paths_ignored_for
+        and (rule.paths == "touched" or cwd is None or not any_match(s.paths, cwd))
     )

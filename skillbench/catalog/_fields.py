@@ -164,6 +164,12 @@ def fallback_description(body: str, name: str) -> str:
     return " ".join(paragraph)[:FALLBACK_DESCRIPTION_CHARS] or f"Skill: {name}"
 
 
+def loaded_fallback_description(body: str, name: str) -> str:
+    """The description the loader gives a skill whose frontmatter has none, so a profile
+    whose agent derives its own can tell it apart from one the author wrote."""
+    return clean_line(fallback_description(body, name)).text
+
+
 def first_heading(body: str) -> str | None:
     return next((line[2:].strip() for line in body.splitlines() if line.startswith("# ")), None)
 
@@ -253,7 +259,7 @@ def make_skill(
         )
         return None, diagnostics
     if not description:
-        description = clean_line(fallback_description(body, name)).text
+        description = loaded_fallback_description(body, name)
         if warn_missing_description:
             diagnostics.append(
                 Diagnostic(

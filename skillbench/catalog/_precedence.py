@@ -36,6 +36,8 @@ class Precedence:
         summary: the rule in words, used in override reasons.
         dedupe: what counts as the same skill (see ``Dedupe``).
         paths: when ``paths`` skills are listed (see ``PathsRule``).
+        paths_ignored_for: source kinds whose ``paths`` the agent does not read (listed
+            from the start).
         namespace_plugins: plugin skills are named ``plugin-name:skill`` (the plugin's
             manifest name), so they never collide with user or project skills.
         flat_files: top-level ``*.md`` files of every source are skills, not only
@@ -51,6 +53,7 @@ class Precedence:
     summary: str
     dedupe: Dedupe = "name_and_path"
     paths: PathsRule = "cwd"
+    paths_ignored_for: tuple[SourceKind, ...] = ()
     namespace_plugins: bool = False
     flat_files: bool = False
     links: LinkPolicy = "follow"
@@ -97,6 +100,7 @@ CLAUDE_CODE = _register(
         False,
         "claude-code: first found wins (managed, user, project, additional dirs, bundled)",
         paths="touched",
+        paths_ignored_for=("plugin",),
         namespace_plugins=True,
     )
 )

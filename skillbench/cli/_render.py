@@ -40,10 +40,13 @@ In text mode a one-line summary, and any warning the agent would show, go to std
 --quiet. Sources may be given in any order: the profile's own source order decides.
 
 Profile options (--option KEY=VALUE, repeatable; the value is read as JSON when it parses):
-codex context_window, roots; claude-code context_window, budget_fraction, entry_cap, legacy,
-drop_rule, skill_overrides; codebot line_cap, when_cap.
+codex context_window, roots; claude-code context_window, chars_per_token, budget_fraction,
+entry_cap, legacy, drop_rule, skill_overrides, snapshot; codebot line_cap, when_cap.
 
-The usage ordering reads scores from --usage (a JSON file {"skill": {"count": n,
+Each profile lists in its agent's own order unless --order says otherwise (claude-code:
+user, project, then plugin skills, each by folder name, usage never reordering them; with
+the snapshot `skillbench capture` keeps in the cache, its built-in skills follow). The
+usage ordering reads scores from --usage (a JSON file {"skill": {"count": n,
 "last_used": "<ISO-8601>"}} or {"skill": {"events": [...]}}) decayed to --now.
 
 examples:
@@ -60,9 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_profile_and_budget(parser, PROFILES.names(), "loading rules and listing format")
     parser.add_argument(
         "--order",
-        default=env_default("order", "usage"),
-        help=f"ordering: {', '.join(ORDERINGS.names())} (rotate:K) (default: usage) "
-        "[env: SKILLBENCH_ORDER]",
+        default=env_default("order"),
+        help=f"ordering: {', '.join(ORDERINGS.names())} (rotate:K) (default: the profile's "
+        "own: the agent's order where verified, else usage) [env: SKILLBENCH_ORDER]",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random ordering")
     parser.add_argument("--usage", help="usage history JSON file (default: no usage)")
@@ -174,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
     from skillbench.catalog import load_catalog
 
     options = _options(args.option)
+    args.order = args.order or PROFILES.get(args.profile).ordering
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
     listing = render_listing(
         catalog.skills,

@@ -5,7 +5,7 @@ openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 """
 
 from skillbench.listing import _claude_code, _codebot, _codex, _openharness  # noqa: F401  (register)
-from skillbench.listing._claude_code import DROP_RULES, DropRule
+from skillbench.listing._claude_code import DROP_RULES, FIXED_BUILTINS, DropRule, ListingLine
 from skillbench.listing._explain import Explanation, Fate, explain
 from skillbench.listing._orderings import (
     ORDERINGS,
@@ -37,6 +37,7 @@ from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, 
 
 __all__ = [
     "DROP_RULES",
+    "FIXED_BUILTINS",
     "ORDERINGS",
     "PROFILES",
     "SHOWN_STATUSES",
@@ -51,6 +52,7 @@ __all__ = [
     "Layout",
     "ListedSkill",
     "Listing",
+    "ListingLine",
     "ListingPlan",
     "Ordering",
     "Placed",

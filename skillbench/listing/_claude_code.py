@@ -1,86 +1,141 @@
-"""The Claude Code profile (closed source; modelled on its changelog, docs and issues).
+"""The Claude Code profile, verified by capture against Claude Code 2.1.328.
 
-Budget accounting: the budget counts the listing block (header line, blank line and entries
-joined by newlines); the ``<system-reminder>`` wrapper is not counted.
+The listing block is ``HEADER``, a blank line, then one line per skill: the user's skills in
+load order (user, project, then plugin skills; within one source by a locale comparison of
+the skill's folder name), then the agent's own skills from its snapshot (a built-in whose name
+a user's skill already takes is not listed). An entry is ``- NAME: TEXT``:
 
-Current behaviour: the budget is 1% of the context window at 4 characters per token, or
-8,000 characters when the window is unknown; each entry's ``description - when_to_use`` is
-capped at 1,536 characters. A skill with neither a description nor ``when_to_use`` is not
-listed, and ``skill_overrides`` (Claude Code's ``skillOverrides`` setting) lists a skill
-``on`` (normally), ``name-only``, or not at all (``user-invocable-only``: only the user may
-call it; ``off``). The header line is not public: it is an approximation.
-On overflow every name stays and descriptions are dropped (``name_only``) by a drop rule.
-The exact rule is not public and reports differ, so it is pluggable (``DROP_RULES``):
+- NAME is the skill's folder (``plugin:folder`` for a plugin); when the frontmatter ``name``
+  differs it follows in parentheses, ``- postgresql (postgresql-table-design)``, unless that
+  name is itself another skill's folder or not a valid name;
+- TEXT is the description, `` - `` and ``when_to_use`` when there is one, cut at
+  ``entry_cap`` UTF-16 units (the last one an ellipsis). A skill without a description gets
+  the first non-empty line of its body (heading marks removed, cut to 100 characters with
+  ``...``), or ``Skill`` for an empty body.
 
-- ``least_used`` (default, as documented): drop the descriptions of the least-used skills
-  first (lowest usage score, ties: last in listing order first) until the listing fits;
-- ``alpha_greedy`` (as one issue observed): walk skills alphabetically, keep a description
-  whenever it still fits, else show the name only.
-
-Should the names alone overflow, whole skills are dropped from the end of the listing.
-``legacy=True`` models versions before 2.1: a flat 15,000-character budget, entries in full
-in listing order, stopping at the first that does not fit (later skills hidden).
+Budget: ``budget`` characters if given (``SLASH_COMMAND_TOOL_CHAR_BUDGET``), else
+``floor(context_window × chars_per_token × budget_fraction)``. It counts the entries (terminal
+cells, newlines between them), not the header. When everything fits, every entry is full.
+Otherwise the snapshot's fixed built-ins and ``name-only`` overrides stay as they are, every
+other entry starts as its name, and descriptions come back in order of usage score (highest
+first, ties in listing order) whenever they still fit; one that does not fit is skipped and
+the next is tried. No skill is ever hidden by the budget.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Literal, cast
 
 from skillbench._registry import Registry
-from skillbench.catalog import CLAUDE_CODE, Skill
+from skillbench.catalog import CLAUDE_CODE, Skill, loaded_fallback_description
+from skillbench.listing._claude_code_text import cap_utf16, cell_width, collation_key
+from skillbench.listing._orderings import ORDERINGS, Ordering
 from skillbench.listing._profile import Profile, register_profile
-from skillbench.listing._renderer import Entry, Layout, Placed, cap, one_line
+from skillbench.listing._renderer import Entry, Layout, Placed
+from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
+AGENT = "claude-code"
+VERIFIED_VERSION = "2.1.328"
 HEADER = "The following skills are available for use with the Skill tool:\n"
-FALLBACK_BUDGET = 8000
+FIXED_BUILTINS = "listing_fixed_builtins"
+"""Snapshot text: the built-ins (one name a line) that keep their text under any budget."""
+DEFAULT_CONTEXT_WINDOW = 1_000_000
+"""Context window of the verified version's default model, in tokens."""
+CHARS_PER_TOKEN = 3
+"""Characters per token for current models; the agent uses 4 for older ones."""
 BUDGET_FRACTION = 0.01
+ENTRY_CAP = 1536
+FALLBACK_CHARS = 100
+SKILL_JSON = "skill.json"
+EMPTY_BODY = "Skill"
+NAME_CHARS = 64
 SkillOverride = Literal["on", "name-only", "user-invocable-only", "off"]
 OVERRIDES: tuple[SkillOverride, ...] = ("on", "name-only", "user-invocable-only", "off")
-WRAP_OPEN = "<system-reminder>\n"
-WRAP_CLOSE = "\n</system-reminder>"
-CHARS_PER_TOKEN = 4
 LEGACY_BUDGET = 15_000
 
-DropRule = Callable[[Sequence[Entry], Mapping[str, float], int], set[int]]
-"""``(entries in listing order, scores, room for descriptions) -> positions keeping theirs``.
+DropRule = Callable[[Sequence["ListingLine"], Mapping[str, float], int], set[int]]
+"""``(lines in listing order, scores, room for descriptions) -> positions keeping theirs``.
 
-Room is the budget minus the names-only listing; keeping entry i's description costs
-``len(e.text) - len(e.short)`` characters of it."""
+Room is the budget minus the listing with every droppable line as its name; giving line i its
+description back costs ``line.extra`` cells of it. Fixed lines are never offered."""
 
 DROP_RULES: Registry[DropRule] = Registry("drop rule")
 SCORELESS_DROP_RULES: frozenset[str] = frozenset({"alpha_greedy"})
 """Drop rules that never read usage scores; any other rule is assumed to read them."""
 
 
-def _extra(e: Entry) -> int:
-    return len(e.text) - len(e.short)
+@dataclass(frozen=True)
+class ListingLine:
+    """One listing line in both forms (``full``, ``short`` = ``- name``), the score key, and
+    whether the budget may shorten it (``fixed``: never); ``entry`` is None for a built-in."""
+
+    key: str
+    full: str
+    short: str
+    fixed: bool
+    entry: Entry | None = None
+
+    @property
+    def extra(self) -> int:
+        return cell_width(self.full) - cell_width(self.short)
+
+
+def _restore(lines: Sequence[ListingLine], order: list[int], room: int) -> set[int]:
+    """Give descriptions back in ``order`` while they fit; one that does not is skipped."""
+    kept: set[int] = set()
+    for i in order:
+        if lines[i].extra <= room:
+            room -= lines[i].extra
+            kept.add(i)
+    return kept
+
+
+def _open(lines: Sequence[ListingLine]) -> list[int]:
+    return [i for i, line in enumerate(lines) if not line.fixed]
 
 
 @DROP_RULES.register("least_used")
-def _least_used(entries: Sequence[Entry], scores: Mapping[str, float], room: int) -> set[int]:
-    keep_order = sorted(
-        range(len(entries)), key=lambda i: (-scores.get(entries[i].skill.name, 0.0), i)
-    )
-    kept: set[int] = set()
-    for i in keep_order:
-        room -= _extra(entries[i])
-        if room < 0:
-            break
-        kept.add(i)
-    return kept
+def _least_used(lines: Sequence[ListingLine], scores: Mapping[str, float], room: int) -> set[int]:
+    order = sorted(_open(lines), key=lambda i: -scores.get(lines[i].key, 0.0))
+    return _restore(lines, order, room)
 
 
 @DROP_RULES.register("alpha_greedy")
-def _alpha_greedy(entries: Sequence[Entry], scores: Mapping[str, float], room: int) -> set[int]:
-    kept: set[int] = set()
-    for i in sorted(range(len(entries)), key=lambda i: (entries[i].skill.name.casefold(), i)):
-        if _extra(entries[i]) <= room:
-            room -= _extra(entries[i])
-            kept.add(i)
-    return kept
+def _alpha_greedy(lines: Sequence[ListingLine], scores: Mapping[str, float], room: int) -> set[int]:
+    order = sorted(_open(lines), key=lambda i: (lines[i].key.casefold(), i))
+    return _restore(lines, order, room)
+
+
+def listing_name(skill: Skill) -> str:
+    """The name Claude Code lists and invokes: the skill's folder (``plugin:folder``)."""
+    path = PurePath(skill.path) if skill.path else None
+    if path is None or path.name != "SKILL.md":
+        return skill.name
+    plugin, sep, _ = skill.name.rpartition(":")
+    return f"{plugin}:{path.parent.name}" if sep and skill.source == "plugin" else path.parent.name
+
+
+def _valid_name(name: str) -> bool:
+    return len(name) <= NAME_CHARS and all(c.isalnum() or c in "_:.-" for c in name)
+
+
+def _fallback(body: str) -> str:
+    line = next((t.strip() for t in body.splitlines() if t.strip()), "")
+    text = line.lstrip("#").strip()
+    if not text:
+        return EMPTY_BODY
+    return text if len(text) <= FALLBACK_CHARS else text[: FALLBACK_CHARS - 3] + "..."
+
+
+def _text(skill: Skill) -> str:
+    desc = skill.description
+    if not desc or desc == loaded_fallback_description(skill.body, skill.name):
+        desc = _fallback(skill.body)
+    return f"{desc} - {skill.when_to_use}" if skill.when_to_use else desc
 
 
 @dataclass(frozen=True)
@@ -88,11 +143,13 @@ class ClaudeCodeRenderer:
     """``- name: description - when_to_use`` entries; see the module docstring."""
 
     default_budget: int | None
-    entry_cap: int = 1536
+    entry_cap: int = ENTRY_CAP
     legacy: bool = False
     drop_rule: str = "least_used"
     overrides: Mapping[str, SkillOverride] = field(default_factory=dict)
-    name: str = "claude-code"
+    builtins: tuple[BuiltinSkill, ...] = ()
+    fixed_builtins: frozenset[str] = frozenset()
+    name: str = AGENT
     budgeted: bool = True
     uses_scores: bool = True
     stops_early: bool = False
@@ -104,43 +161,40 @@ class ClaudeCodeRenderer:
 
     @property
     def rules(self) -> Mapping[EntryStatus, str]:
+        cut = f"description - when_to_use cut at {self.entry_cap} characters"
         if self.legacy:
-            return {
-                "truncated": f"description - when_to_use cut at {self.entry_cap} characters",
-                "dropped": "legacy budget reached: later skills are hidden",
-            }
+            return {"truncated": cut, "dropped": "legacy budget reached: later skills are hidden"}
         return {
-            "truncated": f"description - when_to_use cut at {self.entry_cap} characters",
+            "truncated": cut,
             "name_only": f"description dropped to fit the budget by the {self.drop_rule!r} rule "
             "(or skill_overrides says name-only)",
-            "dropped": "even the names alone overflow: skills dropped from the end",
         }
 
     def hidden(self, skill: Skill) -> str | None:
-        override = self.overrides.get(skill.name, "on")
+        if skill.path and PurePath(skill.path).name == SKILL_JSON:
+            return "a skill.json folder: Claude Code reads only SKILL.md"
+        override = self.overrides.get(listing_name(skill), "on")
         if override in ("off", "user-invocable-only"):
             return f"skill_overrides sets it {override!r}: never listed to the model"
-        if not one_line(skill.description) and not one_line(skill.when_to_use):
-            return "neither description nor when_to_use: Claude Code does not list it"
         return None
 
     def shown_path(self, skill: Skill) -> str | None:
         return None
 
     def entry(self, skill: Skill, index: int) -> Entry:
-        short = f"- {skill.name}"
-        if self.overrides.get(skill.name) == "name-only":
+        folder = listing_name(skill)
+        if self.overrides.get(folder) == "name-only":
+            short = f"- {folder}"
             return Entry(skill, index, short, "name_only", "", None, short=short)
-        desc, when = one_line(skill.description), one_line(skill.when_to_use)
-        full = " - ".join(p for p in (desc, when) if p)
-        body = cap(full, self.entry_cap)
-        if len(body) <= len(desc) or not when:
-            shown_desc, shown_when = body, None
-        else:
-            shown_desc, shown_when = desc, body[len(desc) + 3 :] if desc else body
-        text = f"{short}: {body}" if body else short
+        own = skill.name
+        plain = own == folder or folder.endswith(f":{own}") or not _valid_name(own)
+        short = f"- {folder}" if plain else f"- {folder} ({own})"
+        full = _text(skill)
+        body = cap_utf16(full, self.entry_cap)
         status: EntryStatus = "full" if body == full else "truncated"
-        return Entry(skill, index, text, status, shown_desc, shown_when, short=short)
+        when = skill.when_to_use if status == "full" and skill.when_to_use else None
+        shown = body if when is None else body[: len(body) - len(when) - 3]
+        return Entry(skill, index, f"{short}: {body}", status, shown, when, short=short)
 
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
@@ -148,78 +202,142 @@ class ClaudeCodeRenderer:
         entries = list(ordered)
         limit = budget if budget is not None else float("inf")
         if self.legacy:
-            return _prefix(entries, limit, name_only=False)
-        base = len(HEADER) + len(entries)  # header, blank line, newlines between entries
-        full = base + sum(len(e.text) for e in entries)
+            return _legacy(entries, limit)
+        lines = _lines(entries, self.builtins, self.fixed_builtins, self.entry_cap)
+        full = sum(cell_width(line.full) for line in lines) + max(len(lines) - 1, 0)
         if full <= limit:
-            return _emit([(e, False) for e in entries])
-        names = base + sum(len(e.short) for e in entries)
-        if names > limit:
-            return _prefix(entries, limit, name_only=True)
-        kept = DROP_RULES.get(self.drop_rule)(entries, scores, int(limit - names))
-        return _emit([(e, i not in kept) for i, e in enumerate(entries)])
+            return _emit(lines, set(range(len(lines))))
+        base = sum(cell_width(ln.full if ln.fixed else ln.short) for ln in lines) + len(lines) - 1
+        kept = DROP_RULES.get(self.drop_rule)(lines, scores, int(limit - base))
+        return _emit(lines, kept | {i for i, line in enumerate(lines) if line.fixed})
 
 
-def _prefix(entries: list[Entry], limit: float, name_only: bool) -> Layout:
-    """The longest prefix of ``entries`` that fits (in full, or as names only)."""
-    used = len(HEADER)
-    chosen: list[tuple[Entry, bool]] = []
+def _lines(
+    entries: list[Entry], builtins: Sequence[BuiltinSkill], fixed: frozenset[str], cap: int
+) -> list[ListingLine]:
+    """The user's entries, then the built-ins no user's skill shadows; a display name naming
+    another listed skill's folder falls back to the bare folder."""
+    users = {listing_name(e.skill) for e in entries}
+    folders = users | {b.name for b in builtins}
+    lines = []
     for e in entries:
-        n = len(e.short if name_only else e.text) + 1
-        if used + n > limit:
+        own = f" ({e.skill.name})"
+        short, text = e.short, e.text
+        if short.endswith(own) and e.skill.name in folders:
+            short = short[: -len(own)]
+            text = short + text[len(e.short) :]
+        fixed_entry = e.status == "name_only"
+        lines.append(ListingLine(e.skill.name, text, short, fixed_entry, e))
+    for b in builtins:
+        if b.name not in users:
+            body = cap_utf16(b.description, cap)
+            lines.append(ListingLine(b.name, f"- {b.name}: {body}", f"- {b.name}", b.name in fixed))
+    return lines
+
+
+def _emit(lines: list[ListingLine], kept: set[int]) -> Layout:
+    if not lines:
+        return Layout("", 0, [])
+    shown = [line.full if i in kept else line.short for i, line in enumerate(lines)]
+    placed = []
+    for i, line in enumerate(lines):
+        if line.entry is None:
+            continue
+        e = line.entry
+        if i in kept and e.status != "name_only":
+            placed.append(e.placed._replace(chars=len(line.full)))
+        else:
+            placed.append(Placed(e.index, "name_only", len(line.short), "", None))
+    body = "\n".join(shown)
+    used = sum(cell_width(s) for s in shown) + len(shown) - 1
+    return Layout(HEADER + "\n" + body, used, placed)
+
+
+def _legacy(entries: list[Entry], limit: float) -> Layout:
+    """Before 2.1: entries in full in listing order, stopping at the first that overflows."""
+    used = len(HEADER)
+    chosen: list[Entry] = []
+    for e in entries:
+        if used + len(e.text) + 1 > limit:
             break
-        used += n
-        chosen.append((e, name_only))
-    return _emit(chosen)
-
-
-def _emit(chosen: list[tuple[Entry, bool]]) -> Layout:
-    """The listing of ``(entry, name_only)`` pairs in order; empty when nothing is shown."""
+        used += len(e.text) + 1
+        chosen.append(e)
     if not chosen:
         return Layout("", 0, [])
-    lines = [e.short if short else e.text for e, short in chosen]
-    shown = [
-        Placed(e.index, "name_only", len(e.short), "", None) if short else e.placed
-        for e, short in chosen
-    ]
-    block = HEADER + "\n" + "\n".join(lines)
-    return Layout(WRAP_OPEN + block + WRAP_CLOSE, len(block), shown)
+    block = HEADER + "\n" + "\n".join(e.text for e in chosen)
+    return Layout(block, len(block), [e.placed for e in chosen])
+
+
+@dataclass(frozen=True)
+class LoadOrder:
+    """Claude Code's listing order: user, project, then plugin skills, each source sorted by
+    a locale comparison of the folder name; usage never reorders it."""
+
+    spec: str = AGENT
+    uses_scores: bool = False
+
+    def order(self, skills: Sequence[Skill], scores: Mapping[str, float], seed: int) -> list[int]:
+        def key(i: int) -> tuple[object, ...]:
+            return (CLAUDE_CODE.rank(skills[i].source), collation_key(listing_name(skills[i])))
+
+        return sorted(range(len(skills)), key=key)
+
+
+@ORDERINGS.register(AGENT)
+def _load_order(arg: str | None) -> Ordering:
+    if arg is not None:
+        raise ValueError(f"ordering {AGENT!r} takes no argument")
+    return LoadOrder()
+
+
+def _snapshot(choice: AgentSnapshot | str | None) -> AgentSnapshot | None:
+    if choice is None or isinstance(choice, AgentSnapshot):
+        return choice
+    return resolve_snapshot(choice, AGENT, VERIFIED_VERSION)
 
 
 def _claude_code(
     budget: int | None = None,
     context_window: int | None = None,
+    chars_per_token: int = CHARS_PER_TOKEN,
     budget_fraction: float = BUDGET_FRACTION,
-    entry_cap: int = 1536,
+    entry_cap: int = ENTRY_CAP,
     legacy: bool = False,
     drop_rule: str = "least_used",
     skill_overrides: Mapping[str, str] | None = None,
+    snapshot: AgentSnapshot | str | None = "auto",
 ) -> ClaudeCodeRenderer:
-    """Budget: ``budget`` if given, else 15,000 (legacy), else ``budget_fraction`` of
-    ``context_window`` tokens at 4 characters per token, else 8,000 characters."""
+    """Budget: ``budget`` if given, else 15,000 (legacy), else ``floor(context_window ×
+    chars_per_token × budget_fraction)``; the window defaults to the snapshot's, else to the
+    default model's. ``snapshot``: ``auto`` (the cached one of the verified version), ``none``,
+    a path, or an ``AgentSnapshot``; its built-ins follow the user's skills."""
     DROP_RULES.get(drop_rule)
     overrides = dict(skill_overrides or {})
     for skill, value in overrides.items():
         if value not in OVERRIDES:
             raise ValueError(f"skill_overrides[{skill!r}] is {value!r}; choose one of {OVERRIDES}")
+    snap = _snapshot(snapshot)
     if budget is None:
         if legacy:
             budget = LEGACY_BUDGET
-        elif context_window is None:
-            budget = FALLBACK_BUDGET
         else:
-            budget = int(context_window * CHARS_PER_TOKEN * budget_fraction)
+            window = context_window or (snap and snap.context_window) or DEFAULT_CONTEXT_WINDOW
+            budget = max(1, int(window * chars_per_token * budget_fraction))
     typed = {k: cast(SkillOverride, v) for k, v in overrides.items()}
-    return ClaudeCodeRenderer(budget, entry_cap, legacy, drop_rule, typed)
+    builtins = snap.builtin_skills if snap and not legacy else ()
+    fixed = frozenset((snap.texts.get(FIXED_BUILTINS, "") if snap else "").split())
+    return ClaudeCodeRenderer(budget, entry_cap, legacy, drop_rule, typed, builtins, fixed)
 
 
 register_profile(
     Profile(
-        "claude-code",
+        AGENT,
         CLAUDE_CODE,
         _claude_code,
-        placement="reminder",
+        placement="system_message",
         trigger="skill_tool",
         summary="1% of the context window; every name stays, least-used descriptions dropped",
+        agent_version=VERIFIED_VERSION,
+        ordering=AGENT,
     )
 )

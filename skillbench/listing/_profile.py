@@ -19,9 +19,10 @@ from skillbench._registry import Registry
 from skillbench.catalog import Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory
 
-Placement = Literal["reminder", "system"]
+Placement = Literal["reminder", "system", "system_message"]
 """``reminder``: a per-turn ``<system-reminder>`` before the user's message (the system prompt
-stays cache-stable); ``system``: in the system (developer) instructions."""
+stays cache-stable); ``system``: in the system (developer) instructions; ``system_message``:
+a system-role message after the user's turn (the system prompt stays cache-stable)."""
 
 Trigger = Literal["skill_tool", "file_read"]
 """``skill_tool``: the model calls a ``Skill`` tool with the name; ``file_read``: there is no
@@ -40,6 +41,10 @@ class Profile:
         placement: where the listing goes in the prompt.
         trigger: how a model invokes a skill.
         summary: one line for help texts.
+        agent_version: the agent release the profile was verified against by capture
+            (None: modelled on documents only).
+        ordering: the ordering that reproduces the agent's own listing order, used when a
+            command is given none.
     """
 
     name: str
@@ -48,6 +53,8 @@ class Profile:
     placement: Placement
     trigger: Trigger
     summary: str
+    agent_version: str | None = None
+    ordering: str = "usage"
 
     @property
     def options(self) -> tuple[str, ...]:

@@ -1,14 +1,12 @@
-"""Claude Code listings derived by hand from its documented settings.
+"""Claude Code listings derived by hand from the rules verified against Claude Code 2.1.328.
 
-Public sources (Claude Code settings and skills documentation, changelog 2.1.105): the
-listing budget is ``skillListingBudgetFraction`` (0.01) of the context window, 8,000
-characters when the window is unknown; each entry's ``description - when_to_use`` is capped
-at 1,536 characters (``maxSkillDescriptionChars``); on overflow every name stays and the
-least-used skills lose their descriptions first; ``skillOverrides`` lists a skill ``on``,
-``name-only``, ``user-invocable-only`` or ``off``; plugin skills are named
-``plugin-name:skill``; ``paths`` skills appear once a matching file is touched. The header
-line and the ``<system-reminder>`` wrapper are not public: skillbench's own wording, so the
-budget arithmetic below counts them as skillbench does (header line, blank line, entries).
+The rules (docs/profiles/claude-code.md says how each was verified by capture): the block is
+the header line, a blank line and one entry per line; the budget is ``floor(window ×
+characters per token × fraction)`` (1,000,000 × 3 × 0.01 = 30,000 for the default model),
+counts only the entries and their newlines, in terminal cells; past it every droppable entry
+starts as its name and descriptions come back by usage score, highest first, skipping one
+that does not fit; nothing is ever hidden by the budget. Every text below is this project's
+own; the agent's built-ins come from a hand-made snapshot.
 """
 
 from __future__ import annotations
@@ -17,75 +15,93 @@ import json
 from pathlib import Path
 
 from skillbench.catalog import Skill, load_catalog
-from skillbench.listing import render_listing
+from skillbench.listing import FIXED_BUILTINS, AgentSnapshot, BuiltinSkill, render_listing
 
 HEADER = "The following skills are available for use with the Skill tool:\n"
 
 
-def block(*entries: str) -> int:
-    """Characters the budget counts: the header line, a blank line, entries joined by \\n."""
-    return len(HEADER) + 1 + len("\n".join(entries))
+def entries_of(text: str) -> list[str]:
+    assert text.startswith(HEADER + "\n")
+    return text[len(HEADER) + 1 :].split("\n")
 
 
-def test_budget_is_one_percent_of_the_window_in_characters() -> None:
+def skill_md(root: Path, folder: str, front: str, body: str = "Body.\n") -> None:
+    (root / folder).mkdir(parents=True)
+    (root / folder / "SKILL.md").write_text(f"---\n{front}---\n{body}")
+
+
+def test_budget_follows_the_model_window_and_fraction() -> None:
     one = [Skill("a", "b")]
-    assert render_listing(one, profile="claude-code").budget == 8000
-    big = render_listing(one, profile="claude-code", options={"context_window": 1_000_000})
-    assert big.budget == 40_000  # 1,000,000 tokens x 4 characters x 1%
-    raised = render_listing(
-        one, profile="claude-code", options={"context_window": 200_000, "budget_fraction": 0.02}
-    )
+    assert render_listing(one, profile="claude-code").budget == 30_000
+    older = {"context_window": 200_000, "chars_per_token": 4}
+    assert render_listing(one, profile="claude-code", options=older).budget == 8_000
+    raised = render_listing(one, profile="claude-code", options={**older, "budget_fraction": 0.02})
     assert raised.budget == 16_000
 
 
 def test_description_and_when_to_use_joined_and_capped() -> None:
     skill = Skill("deploy", "d" * 1000, when_to_use="w" * 1000)
     listing = render_listing([skill], profile="claude-code", budget=100_000)
-    entry = listing.text.splitlines()[3]
     body = "d" * 1000 + " - " + "w" * 532  # 1,535 characters, then the ellipsis: 1,536
-    assert entry == f"- deploy: {body}…"
+    assert entries_of(listing.text) == [f"- deploy: {body}…"]
     assert listing.entries[0].status == "truncated"
+    short = render_listing([skill], profile="claude-code", options={"entry_cap": 10})
+    assert entries_of(short.text) == ["- deploy: ddddddddd…"]
 
 
-def test_stage1_everything_in_full() -> None:
+def test_everything_fits_and_only_entries_count() -> None:
     skills = [Skill("review", "Review code.", when_to_use="Use for PRs."), Skill("lint", "Lint.")]
     entries = ["- review: Review code. - Use for PRs.", "- lint: Lint."]
-    listing = render_listing(
-        skills, profile="claude-code", budget=block(*entries), ordering="given"
-    )
-    assert listing.text == "<system-reminder>\n" + HEADER + "\n" + "\n".join(entries) + (
-        "\n</system-reminder>"
-    )
-    assert listing.used == block(*entries)
+    budget = len("\n".join(entries))  # 50: the header is not counted
+    listing = render_listing(skills, profile="claude-code", budget=budget, ordering="given")
+    assert listing.text == HEADER + "\n" + "\n".join(entries)
+    assert listing.used == budget
 
 
-def test_stage2_least_used_descriptions_drop_to_names() -> None:
+def test_least_used_descriptions_drop_to_names() -> None:
     skills = [Skill("alpha", "a" * 20), Skill("beta", "b" * 20), Skill("gamma", "g" * 20)]
     # Room for the names plus exactly one description (": " + 20 characters).
-    budget = block("- alpha", "- beta", "- gamma") + 22
+    budget = len("- alpha\n- beta\n- gamma") + 22
     listing = render_listing(
         skills, profile="claude-code", budget=budget, ordering="given", scores={"beta": 3.0}
     )
-    assert listing.text.splitlines()[3:6] == ["- alpha", f"- beta: {'b' * 20}", "- gamma"]
+    assert entries_of(listing.text) == ["- alpha", f"- beta: {'b' * 20}", "- gamma"]
     assert [e.status for e in listing.entries] == ["name_only", "full", "name_only"]
 
 
-def test_stage3_names_alone_overflow_and_later_skills_go() -> None:
-    skills = [Skill("alpha", "a"), Skill("beta", "b"), Skill("gamma", "g")]
+def test_a_description_that_does_not_fit_is_skipped_and_the_next_tried() -> None:
+    skills = [Skill("alpha", "a" * 50), Skill("beta", "b" * 10), Skill("gamma", "g" * 20)]
+    budget = len("- alpha\n- beta\n- gamma") + 12  # room for beta's ": " + 10 only
+    scores = {"alpha": 3.0, "beta": 2.0}
     listing = render_listing(
-        skills, profile="claude-code", budget=block("- alpha", "- beta"), ordering="given"
+        skills, profile="claude-code", budget=budget, ordering="given", scores=scores
     )
-    assert listing.shown_names == ("alpha", "beta")
-    assert listing.entry("gamma").status == "dropped"  # type: ignore[union-attr]
+    assert entries_of(listing.text) == ["- alpha", f"- beta: {'b' * 10}", "- gamma"]
 
 
-def test_blank_skills_and_skill_overrides() -> None:
+def test_names_alone_overflowing_still_lists_every_name() -> None:
+    skills = [Skill("alpha", "a"), Skill("beta", "b"), Skill("gamma", "g")]
+    listing = render_listing(skills, profile="claude-code", budget=5, ordering="given")
+    assert entries_of(listing.text) == ["- alpha", "- beta", "- gamma"]
+    assert listing.shown_names == ("alpha", "beta", "gamma")
+
+
+def test_wide_characters_count_two_cells() -> None:
+    wide = [Skill("wide", "中文")]  # "- wide: 中文": 10 characters, 12 cells
+    assert entries_of(render_listing(wide, profile="claude-code", budget=11).text) == ["- wide"]
+    full = render_listing(wide, profile="claude-code", budget=12)
+    assert entries_of(full.text) == ["- wide: 中文"]
+
+
+def test_skills_without_description_and_skill_overrides() -> None:
     skills = [
         Skill("blank", ""),
-        Skill("when-only", "", when_to_use="Use when asked."),
+        Skill("when-only", "", when_to_use="Use when asked.", body="## Steps\nDo it.\n"),
         Skill("quiet", "Quiet one."),
         Skill("gone", "Gone."),
         Skill("mine", "Mine."),
+        Skill("manual", "Manual.", disable_model_invocation=True),
+        Skill("typed", "Typed only by the model.", user_invocable=False),
     ]
     listing = render_listing(
         skills,
@@ -95,11 +111,107 @@ def test_blank_skills_and_skill_overrides() -> None:
             "skill_overrides": {"quiet": "name-only", "gone": "off", "mine": "user-invocable-only"}
         },
     )
-    assert listing.text.splitlines()[3:5] == ["- when-only: Use when asked.", "- quiet"]
-    fates = {e.name: (e.status, bool(e.reason)) for e in listing.entries}
-    assert fates["blank"] == ("hidden", True)
-    assert fates["gone"] == ("hidden", True) and fates["mine"] == ("hidden", True)
-    assert fates["quiet"] == ("name_only", False)
+    assert entries_of(listing.text) == [
+        "- blank: Skill",
+        "- when-only: Steps - Use when asked.",
+        "- quiet",
+        "- typed: Typed only by the model.",
+    ]
+    fates = {e.name: e.status for e in listing.entries}
+    assert fates["gone"] == fates["mine"] == "hidden"
+    assert fates["manual"] == "disabled"
+
+
+def test_body_line_stands_in_for_a_missing_description(tmp_path: Path) -> None:
+    skill_md(tmp_path, "long", "name: long\n", "\n# " + "x" * 120 + "\nmore\n")
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code")
+    assert entries_of(listing.text) == ["- long: " + "x" * 97 + "..."]
+
+
+def test_folder_name_with_a_different_frontmatter_name(tmp_path: Path) -> None:
+    skill_md(tmp_path, "postgresql", "name: postgresql-table-design\ndescription: PG.\n")
+    skill_md(tmp_path, "plain", "name: plain\ndescription: Plain.\n")
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    assert entries_of(listing.text) == [
+        "- plain: Plain.",
+        "- postgresql (postgresql-table-design): PG.",
+    ]
+
+
+def test_a_name_that_is_another_skills_folder_is_not_repeated(tmp_path: Path) -> None:
+    skill_md(tmp_path, "a", "name: b\ndescription: A.\n")
+    skill_md(tmp_path, "c", "name: c\ndescription: C.\n")
+    other = tmp_path.parent / "user"
+    skill_md(other, "b", "name: bee\ndescription: B.\n")
+    catalog = load_catalog([f"project={tmp_path}", f"user={other}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    assert entries_of(listing.text) == ["- b (bee): B.", "- a: A.", "- c: C."]
+
+
+def test_load_order_user_then_project_then_plugin_in_locale_order(tmp_path: Path) -> None:
+    for folder in ("long", "ab", "a-c", "a1"):
+        skill_md(tmp_path / "project", folder, f"name: {folder}\ndescription: P.\n")
+    skill_md(tmp_path / "user", "zed", "name: zed\ndescription: U.\n")
+    plugin = tmp_path / "tools"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "tools"}))
+    skill_md(plugin / "skills", "aaa", "name: aaa\ndescription: T.\n")
+    sources = [f"plugin={plugin}", f"project={tmp_path / 'project'}", f"user={tmp_path / 'user'}"]
+    catalog = load_catalog(sources, profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    names = [line.split(":")[0] for line in entries_of(listing.text)]
+    assert names == ["- zed", "- a-c", "- a1", "- ab", "- long", "- tools"]
+    assert entries_of(listing.text)[-1] == "- tools:aaa: T."
+
+
+def test_locale_order_punctuation_digits_letters_then_accents_then_case() -> None:
+    """The order Claude Code gave these folder names (its loader accepts them all)."""
+    names = ["Mid", "long", "ab", "aB", "a-c", "a_b", "a1", "éclair", "eclair"]
+    skills = [Skill(n, "d", path=f"/s/{n}/SKILL.md") for n in names]
+    listing = render_listing(skills, profile="claude-code", ordering="claude-code")
+    assert listing.shown_names == (
+        "a_b",
+        "a-c",
+        "a1",
+        "ab",
+        "aB",
+        "eclair",
+        "éclair",
+        "long",
+        "Mid",
+    )
+
+
+def test_builtins_follow_the_users_skills_and_fixed_ones_keep_their_text() -> None:
+    own = AgentSnapshot(
+        "claude-code",
+        "2.1.328",
+        (
+            BuiltinSkill("helper", "Helps."),
+            BuiltinSkill("extra", "Extra."),
+            BuiltinSkill("x", "Y."),
+        ),
+        {FIXED_BUILTINS: "helper"},
+    )
+    skills = [Skill("mine", "m" * 30), Skill("x", "Mine, not the agent's.")]
+    roomy = render_listing(
+        skills, profile="claude-code", ordering="given", options={"snapshot": own}
+    )
+    assert entries_of(roomy.text) == [
+        f"- mine: {'m' * 30}",
+        "- x: Mine, not the agent's.",
+        "- helper: Helps.",
+        "- extra: Extra.",
+    ]
+    tight = render_listing(
+        skills, profile="claude-code", ordering="given", budget=40, options={"snapshot": own}
+    )
+    assert entries_of(tight.text) == ["- mine", "- x", "- helper: Helps.", "- extra"]
+    assert tight.shown_names == ("mine", "x")
+    bare = render_listing(skills, profile="claude-code", options={"snapshot": "none"})
+    assert "helper" not in bare.text
 
 
 def test_plugin_skills_are_namespaced_so_no_false_overrides(tmp_path: Path) -> None:
@@ -107,14 +219,8 @@ def test_plugin_skills_are_namespaced_so_no_false_overrides(tmp_path: Path) -> N
         root = tmp_path / "plugins" / plugin
         (root / ".claude-plugin").mkdir(parents=True)
         (root / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": plugin}))
-        (root / "skills" / "review").mkdir(parents=True)
-        (root / "skills" / "review" / "SKILL.md").write_text(
-            f"---\nname: review\ndescription: Review {plugin} documents.\n---\nBody.\n"
-        )
-    (tmp_path / "user" / "review").mkdir(parents=True)
-    (tmp_path / "user" / "review" / "SKILL.md").write_text(
-        "---\nname: review\ndescription: Review code.\n---\nBody.\n"
-    )
+        skill_md(root / "skills", "review", f"name: review\ndescription: Review {plugin}.\n")
+    skill_md(tmp_path / "user", "review", "name: review\ndescription: Review code.\n")
     catalog = load_catalog(
         [f"plugin={tmp_path / 'plugins'}", f"user={tmp_path / 'user'}"], profile="claude-code"
     )
@@ -124,14 +230,23 @@ def test_plugin_skills_are_namespaced_so_no_false_overrides(tmp_path: Path) -> N
     assert len(load_catalog([f"plugin={tmp_path / 'plugins'}"], profile="codebot").overrides) == 1
 
 
-def test_paths_skills_wait_for_a_touched_file(tmp_path: Path) -> None:
-    (tmp_path / "skills" / "tf").mkdir(parents=True)
-    (tmp_path / "skills" / "tf" / "SKILL.md").write_text(
-        "---\nname: tf\ndescription: Terraform.\npaths: ['*.tf']\n---\nBody.\n"
-    )
+def test_paths_wait_for_a_touched_file_except_in_plugins(tmp_path: Path) -> None:
+    skill_md(tmp_path / "skills", "tf", "name: tf\ndescription: Terraform.\npaths: ['*.tf']\n")
+    plugin = tmp_path / "infra"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "infra"}))
+    skill_md(plugin / "skills", "hcl", "name: hcl\ndescription: HCL.\npaths: ['*.tf']\n")
     (tmp_path / "work").mkdir()
     (tmp_path / "work" / "main.tf").write_text("")
-    sources = [f"project={tmp_path / 'skills'}"]
+    sources = [f"project={tmp_path / 'skills'}", f"plugin={plugin}"]
     claude = load_catalog(sources, profile="claude-code", cwd=tmp_path / "work")
-    codebot = load_catalog(sources, profile="codebot", cwd=tmp_path / "work")
+    codebot = load_catalog(sources[:1], profile="codebot", cwd=tmp_path / "work")
     assert claude.inactive == {"tf"} and codebot.inactive == frozenset()
+
+
+def test_skill_json_folders_are_not_read(tmp_path: Path) -> None:
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "skill.json").write_text(json.dumps({"name": "api", "description": "A."}))
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code")
+    assert listing.text == "" and listing.entry("api").status == "hidden"  # type: ignore[union-attr]

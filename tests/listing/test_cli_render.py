@@ -80,10 +80,10 @@ def test_bad_inputs_exit_1(skills_dir: Path, tmp_path: Path, capsys) -> None:
 
 def test_real_catalog_stays_in_budget(shared_data: Path, capsys) -> None:
     catalog = shared_data / "catalogs" / "wshobson-agents"
-    for profile, budget in (("codebot", 4000), ("claude-code", 8000)):
+    for profile, budget in (("codebot", 4000), ("claude-code", 30000)):
         assert main(["render", str(catalog), "--profile", profile, "-q"]) == 0
         text = capsys.readouterr().out
-        assert 0 < len(text) <= budget + 60  # the codebot / claude-code wrapper is not counted
+        assert 0 < len(text) <= budget + 60  # codebot's wrapper, claude-code's header: not counted
     # Codex budgets only its skill lines (each plus its newline), not the fixed intro text.
     assert main(["render", str(catalog), "--profile", "codex", "-q"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "(file: " in line]

@@ -80,17 +80,15 @@ def test_codebot_usage_order_and_inactive() -> None:
 
 def test_claude_code_format_and_name_only(seed_skills: list[Skill]) -> None:
     listing = render_listing(seed_skills, profile="claude-code", ordering="given")
-    assert listing.budget == 8000
+    assert listing.budget == 30_000  # 1,000,000 tokens x 3 characters x 1%
     assert listing.text == (
-        "<system-reminder>\n"
         "The following skills are available for use with the Skill tool:\n\n"
         "- review: Review changes for bugs, regressions, risks, and missing tests. - Use when "
         "the user asks for code review, patch review, or a merge-readiness check.\n"
-        "- refactor: Improve code structure while preserving behavior.\n"
-        "</system-reminder>"
+        "- refactor: Improve code structure while preserving behavior."
     )
-    tight = render_listing(seed_skills, profile="claude-code", budget=150, scores={"refactor": 1.0})
-    assert tight.text.splitlines()[3:5] == [
+    tight = render_listing(seed_skills, profile="claude-code", budget=80, scores={"refactor": 1.0})
+    assert tight.text.splitlines()[2:4] == [
         "- refactor: Improve code structure while preserving behavior.",
         "- review",
     ]
@@ -99,7 +97,7 @@ def test_claude_code_format_and_name_only(seed_skills: list[Skill]) -> None:
         ("review", "name_only"),
         ("manual", "disabled"),
     ]
-    assert tight.used is not None and tight.used <= 150
+    assert tight.used is not None and tight.used <= 80
 
 
 def test_claude_code_options() -> None:
@@ -107,10 +105,8 @@ def test_claude_code_options() -> None:
         render_listing([Skill("a", "b")], profile="claude-code", options={"legacy": True}).budget
         == 15_000
     )
-    big = render_listing(
-        [Skill("a", "b")], profile="claude-code", options={"context_window": 1_000_000}
-    )
-    assert big.budget == 40_000
+    older = {"context_window": 200_000, "chars_per_token": 4}
+    assert render_listing([Skill("a", "b")], profile="claude-code", options=older).budget == 8000
     capped = render_listing([Skill("a", "x" * 2000)], profile="claude-code")
     assert capped.entries[0].status == "truncated"
     assert len(capped.entries[0].description) == 1536
@@ -118,7 +114,7 @@ def test_claude_code_options() -> None:
 
 def test_claude_code_drop_rules_differ() -> None:
     skills = [Skill("b-big", "x" * 60), Skill("a-small", "y" * 10), Skill("c-mid", "z" * 30)]
-    budget = len("The following skills are available for use with the Skill tool:\n") + 1 + 75
+    budget = len("- b-big\n- a-small\n- c-mid") + 50  # room for 50 of the 106 description cells
     least = render_listing(skills, profile="claude-code", budget=budget, ordering="given")
     alpha = render_listing(
         skills,
@@ -127,12 +123,16 @@ def test_claude_code_drop_rules_differ() -> None:
         ordering="given",
         options={"drop_rule": "alpha_greedy"},
     )
-    # least_used without scores keeps descriptions from the top and stops at the first misfit
-    assert [e.status for e in least.entries] == ["name_only", "name_only", "name_only"]
+    # least_used without scores walks the listing, skipping what does not fit (b-big: 62)
+    assert [e.status for e in least.entries] == ["name_only", "full", "full"]
     scored = render_listing(
-        skills, profile="claude-code", budget=budget, ordering="given", scores={"c-mid": 1.0}
+        skills, profile="claude-code", budget=budget, ordering="given", scores={"b-big": 1.0}
     )
-    assert [e.status for e in scored.entries] == ["name_only", "name_only", "full"]
+    assert [e.status for e in scored.entries] == ["name_only", "full", "full"]
+    first = render_listing(
+        skills, profile="claude-code", budget=budget - 10, ordering="given", scores={"c-mid": 1.0}
+    )
+    assert [e.status for e in first.entries] == ["name_only", "name_only", "full"]
     assert [e.status for e in alpha.entries] == ["name_only", "full", "full"]
 
 

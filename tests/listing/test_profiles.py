@@ -79,7 +79,7 @@ def test_every_profile_carries_all_its_parts() -> None:
         assert profile.precedence.name == name
         assert profile.make_renderer().name == name
     assert PROFILES.get("codex").trigger == "file_read"
-    assert PROFILES.get("claude-code").placement == "reminder"
+    assert PROFILES.get("claude-code").placement == "system_message"
 
 
 def test_unknown_option_names_the_nearest() -> None:

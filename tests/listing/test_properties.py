@@ -17,12 +17,6 @@ CODEX_SCOPE = {"bundled": 0, "managed": 1, "project": 2, "user": 3, "plugin": 3,
 """Codex's prompt order of scopes: system, admin, repo, user (plugin and extra load as user)."""
 
 
-def _hidden(case: dict, skill: Skill) -> bool:
-    """Claude Code lists no skill with neither a description nor ``when_to_use``."""
-    blank = not skill.description.split() and not (skill.when_to_use or "").split()
-    return case["profile"] == "claude-code" and blank
-
-
 NAMES = [
     f"{w}-{i}"
     for i, w in enumerate(["review", "refactor", "debug", "Test", "lint", "a", "b", "zz"] * 4)
@@ -78,9 +72,7 @@ def _expected_order(case: dict) -> list[str]:
     listable = [
         s
         for s in case["skills"]
-        if not s.disable_model_invocation
-        and s.name not in case["inactive"]
-        and not _hidden(case, s)
+        if not s.disable_model_invocation and s.name not in case["inactive"]
     ]
     if case["profile"] == "codex":
         return [s.name for s in sorted(listable, key=lambda s: (CODEX_SCOPE[s.source], s.name))]
@@ -99,9 +91,12 @@ def _is_subsequence(part: tuple[str, ...], whole: list[str]) -> bool:
 def test_listing_invariants(case: dict) -> None:
     listing = _render(case)
     shown = listing.shown
-    # within budget: whatever the profile counts never exceeds it
+    # within budget: whatever the profile counts never exceeds it, except that Claude Code
+    # keeps every name even when the names alone overflow
+    names_only = all(e.status == "name_only" for e in shown)
     if listing.budget is not None:
-        assert listing.used is not None and listing.used <= listing.budget
+        assert listing.used is not None
+        assert listing.used <= listing.budget or (case["profile"] == "claude-code" and names_only)
     assert (listing.used or 0) <= listing.chars
     # every catalog skill exactly once; positions 0..k-1 in order; names agree
     assert [e.name for e in listing.entries if not e.shown] == [
@@ -113,8 +108,6 @@ def test_listing_invariants(case: dict) -> None:
     for e in listing.entries:
         if e.skill.disable_model_invocation:
             assert e.status == "disabled"
-        elif _hidden(case, e.skill):
-            assert e.status == "hidden" and e.reason
         elif e.name in case["inactive"]:
             assert e.status == "inactive"
         if e.shown:

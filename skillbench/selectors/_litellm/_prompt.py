@@ -86,10 +86,14 @@ def build_prompt(query: Query, system_prompt: str = DEFAULT_SYSTEM_PROMPT) -> Pr
     if profile.placement == "reminder":
         user = f"{reminder(listing)}\n{text}" if listing else text
         system = system_prompt
+    elif profile.placement == "system_message":
+        user, system = text, system_prompt
     else:
         user = text
         system = f"{system_prompt}\n\n{listing}" if listing else system_prompt
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    if profile.placement == "system_message" and listing:
+        messages.append({"role": "system", "content": listing})
     if profile.trigger == "file_read":
         return Prompt(messages, [READ_FILE_TOOL], "file_read")
     return Prompt(messages, [SKILL_TOOL], "skill_tool")
