@@ -58,6 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from skillbench._sanitize import printable
     from skillbench.catalog import load_catalog
     from skillbench.transcripts import Diagnostic, check_listings, diff_json
 
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     ):
         if isinstance(item, Diagnostic):
             problems.append(item)
-            print(item, file=sys.stderr)
+            print(printable(str(item)), file=sys.stderr)
         else:
             diffs.append(item)
     if args.format == "json":
@@ -95,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(diff: ListingDiff) -> None:
-    head = f"{diff.source} (session {diff.session or '?'})"
+    """One listing's comparison; every recorded string is escaped before the terminal."""
+    from skillbench._sanitize import printable
+
+    head = printable(f"{diff.source} (session {diff.session or '?'})")
     if diff.identical:
         print(f"{head}: 0 differences ({diff.recorded_bytes} bytes)")
         return
@@ -105,6 +109,6 @@ def _print(diff: ListingDiff) -> None:
         f"{diff.rendered_bytes} rendered{where})"
     )
     for name in diff.missing:
-        print(f"  not in the catalog: {name}")
+        print(f"  not in the catalog: {printable(name)}")
     for line in diff.lines:
-        print(f"  {line}")
+        print(f"  {printable(line)}")
