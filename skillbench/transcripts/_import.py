@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ def parse_logs(
     redact = Redactor(options.keep_paths)
     counts: dict[str, int] = {}
     for path in files:
-        if not path.exists():
+        if not os.path.lexists(path):
             yield Diagnostic(str(path), 0, "skipped", "no such file")
         elif agent == "codex":
             yield from parse_codex(path, redact, options.known, counts, options.by_dir)

@@ -19,7 +19,7 @@ MAX_DECOMPRESSED_BYTES = 4 * 1024**3
 MAX_RATIO = 1000
 """Most decompressed bytes per compressed byte, checked past ``_RATIO_FLOOR``. JSON logs
 compress 10 to 100 times; a zstd bomb (long runs of one byte) reaches thousands."""
-_RATIO_FLOOR = 64 * 1024 * 1024
+_RATIO_FLOOR = 1024 * 1024
 """Output below this is never called a bomb, so small, very repetitive files still load."""
 _CHUNK = 1024 * 1024
 _ZST_CHUNK = 1024
