@@ -28,7 +28,8 @@ expected), labelled with the skill invoked during the turn and who chose it (lab
 model_invoked, user_invoked or none); a usage history for `render --usage` and `usage:
 warm_start`; and, for Claude Code, every skill listing the model was shown (listings.jsonl,
 for `skillbench fidelity`). Written to -o DIR as requests.jsonl, usage.json, listings.jsonl
-and diagnostics.txt.
+and diagnostics.txt; DIR is replaced whole once all are written, so it must not hold a log
+or anything but an earlier import.
 
 Secrets (API keys, tokens), e-mail addresses and home directories are redacted from the
 output; --keep-paths keeps home directories. Nothing leaves the machine.

@@ -116,6 +116,7 @@ def _model_options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from skillbench._output import output_dir
     from skillbench._sanitize import printable
     from skillbench.authoring import (
         TuneOptions,
@@ -150,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             else "\n".join(f"{k}: {v}" for k, v in plan.items())
         )
         return EXIT_OK
-    out = Path(args.output or f"reports/{config.name}-tune")
+    out = output_dir(args.output or f"reports/{config.name}-tune")
     say = None if args.quiet else (lambda m: print(m, file=sys.stderr))
     result = tune(config, proposer, out, options, progress=say)
     for skipped in result.copy.skipped if result.copy else ():

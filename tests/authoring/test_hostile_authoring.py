@@ -149,3 +149,15 @@ def test_special_files_in_a_skill_folder_are_not_copied(
     assert flaky.is_symlink() and outside.read_text(encoding="utf-8") != before
     backup = out / "backup" / "0-project" / "flaky-checks" / "SKILL.md"
     assert backup.read_text(encoding="utf-8") == before
+
+
+def test_output_at_an_existing_file_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_tune_project(tmp_path / "p")
+    taken = tmp_path / "taken"
+    taken.write_text("keep", encoding="utf-8")
+    assert main(["tune", str(config), "-o", str(taken), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: output") and "is an existing file" in err
+    assert "Traceback" not in err and taken.read_text(encoding="utf-8") == "keep"
