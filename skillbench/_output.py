@@ -20,6 +20,11 @@ _SYSTEM_ROOTS = ("/proc", "/sys", "/dev")
 """Kernel file systems: writing there reconfigures the machine or fails obscurely."""
 
 
+_NEW_FILE_MODE = 0o644
+"""A new output is readable by all, as a plain write would leave it (a temporary file is
+created private)."""
+
+
 class OutputError(SkillbenchError):
     """An output destination that cannot be used; says which and why."""
 
@@ -88,6 +93,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
             os.fsync(fh.fileno())
         if target.exists():
             shutil.copymode(target, tmp)
+        else:
+            os.chmod(tmp, _NEW_FILE_MODE)
         os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
