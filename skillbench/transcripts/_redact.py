@@ -43,7 +43,7 @@ _KEY = (
 ``.`` (``DB_PASSWORD``, ``OPENAI_API_KEY``, ``aws_secret_access_key``), not inside a word
 (``tokenizer``). The match starts at the name itself, so a scan never re-reads a word."""
 _NAMED = rf"(?<![A-Za-z0-9]){_KEY}(?:[_.\-][A-Za-z0-9]+)*"
-_VALUE = r"(?P<value>[^\s\"'`\\,;&<>(){{}}\[\]]+)"
+_VALUE = r"(?P<value>[^\s\"'`\\,;&<>(){}\[\]]+)"
 """An unquoted value: up to a space, quote, backslash (a JSON escape) or separator."""
 _QUOTED = r"(?P<quoted>[^\"'`\\\n]+)"
 _ASSIGNED = re.compile(
