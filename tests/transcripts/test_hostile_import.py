@@ -171,11 +171,13 @@ def _bomb(path: Path, frames: int, payload: bytes = b"\0") -> Path:
 @pytest.mark.parametrize("payload", [b"\0", b"\n"], ids=["one-line", "many-lines"])
 def test_zstd_bomb_is_refused_with_bounded_memory(tmp_path: Path, payload: bytes) -> None:
     bomb = _bomb(tmp_path / "bomb.jsonl.zst", 64, payload)  # 4 GiB from a few hundred KiB
+    # VmHWM is this process image's own peak; ru_maxrss would include the forking worker's.
     script = (
-        "import resource, sys\n"
+        "import re, sys\n"
         "from skillbench.cli._main import main\n"
         "code = main(['import', 'codex', sys.argv[1], '-o', sys.argv[2]])\n"
-        "print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "status = open('/proc/self/status').read()\n"
+        "print(code, re.search(r'VmHWM:\\s+(\\d+) kB', status).group(1))\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     done = subprocess.run(
