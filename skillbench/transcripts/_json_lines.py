@@ -27,7 +27,7 @@ def json_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]] | Diagnostic
             if not line.text.strip():
                 continue
             try:
-                value = loads_json(line.text, name, line=line.number)
+                value = loads_json(line.text, name, line=line.number, bounded=False)
             except InputError as exc:
                 yield Diagnostic(name, line.number, "skipped", exc.reason)
                 continue
