@@ -134,7 +134,7 @@ def measure(agent: str, log: Path, size: int, out: Path) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     tracemalloc.start()
-    import_logs(agent, [log], out / "traced")  # type: ignore[arg-type]
+    import_logs(agent, [log], out.with_name(out.name + "-traced"))  # type: ignore[arg-type]
     heap_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return {

@@ -13,7 +13,7 @@ import skillbench
 
 LAYERS: list[set[str]] = [
     {"types", "_errors", "__init__"},
-    {"_io", "_sanitize", "_registry"},
+    {"_io", "_output", "_sanitize", "_registry"},
     {"_yaml"},
     {"tokens", "cache", "catalog", "usage"},
     {"listing", "dataset"},

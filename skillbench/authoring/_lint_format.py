@@ -1,10 +1,15 @@
-"""Lint output: text for people, JSON for tools, GitHub workflow commands for CI annotations."""
+"""Lint output: text for people, JSON for tools, GitHub workflow commands for CI annotations.
+
+Paths and messages carry folder and skill names, which may hold line breaks or escape
+sequences: every format escapes them for its medium, so no name can forge a finding or a
+``::error`` command (JSON escapes them itself)."""
 
 from __future__ import annotations
 
 import json
 from typing import Literal
 
+from skillbench._sanitize import printable
 from skillbench.authoring._lint import LintReport
 from skillbench.authoring._rules import Finding, Rule
 
@@ -16,7 +21,8 @@ _GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 def _where(f: Finding) -> str:
     if f.path is None:
         return "<catalog>"
-    return f.path if f.line is None else f"{f.path}:{f.line}"
+    path = printable(f.path)
+    return path if f.line is None else f"{path}:{f.line}"
 
 
 def _summary(report: LintReport) -> str:
@@ -29,7 +35,7 @@ def _summary(report: LintReport) -> str:
 
 def _text(report: LintReport, verbose: bool) -> str:
     lines = [
-        f"{_where(f)}: {f.severity} {f.rule.id} {f.rule.slug}: {f.message}"
+        f"{_where(f)}: {f.severity} {f.rule.id} {f.rule.slug}: {printable(f.message)}"
         for f in report.findings
         if verbose or f.severity != "info"
     ]
@@ -38,7 +44,9 @@ def _text(report: LintReport, verbose: bool) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """GitHub's workflow-command escaping of a message; the rest of what a terminal would
+    act on (escape sequences, other line breaks) is shown escaped."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import difflib
 import json
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from skillbench._output import write_atomic
 from skillbench.authoring._replay_link import Decision, Paired, compare_paired
 from skillbench.authoring._tune import Score, TuneResult
 
@@ -179,13 +179,29 @@ def write_report(result: TuneResult, out: Path, proposer: str) -> dict[str, Any]
 
 def apply_changes(result: TuneResult, out: Path) -> list[tuple[Path, Path]]:
     """Write each rewritten file over its original, after copying the original under
-    ``out/backup`` (same relative layout as the variant); returns (original, backup) pairs."""
+    ``out/backup`` (same relative layout as the variant); returns (original, backup) pairs.
+
+    An earlier apply's backup is never overwritten (a later one goes to ``backup-2``, …), so
+    the first backup keeps the text before any tuning. Each file is replaced by rename, after
+    its backup is on disk: a kill leaves the old text or the new, never half of either. A
+    symlinked skill file is written through, so the link stays.
+    """
     assert result.copy is not None
+    backups = _fresh(out / BACKUP_DIR)
     done = []
     for copy, original in sorted(result.copy.changed_files().items()):
-        backup = out / BACKUP_DIR / copy.relative_to(result.copy.root)
+        backup = backups / copy.relative_to(result.copy.root)
         backup.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(original, backup)
-        shutil.copy2(copy, original)
+        write_atomic(backup, Path(original).read_bytes())
+        write_atomic(original, copy.read_bytes())
         done.append((original, backup))
     return done
+
+
+def _fresh(folder: Path) -> Path:
+    """``folder``, or ``folder-2``, ``folder-3`` … : the first that does not exist yet."""
+    candidate, n = folder, 1
+    while candidate.exists():
+        n += 1
+        candidate = folder.with_name(f"{folder.name}-{n}")
+    return candidate

@@ -10,13 +10,15 @@ error, never a silent mismatch.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from skillbench._errors import SkillbenchError
+from skillbench._errors import InputError, SkillbenchError
+from skillbench._io import file_size
 from skillbench.catalog import Skill, load_catalog
 
 _FENCE = "---"
@@ -81,23 +83,72 @@ def _rewrite(path: Path, original: str, skill: Skill, description: str) -> str:
     return replace_frontmatter_description(original, skill.name, description)
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    info = path.stat()
+    return info.st_dev, info.st_ino
+
+
+def _copy_tree(
+    src: Path, dest: Path, skipped: list[str], parents: frozenset[tuple[int, int]]
+) -> None:
+    """Copy the regular files under ``src`` (links followed, as the loader follows them).
+
+    A FIFO, a device (a link to ``/dev/zero``), a dangling link or a link loop is never
+    read: each is named in ``skipped``.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    for path in sorted(src.iterdir()):
+        if path.is_dir():
+            identity = _identity(path)
+            if identity in parents:
+                skipped.append(f"{path}: directory link loop; not copied")
+            else:
+                _copy_tree(path, dest / path.name, skipped, parents | {identity})
+            continue
+        try:
+            file_size(path)
+        except InputError as exc:
+            skipped.append(f"{exc}; not copied")
+            continue
+        shutil.copy2(path, dest / path.name)
+
+
 class CatalogCopy:
     """Sources copied under ``root``; ``apply`` sets descriptions in the copy.
+
+    Only regular files are copied (``skipped`` names everything else), and ``root`` may not
+    lie inside a source: the copy would then copy itself.
 
     Args:
         sources: the catalog's sources, in config order.
         root: an empty or missing directory to copy into.
+
+    Raises:
+        SkillbenchError: ``root`` is inside one of the sources.
     """
 
     def __init__(self, sources: Sequence[Source], root: Path) -> None:
         self.root = root
         self.sources = list(sources)
         self.copies: list[tuple[Path, str]] = []
+        self.skipped: list[str] = []
+        real_root = Path(os.path.realpath(root))
+        for source in self.sources:
+            if source.path.is_dir() and _inside(real_root, Path(os.path.realpath(source.path))):
+                raise SkillbenchError(
+                    f"output {root} is inside the catalog source {source.path}: the copy would "
+                    "copy itself; choose -o outside the catalog"
+                )
         for index, source in enumerate(self.sources):
             name = source.path.name or "source"
             dest = root / f"{index}-{source.kind}" / (name if source.path.is_file() else "")
             if source.path.is_dir():
-                shutil.copytree(source.path, dest, symlinks=False, dirs_exist_ok=True)
+                top = frozenset({_identity(source.path)})
+                _copy_tree(source.path, dest, self.skipped, top)
             else:
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source.path, dest)
@@ -107,9 +158,9 @@ class CatalogCopy:
 
     def copy_of(self, original: str) -> Path:
         """Where the copy of the original file ``original`` lives."""
-        path = Path(original).resolve()
+        path = Path(os.path.abspath(original))
         for source, (dest, _) in zip(self.sources, self.copies, strict=True):
-            base = source.path.resolve()
+            base = Path(os.path.abspath(source.path))
             if path == base:
                 return dest
             if base in path.parents:

@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _live(args: argparse.Namespace) -> int:
+    from skillbench._sanitize import printable
     from skillbench.agents import agent_fidelity
 
     result = agent_fidelity(args.agent, args.sources, **capture_kwargs(args))
@@ -94,13 +95,14 @@ def _live(args: argparse.Namespace) -> int:
         else:
             print(f"{head}: differs, first at byte {result.first_difference}")
             for line in result.lines:
-                print(f"  {line}")
+                print(f"  {printable(line)}")
         for note in result.notes:
             print(f"note: {note}", file=sys.stderr)
     return EXIT_OK if result.identical else EXIT_GATE_FAILED
 
 
 def _recorded(args: argparse.Namespace) -> int:
+    from skillbench._sanitize import printable
     from skillbench.catalog import load_catalog
     from skillbench.transcripts import Diagnostic, check_listings, diff_json
 
@@ -116,7 +118,7 @@ def _recorded(args: argparse.Namespace) -> int:
     ):
         if isinstance(item, Diagnostic):
             problems.append(item)
-            print(item, file=sys.stderr)
+            print(printable(str(item)), file=sys.stderr)
         else:
             diffs.append(item)
     if args.format == "json":
@@ -138,7 +140,10 @@ def _recorded(args: argparse.Namespace) -> int:
 
 
 def _print(diff: ListingDiff) -> None:
-    head = f"{diff.source} (session {diff.session or '?'})"
+    """One listing's comparison; every recorded string is escaped before the terminal."""
+    from skillbench._sanitize import printable
+
+    head = printable(f"{diff.source} (session {diff.session or '?'})")
     if diff.identical:
         print(f"{head}: 0 differences ({diff.recorded_bytes} bytes)")
         return
@@ -148,6 +153,6 @@ def _print(diff: ListingDiff) -> None:
         f"{diff.rendered_bytes} rendered{where})"
     )
     for name in diff.missing:
-        print(f"  not in the catalog: {name}")
+        print(f"  not in the catalog: {printable(name)}")
     for line in diff.lines:
-        print(f"  {line}")
+        print(f"  {printable(line)}")

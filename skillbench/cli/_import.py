@@ -28,7 +28,8 @@ expected), labelled with the skill invoked during the turn and who chose it (lab
 model_invoked, user_invoked or none); a usage history for `render --usage` and `usage:
 warm_start`; and, for Claude Code, every skill listing the model was shown (listings.jsonl,
 for `skillbench fidelity`). Written to -o DIR as requests.jsonl, usage.json, listings.jsonl
-and diagnostics.txt.
+and diagnostics.txt; DIR is replaced whole once all are written, so it must not hold a log
+or anything but an earlier import.
 
 Secrets (API keys, tokens), e-mail addresses and home directories are redacted from the
 output; --keep-paths keeps home directories. Nothing leaves the machine.
@@ -68,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skillbench.transcripts import ImportOptions, import_logs
+    from skillbench._sanitize import printable
+    from skillbench.transcripts import DIAGNOSTICS_FILE, ImportOptions, import_logs
 
     out = Path(args.output or "imported")
     options = ImportOptions(keep_paths=args.keep_paths)
@@ -80,14 +82,12 @@ def run(args: argparse.Namespace) -> int:
         nonlocal shown
         shown += 1
         if shown <= _SHOWN and not args.quiet:
-            print(diagnostic, file=sys.stderr)
+            print(printable(str(diagnostic)), file=sys.stderr)
 
     summary = import_logs(args.agent, args.paths, out, options, report)
-    (out / "diagnostics.txt").write_text(
-        "".join(f"{d}\n" for d in summary.diagnostics), encoding="utf-8"
-    )
+    diagnostics = printable(str(out / DIAGNOSTICS_FILE))
     if shown > _SHOWN and not args.quiet:
-        print(f"… {shown - _SHOWN} more in {out / 'diagnostics.txt'}", file=sys.stderr)
+        print(f"… {shown - _SHOWN} more in {diagnostics}", file=sys.stderr)
     counts = {
         "files": summary.files,
         "requests": summary.requests,
@@ -102,15 +102,16 @@ def run(args: argparse.Namespace) -> int:
     elif not args.quiet:
         print(
             f"{summary.requests} requests, {summary.invocations} skill invocations, "
-            f"{summary.listings} listings from {summary.files} files → {out}",
+            f"{summary.listings} listings from {summary.files} files → {printable(str(out))}",
             file=sys.stderr,
         )
     if not summary.files:
-        print(f"error: no {args.agent} log files under {', '.join(args.paths)}", file=sys.stderr)
+        given = printable(", ".join(args.paths))
+        print(f"error: no {args.agent} log files under {given}; nothing written", file=sys.stderr)
         return EXIT_ERROR
     if summary.skipped:
         print(
-            f"error: {summary.skipped} unreadable lines skipped (see {out / 'diagnostics.txt'})",
+            f"error: {summary.skipped} unreadable lines skipped (see {diagnostics})",
             file=sys.stderr,
         )
         return EXIT_ERROR

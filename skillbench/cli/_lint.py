@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from skillbench.cli._common import (
     EXIT_ERROR,
@@ -76,6 +75,7 @@ def _usage(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from skillbench._errors import SkillbenchError
+    from skillbench._output import output_file, write_output
     from skillbench.authoring import all_rules, explain, format_report, get_rule, lint_sources
 
     if args.explain:
@@ -91,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.sources:
         return _usage("give at least one SOURCE (or --explain RULE)")
+    if args.output:
+        output_file(args.output)
     budget = int(args.budget) if args.budget is not None else None
     profiles = tuple(dict.fromkeys(args.profile)) if args.profile else None
     report = lint_sources(
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     )
     text = format_report(report, args.format, verbose=args.verbose)
     if args.output:
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        write_output(args.output, text + "\n")
     else:
         print(text)
     return EXIT_ERROR if report.failed(args.strict) else EXIT_OK

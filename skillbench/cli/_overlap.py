@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from skillbench.cli._common import EXIT_OK, add_cwd, add_format, add_output, positive_int
@@ -67,8 +66,11 @@ def _text(pairs: list[Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from skillbench._output import output_file, write_output
     from skillbench.authoring import load_overlap
 
+    if args.output:
+        output_file(args.output)
     pairs = load_overlap(
         args.sources,
         profile=args.profile,
@@ -81,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = _text(pairs)
     if args.output:
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        write_output(args.output, text + "\n")
     else:
         print(text)
     return EXIT_OK

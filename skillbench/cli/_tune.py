@@ -16,6 +16,7 @@ from skillbench.cli._common import (
     add_quiet,
     env_default,
     positive_int,
+    warn,
 )
 
 HELP = "improve skill descriptions on a train split, report the held-out test gain"
@@ -115,6 +116,8 @@ def _model_options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from skillbench._output import output_dir
+    from skillbench._sanitize import printable
     from skillbench.authoring import (
         TuneOptions,
         apply_changes,
@@ -148,13 +151,15 @@ def run(args: argparse.Namespace) -> int:
             else "\n".join(f"{k}: {v}" for k, v in plan.items())
         )
         return EXIT_OK
-    out = Path(args.output or f"reports/{config.name}-tune")
+    out = output_dir(args.output or f"reports/{config.name}-tune")
     say = None if args.quiet else (lambda m: print(m, file=sys.stderr))
     result = tune(config, proposer, out, options, progress=say)
+    for skipped in result.copy.skipped if result.copy else ():
+        warn(printable(skipped))
     data = write_report(result, out, args.proposer)
     if args.apply:
         for original, backup in apply_changes(result, out):
-            print(f"rewrote {original} (backup: {backup})", file=sys.stderr)
+            print(f"rewrote {printable(str(original))} (backup: {backup})", file=sys.stderr)
     if args.format == "json":
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:

@@ -50,10 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from skillbench._output import output_file
     from skillbench.view import write_view
 
     runs = [args.run] + ([args.run2] if args.run2 else [])
-    output = Path(args.output) if args.output else Path(args.run) / "view.html"
+    output = output_file(args.output or Path(args.run) / "view.html", make_parent=True)
     page = write_view(runs, output)
     if not args.quiet:
         print(page)

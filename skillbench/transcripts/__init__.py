@@ -15,6 +15,7 @@ from skillbench.transcripts._fidelity import (
 )
 from skillbench.transcripts._import import (
     AGENTS,
+    DIAGNOSTICS_FILE,
     LISTINGS_FILE,
     REQUESTS_FILE,
     USAGE_FILE,
@@ -49,6 +50,7 @@ from skillbench.transcripts._types import (
 
 __all__ = [
     "AGENTS",
+    "DIAGNOSTICS_FILE",
     "LISTINGS_FILE",
     "REQUESTS_FILE",
     "USAGE_FILE",

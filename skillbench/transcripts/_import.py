@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Any, Literal
 
 from skillbench.transcripts._claude_code import parse_claude_code
 from skillbench.transcripts._codex import parse_codex
+from skillbench.transcripts._import_dir import check_output, outside, replaced_whole
 from skillbench.transcripts._redact import Redactor
 from skillbench.transcripts._types import (
     Diagnostic,
@@ -26,6 +28,8 @@ AGENTS: tuple[Agent, ...] = ("claude-code", "codex")
 REQUESTS_FILE = "requests.jsonl"
 USAGE_FILE = "usage.json"
 LISTINGS_FILE = "listings.jsonl"
+DIAGNOSTICS_FILE = "diagnostics.txt"
+OUTPUT_FILES = (REQUESTS_FILE, USAGE_FILE, LISTINGS_FILE, DIAGNOSTICS_FILE)
 _SUFFIXES: dict[Agent, tuple[str, ...]] = {
     "claude-code": (".jsonl",),
     "codex": (".jsonl", ".jsonl.zst"),
@@ -48,12 +52,16 @@ class ImportOptions:
 
 
 def find_logs(agent: Agent, paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Each log file under ``paths`` (directories walked, sorted); files are taken as given."""
+    """Each log file under ``paths`` (directories walked, sorted); files are taken as given.
+
+    A walk also yields what merely has a log's name (a FIFO, a link to a device), so the
+    parser reports it instead of it being dropped in silence.
+    """
     for given in paths:
         path = Path(given).expanduser()
         if path.is_dir():
             found = (
-                p for p in path.rglob("*") if p.is_file() and p.name.endswith(_SUFFIXES[agent])
+                p for p in path.rglob("*") if p.name.endswith(_SUFFIXES[agent]) and not p.is_dir()
             )
             yield from sorted(found, key=str)
         else:
@@ -67,7 +75,7 @@ def parse_logs(
     redact = Redactor(options.keep_paths)
     counts: dict[str, int] = {}
     for path in files:
-        if not path.exists():
+        if not os.path.lexists(path):
             yield Diagnostic(str(path), 0, "skipped", "no such file")
         elif agent == "codex":
             yield from parse_codex(path, redact, options.known, counts, options.by_dir)
@@ -82,25 +90,45 @@ def import_logs(
     options: ImportOptions = ImportOptions(),
     on_diagnostic: Callable[[Diagnostic], None] = lambda d: None,
 ) -> ImportSummary:
-    """Write ``requests.jsonl``, ``usage.json`` and (Claude Code) ``listings.jsonl``.
+    """Write ``requests.jsonl``, ``usage.json``, ``diagnostics.txt`` and (Claude Code)
+    ``listings.jsonl``.
 
     Requests are written as they are parsed, so memory does not grow with the logs; the
-    usage history holds one time per invocation.
+    usage history holds one time per invocation. The folder is replaced whole once every
+    file is written (a crash leaves the previous import intact); a log folder may hold the
+    output folder, which is then not read.
 
     Args:
         agent: whose logs these are.
         paths: log files or directories of them.
-        out_dir: created if missing; the three files are replaced.
+        out_dir: created if missing; must hold nothing but an earlier import.
         options: privacy and catalog options.
         on_diagnostic: called with each diagnostic as it is found.
+
+    Raises:
+        OutputError: ``out_dir`` is a file, holds an input or other files, or cannot be
+            written.
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    given = [Path(p).expanduser() for p in paths]
+    out = check_output(Path(out_dir), given, OUTPUT_FILES)
+    files = list(outside(find_logs(agent, given), out))
+    if not files:
+        return ImportSummary()
+    with replaced_whole(out) as staging:
+        summary = _write(agent, files, staging, options, on_diagnostic)
+    return summary
+
+
+def _write(
+    agent: Agent,
+    files: list[Path],
+    out: Path,
+    options: ImportOptions,
+    on_diagnostic: Callable[[Diagnostic], None],
+) -> ImportSummary:
     redact = Redactor(options.keep_paths)
-    summary = ImportSummary()
+    summary = ImportSummary(files=len(files))
     uses: dict[str, list[str]] = {}
-    files = list(find_logs(agent, paths))
-    summary.files = len(files)
     with ExitStack() as stack:
         requests = stack.enter_context((out / REQUESTS_FILE).open("w", encoding="utf-8"))
         listings = (
@@ -124,6 +152,9 @@ def import_logs(
                 on_diagnostic(item)
     usage = {skill: {"events": sorted(times)} for skill, times in sorted(uses.items())}
     (out / USAGE_FILE).write_text(json.dumps(usage, indent=2) + "\n", encoding="utf-8")
+    (out / DIAGNOSTICS_FILE).write_text(
+        "".join(f"{redact(str(d))}\n" for d in summary.diagnostics), encoding="utf-8"
+    )
     return summary
 
 

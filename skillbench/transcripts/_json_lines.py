@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from skillbench._errors import InputError
+from skillbench._io import loads_json
 from skillbench.transcripts._reader import read_lines
 from skillbench.transcripts._types import Diagnostic
 
@@ -26,16 +27,16 @@ def json_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]] | Diagnostic
             if not line.text.strip():
                 continue
             try:
-                value = json.loads(line.text)
-            except json.JSONDecodeError as exc:
-                yield Diagnostic(
-                    name, line.number, "skipped", f"invalid JSON (truncated?): {exc.msg}"
-                )
+                value = loads_json(line.text, name, line=line.number, bounded=False)
+            except InputError as exc:
+                yield Diagnostic(name, line.number, "skipped", exc.reason)
                 continue
             if not isinstance(value, dict):
                 yield Diagnostic(name, line.number, "skipped", "a log line must be a JSON object")
                 continue
             yield line.number, value
+    except InputError as exc:
+        yield Diagnostic(name, 0, "skipped", exc.reason)
     except OSError as exc:
         yield Diagnostic(name, 0, "skipped", f"cannot read: {exc.strerror or exc}")
 

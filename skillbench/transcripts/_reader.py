@@ -10,12 +10,23 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
+from skillbench._io import open_regular
+
 MAX_LINE_BYTES = 32 * 1024 * 1024
 """Longest line read; a longer one is skipped (its bytes are streamed past, never held)."""
+MAX_DECOMPRESSED_BYTES = 4 * 1024**3
+"""Most bytes one ``.zst`` file may inflate to; a real session log is far smaller."""
+MAX_RATIO = 1000
+"""Most decompressed bytes per compressed byte, checked past ``_RATIO_FLOOR``. JSON logs
+compress 10 to 100 times; a zstd bomb (long runs of one byte) reaches thousands."""
+_RATIO_FLOOR = 1024 * 1024
+"""Output below this is never called a bomb, so small, very repetitive files still load."""
 _CHUNK = 1024 * 1024
-_ZST_CHUNK = 16 * 1024
-"""Compressed bytes per step: small, since one step's output is held at once and JSON logs
-inflate ten to a hundred times (a 16 KiB step: about 1.6 MB at most for such logs)."""
+_ZST_CHUNK = 1024
+"""Compressed bytes per step. One step's output is held at once, and one zstd block (a few
+bytes) can inflate to 128 KiB, so a 1 KiB step holds at most 32 MiB whatever the data."""
+_ZST_WINDOW = 1 << 27
+"""Largest window (history) a frame may ask for: zstd's own default cap, 128 MiB."""
 
 
 class Line(NamedTuple):
@@ -39,10 +50,15 @@ def read_lines(path: Path, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[Lin
     the last good line. Memory stays within one line plus one decoded chunk whatever the
     file size.
 
+    A ``.zst`` file that inflates past ``MAX_DECOMPRESSED_BYTES``, or more than
+    ``MAX_RATIO`` times its compressed size, is a bomb: it ends like a broken stream.
+
     Raises:
-        OSError: the file cannot be opened or read.
+        InputError: not a regular file (FIFO, device, directory) or a symlink loop; never
+            blocks.
+        OSError: the file cannot be read.
     """
-    with path.open("rb") as raw:
+    with open_regular(path) as raw:
         chunks = _zst_chunks(raw) if path.name.endswith(".zst") else _plain_chunks(raw)
         yield from _lines(chunks, max_line_bytes)
 
@@ -53,19 +69,24 @@ def _plain_chunks(raw: BinaryIO) -> Iterator[bytes]:
 
 
 def _zst_chunks(raw: BinaryIO) -> Iterator[bytes]:
-    """Decompressed bytes of every frame; ``_Broken`` on bad data or a frame cut short."""
+    """Decompressed bytes of every frame; ``_Broken`` on bad data, a frame cut short or a
+    bomb (see ``MAX_DECOMPRESSED_BYTES`` and ``MAX_RATIO``)."""
     import zstandard
 
-    decompressor = zstandard.ZstdDecompressor()
+    decompressor = zstandard.ZstdDecompressor(max_window_size=_ZST_WINDOW)
     frame = decompressor.decompressobj()
     mid_frame = False
+    read = inflated = 0
     while chunk := raw.read(_ZST_CHUNK):
+        read += len(chunk)
         while chunk:
             try:
                 out = frame.decompress(chunk)
             except zstandard.ZstdError as exc:
                 raise _Broken(f"corrupt zstandard data: {exc}") from None
             mid_frame = True
+            inflated += len(out)
+            _check_inflation(read, inflated)
             if out:
                 yield out
             if not frame.eof:
@@ -73,6 +94,18 @@ def _zst_chunks(raw: BinaryIO) -> Iterator[bytes]:
             chunk, frame, mid_frame = frame.unused_data, decompressor.decompressobj(), False
     if mid_frame:
         raise _Broken("zstandard stream ends mid-frame (file cut short?)")
+
+
+def _check_inflation(read: int, inflated: int) -> None:
+    if inflated > MAX_DECOMPRESSED_BYTES:
+        raise _Broken(
+            f"decompresses past {MAX_DECOMPRESSED_BYTES:,} bytes (a zstd bomb?); not read further"
+        )
+    if inflated > _RATIO_FLOOR and inflated > MAX_RATIO * read:
+        raise _Broken(
+            f"decompresses more than {MAX_RATIO} times its size ({inflated:,} bytes from "
+            f"{read:,}; a zstd bomb?); not read further"
+        )
 
 
 def _lines(chunks: Iterator[bytes], limit: int) -> Iterator[Line]:

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from skillbench._output import write_atomic
 from skillbench.view._data import build_payload
 from skillbench.view._source import read_run_data
 
@@ -59,5 +60,5 @@ def write_view(runs: Sequence[str | Path], output: str | Path) -> Path:
     title = "skillbench view: " + " vs ".join(d.name for d in data)
     out = Path(output)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_page(build_payload(data), title), encoding="utf-8")
+    write_atomic(out, render_page(build_payload(data), title))
     return out

@@ -91,18 +91,26 @@ def secrets(*key_envs: str | None) -> list[str]:
 
 
 def redact(value: Any, hidden: Iterable[str]) -> Any:
-    """``value`` (str, or JSON-like data) with every secret replaced by ``[REDACTED]``."""
-    hidden = list(hidden)
-    if not hidden:
-        return value
+    """``value`` (str, or JSON-like data) with every secret replaced by ``[REDACTED]``.
+
+    A secret is also found JSON-escaped (a key holding ``"`` or ``\\`` that a server echoes
+    inside an error text carrying JSON), and in every string and key of nested data.
+    """
+    forms = {form for secret in hidden for form in (secret, json.dumps(secret)[1:-1])}
+    forms |= {json.dumps(secret, ensure_ascii=False)[1:-1] for secret in hidden}
+    return _scrub(value, sorted(forms, key=len, reverse=True)) if forms else value
+
+
+def _scrub(value: Any, forms: list[str]) -> Any:
     if isinstance(value, str):
-        for secret in hidden:
-            value = value.replace(secret, REDACTED)
+        for form in forms:
+            value = value.replace(form, REDACTED)
         return value
-    text = json.dumps(value, default=str)
-    if not any(s in text for s in hidden):
-        return value
-    return json.loads(redact(text, hidden))
+    if isinstance(value, dict):
+        return {_scrub(k, forms): _scrub(v, forms) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrub(v, forms) for v in value]
+    return value
 
 
 @dataclass(frozen=True, slots=True)
