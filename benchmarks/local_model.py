@@ -79,7 +79,8 @@ def serve(n_ctx: int = 2048, threads: int = 1, timeout: float = 300.0) -> Iterat
                     break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"llama_cpp.server did not answer within {timeout:g} s")
+                    message = f"llama_cpp.server did not answer within {timeout:g} s"
+                    raise RuntimeError(message) from None
                 time.sleep(0.5)
         yield url
     finally:
