@@ -99,7 +99,11 @@ def run_config(url: str, out: Path, limit: int | None = None) -> int:
     config = out.parent / "local-model.yaml"
     config.write_text(text.replace("datasets/", f"{REPO}/datasets/"))
     command = [sys.executable, "-m", "skillbench", "run", str(config), "-o", str(out), "-j", "1"]
-    return subprocess.run(command, cwd=REPO, check=False).returncode
+    env = {
+        **os.environ,
+        "SKILLBENCH_LOCAL_API_KEY": os.environ.get("SKILLBENCH_LOCAL_API_KEY", "local"),
+    }
+    return subprocess.run(command, cwd=REPO, env=env, check=False).returncode
 
 
 def figures(out: Path) -> dict[str, object]:
