@@ -40,6 +40,8 @@ class Profile:
         placement: where the listing goes in the prompt.
         trigger: how a model invokes a skill.
         summary: one line for help texts.
+        agent_version: the agent version the profile was verified against (None: not
+            checked against a shipped agent).
     """
 
     name: str
@@ -48,6 +50,7 @@ class Profile:
     placement: Placement
     trigger: Trigger
     summary: str
+    agent_version: str | None = None
 
     @property
     def options(self) -> tuple[str, ...]:
