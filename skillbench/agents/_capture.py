@@ -1,0 +1,250 @@
+"""One offline turn of a shipped agent: what it sent, read back as skillbench's records.
+
+The agent runs in a temporary HOME and project with the sources laid out where it looks for
+them, its model endpoint a loopback ``Recorder``; nothing of the caller's environment (keys,
+config, proxies) reaches it, nothing reaches the network, and nothing is left running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.agents._recorder import Recorded, Recorder, Responder
+from skillbench.agents._spec import AGENTS, AgentSpec, Workspace, agent_version, find_executable
+from skillbench.catalog import SourceSpec, parse_source_arg
+from skillbench.listing import AgentSnapshot, save_snapshot
+
+DEFAULT_PROMPT = "hello"
+DEFAULT_TIMEOUT = 180.0
+
+
+@dataclass(frozen=True)
+class Capture:
+    """What one agent turn sent.
+
+    Attributes:
+        agent / version: the agent and the version its CLI reported.
+        requests: every request it made, in order.
+        request: the body of the user's turn (the one carrying the listing).
+        listing: the listing block exactly as sent.
+        tools: the tool definitions as sent.
+        workspace: the HOME and project it ran in (its listing may name them).
+        model / settings / env / usage / prompt: what the capture was asked to vary.
+        output: what the CLI printed on stdout.
+        snapshot: the agent's own text, from a second turn with no user skills (or None).
+    """
+
+    agent: str
+    version: str
+    requests: tuple[Recorded, ...]
+    request: Mapping[str, Any]
+    listing: str
+    tools: tuple[Mapping[str, Any], ...]
+    workspace: Workspace
+    model: str | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict)
+    usage: Mapping[str, int] = field(default_factory=dict)
+    prompt: str = DEFAULT_PROMPT
+    output: str = ""
+    snapshot: AgentSnapshot | None = None
+
+    @property
+    def home(self) -> Path:
+        return self.workspace.home
+
+    @property
+    def project(self) -> Path:
+        return self.workspace.project
+
+    def save(self, directory: str | Path) -> Path:
+        """Write the capture into ``directory``: request.json, requests/, listing.txt,
+        tools.json, agent.json and stdout.txt (and snapshot.json when there is one)."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        _write(out / "request.json", json.dumps(self.request, indent=2, ensure_ascii=False))
+        (out / "requests").mkdir(exist_ok=True)
+        for i, recorded in enumerate(self.requests, 1):
+            record = {"path": recorded.path, "body": recorded.body}
+            _write(out / "requests" / f"{i:02d}.json", json.dumps(record, ensure_ascii=False))
+        _write(out / "listing.txt", self.listing)
+        _write(out / "tools.json", json.dumps(self.tools, indent=2, ensure_ascii=False))
+        _write(out / "stdout.txt", self.output)
+        _write(out / "agent.json", json.dumps(self.describe(), indent=2, ensure_ascii=False))
+        if self.snapshot is not None:
+            _write(out / "snapshot.json", self.snapshot.to_json())
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """The capture's settings (what ``agent.json`` holds)."""
+        return {
+            "agent": self.agent,
+            "version": self.version,
+            "model": self.model,
+            "settings": dict(self.settings),
+            "env": dict(self.env),
+            "usage": dict(self.usage),
+            "prompt": self.prompt,
+            "home": str(self.home),
+            "project": str(self.project),
+            "requests": len(self.requests),
+            "listing_chars": len(self.listing),
+        }
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+@contextmanager
+def _workspace(workdir: str | Path | None) -> Iterator[Workspace]:
+    if workdir is not None:
+        root = Path(workdir).resolve()
+        root.mkdir(parents=True, exist_ok=True)
+        yield _fresh(root)
+        return
+    with tempfile.TemporaryDirectory(prefix="skillbench-capture-") as tmp:
+        yield _fresh(Path(tmp).resolve())
+
+
+def _fresh(root: Path) -> Workspace:
+    workspace = Workspace(root / "home", root / "project")
+    for path in workspace:
+        if path.exists():
+            shutil.rmtree(path)
+        path.mkdir(parents=True)
+    return workspace
+
+
+def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> str:
+    """Run the agent in its own process group; on a timeout, kill the whole group."""
+    try:
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise SkillbenchError(f"{command[0]}: cannot start: {exc.strerror}") from None
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill(process)
+        raise SkillbenchError(f"{command[0]} did not finish within {timeout:g} s") from None
+    finally:
+        _kill(process)
+    if process.returncode != 0:
+        detail = (err or out).strip().splitlines()[-3:]
+        raise SkillbenchError(f"{command[0]} exited {process.returncode}: {' | '.join(detail)}")
+    return out
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    """End the agent and every child it started (nothing is left running)."""
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    if process.poll() is None:
+        process.wait(timeout=10)
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """What one turn of the agent is asked to vary."""
+
+    model: str | None
+    settings: Mapping[str, Any]
+    env: Mapping[str, str]
+    usage: Mapping[str, int]
+    prompt: str
+    timeout: float
+    responder: Responder | None
+
+
+def _take_turn(
+    spec: AgentSpec,
+    executable: str,
+    sources: Sequence[SourceSpec],
+    workspace: Workspace,
+    turn: _Turn,
+) -> tuple[list[Recorded], str]:
+    extra = spec.lay_out(sources, workspace)
+    spec.configure(workspace, turn.settings, turn.usage)
+    with Recorder(turn.responder) as recorder:
+        command = spec.command(executable, turn.prompt, turn.model, recorder.base_url) + extra
+        environment = {**spec.environment(workspace, recorder.base_url), **turn.env}
+        output = _run(command, environment, workspace.project, turn.timeout)
+        return list(recorder.requests), output
+
+
+def capture_agent(
+    agent: str,
+    sources: Sequence[SourceSpec | str] = (),
+    *,
+    model: str | None = None,
+    settings: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    usage: Mapping[str, int] | None = None,
+    prompt: str = DEFAULT_PROMPT,
+    workdir: str | Path | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    snapshot: bool = True,
+    responder: Responder | None = None,
+) -> Capture:
+    """Run ``agent``'s CLI for one turn with ``sources`` installed and return what it sent.
+
+    With ``snapshot`` a second turn with no user skills reads the agent's own text
+    (built-in skills, framing, tools) into ``Capture.snapshot``.
+    """
+    spec = AGENTS.get(agent)
+    executable = find_executable(spec)
+    version = agent_version(executable)
+    specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
+    turn = _Turn(
+        model, dict(settings or {}), dict(env or {}), dict(usage or {}), prompt, timeout, responder
+    )
+    with _workspace(workdir) as workspace:
+        requests, output = _take_turn(spec, executable, specs, workspace, turn)
+        main = spec.main_request(requests).body
+        own = None
+        if snapshot:
+            with _workspace(None) as empty:
+                bare_turn = _Turn(model, turn.settings, turn.env, {}, prompt, timeout, None)
+                bare, _ = _take_turn(spec, executable, [], empty, bare_turn)
+                own = spec.snapshot(version, spec.main_request(bare).body, empty)
+        return Capture(
+            agent=agent,
+            version=version,
+            requests=tuple(requests),
+            request=main,
+            listing=spec.listing(main),
+            tools=tuple(spec.tools(main)),
+            workspace=workspace,
+            model=model,
+            settings=turn.settings,
+            env=turn.env,
+            usage=turn.usage,
+            prompt=prompt,
+            output=output,
+            snapshot=own,
+        )
+
+
+def store_snapshot(capture: Capture, root: Path | None = None) -> Path | None:
+    """Keep the capture's snapshot in the user's cache, where profiles find it."""
+    return save_snapshot(capture.snapshot, root) if capture.snapshot is not None else None

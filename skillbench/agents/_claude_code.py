@@ -1,0 +1,177 @@
+"""Driving Claude Code offline: where it looks for skills and where its listing sits.
+
+Verified against Claude Code 2.1.328: it posts ``/v1/messages?beta=true`` (streamed) to
+``ANTHROPIC_BASE_URL``; the listing is a section of a system-role message, opened by
+``The following skills are available for use with the Skill tool:`` and followed by the
+user's skills, then the agent's built-in ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.agents._recorder import Recorded
+from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
+from skillbench.catalog import SourceSpec
+from skillbench.listing import AgentSnapshot, BuiltinSkill
+
+HEADER = "The following skills are available for use with the Skill tool:"
+_ENTRY_START = re.compile(r"\n(?=- [^\s:]+(?: \([^)\n]*\))?(?::|\n|$))")
+
+
+def _texts(content: Any) -> list[str]:
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        return [
+            b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
+        ]
+    return []
+
+
+def listing_section(body: Mapping[str, Any]) -> str | None:
+    """The listing section of a Messages request: from its header through the last entry.
+
+    Sections of the system message are separated by blank lines; the listing runs from the
+    header over the blank line after it up to the first paragraph that is not an entry.
+    """
+    texts = _texts(body.get("system"))
+    for message in body.get("messages") or ():
+        if isinstance(message, dict):
+            texts.extend(_texts(message.get("content")))
+    for text in texts:
+        start = text.find(HEADER)
+        if start < 0:
+            continue
+        head, _, rest = text[start:].partition("\n\n")
+        kept = [head]
+        for paragraph in rest.split("\n\n"):
+            if not paragraph.startswith("- "):
+                break
+            kept.append(paragraph)
+        return "\n\n".join(kept)
+    return None
+
+
+def parse_entries(listing: str) -> list[tuple[str, str]]:
+    """``(name, text after "name: ")`` per entry of a listing (names-only entries: "")."""
+    _, _, body = listing.partition("\n\n")
+    entries = []
+    for chunk in _ENTRY_START.split(body):
+        if not chunk.startswith("- "):
+            continue
+        name, sep, text = chunk[2:].partition(": ")
+        entries.append((name, text) if sep else (chunk[2:].strip(), ""))
+    return entries
+
+
+@dataclass(frozen=True)
+class ClaudeCode:
+    name: str = "claude-code"
+    executable: str = "claude"
+    npm_package: str = "@anthropic-ai/claude-code"
+    verified_version: str = "2.1.328"
+
+    def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
+        args: list[str] = []
+        for source in sources:
+            if source.kind == "project":
+                copy_skills(source, workspace.project / ".claude" / "skills")
+            elif source.kind == "user":
+                copy_skills(source, workspace.home / ".claude" / "skills")
+            elif source.kind == "plugin":
+                args += ["--plugin-dir", str(_plugin(source, workspace))]
+            elif source.kind == "extra":
+                extra = workspace.home.parent / "extra" / Path(source.path).name
+                copy_skills(source, extra / ".claude" / "skills")
+                args += ["--add-dir", str(extra)]
+            else:
+                raise SkillbenchError(
+                    f"{source.kind}={source.path}: Claude Code has no folder for {source.kind} "
+                    "skills that a capture can fill (its built-in skills come from the agent)"
+                )
+        return args
+
+    def configure(
+        self, workspace: Workspace, settings: Mapping[str, Any], usage: Mapping[str, int]
+    ) -> None:
+        if settings:
+            path = workspace.home / ".claude" / "settings.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(dict(settings), indent=2), encoding="utf-8")
+        if usage:
+            raise SkillbenchError("claude-code: seeding a usage history is not supported yet")
+
+    def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
+        command = [executable, "-p", prompt, "--output-format", "json"]
+        return command + (["--model", model] if model else [])
+
+    def environment(self, workspace: Workspace, base_url: str) -> dict[str, str]:
+        return {
+            **base_environment(),
+            "HOME": str(workspace.home),
+            "ANTHROPIC_BASE_URL": base_url,
+            "ANTHROPIC_API_KEY": "skillbench-capture",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        }
+
+    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
+        for recorded in requests:
+            if listing_section(recorded.body) is not None:
+                return recorded
+        raise SkillbenchError("claude-code sent no request carrying a skill listing")
+
+    def listing(self, body: Mapping[str, Any]) -> str:
+        section = listing_section(body)
+        if section is None:
+            raise SkillbenchError("claude-code: the request carries no skill listing")
+        return section
+
+    def tools(self, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [t for t in body.get("tools") or () if isinstance(t, dict)]
+
+    def snapshot(
+        self, version: str, body: Mapping[str, Any], workspace: Workspace
+    ) -> AgentSnapshot:
+        listing = self.listing(body)
+        texts = {f"system.{i}": t for i, t in enumerate(_texts(body.get("system")))}
+        texts["listing_header"] = listing.partition("\n\n")[0]
+        skill_tool = next((t for t in self.tools(body) if t.get("name") == "Skill"), None)
+        if skill_tool is not None:
+            texts["skill_tool_description"] = str(skill_tool.get("description", ""))
+        return AgentSnapshot(
+            agent=self.name,
+            version=version,
+            builtin_skills=tuple(BuiltinSkill(n, d) for n, d in parse_entries(listing)),
+            texts=texts,
+            tools=tuple(self.tools(body)),
+            model=str(body.get("model")) if body.get("model") else None,
+        )
+
+
+def _plugin(source: SourceSpec, workspace: Workspace) -> Path:
+    """A copy of a plugin folder (``.claude-plugin/plugin.json`` and ``skills/``)."""
+    root = Path(source.path).expanduser()
+    if not (root / ".claude-plugin" / "plugin.json").is_file():
+        raise SkillbenchError(
+            f"plugin={source.path}: not a Claude Code plugin (no .claude-plugin/plugin.json)"
+        )
+    target = workspace.home.parent / "plugins" / root.name
+    if target.exists():
+        raise SkillbenchError(f"plugin={source.path}: two plugins named {root.name!r}")
+    import shutil
+
+    shutil.copytree(root, target, symlinks=False, ignore_dangling_symlinks=True)
+    return target
+
+
+AGENTS.register("claude-code")(ClaudeCode())

@@ -1,0 +1,157 @@
+"""Driving Codex offline: where it looks for skills and where its skills block sits.
+
+Verified against Codex 0.169.0: ``codex exec`` posts ``/v1/responses`` (streamed) to a
+``model_providers`` entry given on the command line; the skills block is the
+``<skills_instructions>…</skills_instructions>`` text of a developer message. Codex writes its
+own system skills under ``$CODEX_HOME/skills/.system`` and lists them first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.agents._recorder import Recorded
+from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
+from skillbench.catalog import SourceSpec
+from skillbench.listing import AgentSnapshot, BuiltinSkill
+
+OPEN = "<skills_instructions>"
+CLOSE = "</skills_instructions>"
+PROVIDER = "skillbench"
+KEY_VARIABLE = "SKILLBENCH_CAPTURE_KEY"
+SYSTEM_ROOT = "r0"
+_SYSTEM_ENTRY = re.compile(
+    r"^- (?P<name>[^:\n]+): (?P<text>.*) \(file: " + SYSTEM_ROOT + r"/(?P<path>[^)\n]+)\)$",
+    re.MULTILINE,
+)
+
+
+def _toml(value: Any) -> str:
+    """A TOML literal for one ``-c key=value`` override (JSON's literals are TOML's)."""
+    if isinstance(value, bool | int | float | str):
+        return json.dumps(value)
+    raise SkillbenchError(f"codex setting value {value!r}: only strings, numbers and booleans")
+
+
+def _texts(body: Mapping[str, Any]) -> list[str]:
+    found = []
+    for item in body.get("input") or ():
+        content = item.get("content") if isinstance(item, dict) else None
+        for part in content if isinstance(content, list) else ():
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                found.append(part["text"])
+    return found
+
+
+def skills_block(body: Mapping[str, Any]) -> str | None:
+    """The ``<skills_instructions>`` block of a Responses request, tags included."""
+    for text in _texts(body):
+        start = text.find(OPEN)
+        end = text.find(CLOSE, start)
+        if start >= 0 and end >= 0:
+            return text[start : end + len(CLOSE)]
+    return None
+
+
+@dataclass(frozen=True)
+class Codex:
+    name: str = "codex"
+    executable: str = "codex"
+    npm_package: str = "@openai/codex"
+    verified_version: str = "0.169.0"
+
+    def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
+        for source in sources:
+            if source.kind == "project":
+                copy_skills(source, workspace.project / ".agents" / "skills")
+            elif source.kind == "user":
+                copy_skills(source, workspace.home / ".agents" / "skills")
+            else:
+                raise SkillbenchError(
+                    f"{source.kind}={source.path}: Codex has no folder for {source.kind} "
+                    "skills that a capture can fill (its system skills come from the agent)"
+                )
+        return []
+
+    def configure(
+        self, workspace: Workspace, settings: Mapping[str, Any], usage: Mapping[str, int]
+    ) -> None:
+        (workspace.home / ".codex").mkdir(parents=True, exist_ok=True)
+        if settings:
+            lines = [f"{key} = {_toml(value)}" for key, value in settings.items()]
+            (workspace.home / ".codex" / "config.toml").write_text(
+                "\n".join(lines) + "\n", encoding="utf-8"
+            )
+        if usage:
+            raise SkillbenchError("codex keeps no skill-usage history: drop the usage option")
+
+    def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
+        provider = f"model_providers.{PROVIDER}"
+        overrides = {
+            "model_provider": PROVIDER,
+            f"{provider}.name": PROVIDER,
+            f"{provider}.base_url": f"{base_url}/v1",
+            f"{provider}.wire_api": "responses",
+            f"{provider}.env_key": KEY_VARIABLE,
+        }
+        command = [executable, "exec", "--skip-git-repo-check"]
+        for key, value in overrides.items():
+            command += ["-c", f"{key}={json.dumps(value)}"]
+        return command + (["-m", model] if model else []) + ["--", prompt]
+
+    def environment(self, workspace: Workspace, base_url: str) -> dict[str, str]:
+        return {
+            **base_environment(),
+            "HOME": str(workspace.home),
+            "CODEX_HOME": str(workspace.home / ".codex"),
+            KEY_VARIABLE: "skillbench-capture",
+        }
+
+    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
+        for recorded in requests:
+            if skills_block(recorded.body) is not None:
+                return recorded
+        raise SkillbenchError("codex sent no request carrying a skills block")
+
+    def listing(self, body: Mapping[str, Any]) -> str:
+        block = skills_block(body)
+        if block is None:
+            raise SkillbenchError("codex: the request carries no skills block")
+        return block
+
+    def tools(self, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+        tools = [t for t in body.get("tools") or () if isinstance(t, dict)]
+        for item in body.get("input") or ():
+            if isinstance(item, dict) and item.get("type") == "additional_tools":
+                tools += [t for t in item.get("tools") or () if isinstance(t, dict)]
+        return tools
+
+    def snapshot(
+        self, version: str, body: Mapping[str, Any], workspace: Workspace
+    ) -> AgentSnapshot:
+        block = self.listing(body)
+        skills = tuple(
+            BuiltinSkill(m["name"], m["text"], path=m["path"])
+            for m in _SYSTEM_ENTRY.finditer(block)
+        )
+        root = str(workspace.home / ".codex" / "skills" / ".system")
+        texts = {
+            "skills_block": block.replace(root, "$CODEX_SYSTEM_ROOT"),
+            "developer_messages": json.dumps(_texts(body), ensure_ascii=False),
+        }
+        return AgentSnapshot(
+            agent=self.name,
+            version=version,
+            builtin_skills=skills,
+            texts=texts,
+            tools=tuple(self.tools(body)),
+            model=str(body.get("model")) if body.get("model") else None,
+        )
+
+
+AGENTS.register("codex")(Codex())
