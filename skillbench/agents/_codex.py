@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded
-from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
+from skillbench.agents._spec import AGENTS, Workspace, base_environment
 from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill
 
@@ -29,6 +31,33 @@ _SYSTEM_ENTRY = re.compile(
     r"^- (?P<name>[^:\n]+): (?P<text>.*) \(file: " + SYSTEM_ROOT + r"/(?P<path>[^)\n]+)\)$",
     re.MULTILINE,
 )
+
+
+FOLDERS: Mapping[str, tuple[str, str]] = {
+    "project": ("project", ".agents/skills"),
+    "user": ("home", ".agents/skills"),
+    "plugin": ("home", ".codex/skills"),
+    "extra": ("home", ".codex/skills"),
+}
+"""Where a capture puts each source kind: project skills in the project's ``.agents/skills``,
+user skills in ``~/.agents/skills``, plugin and extra ones in ``~/.codex/skills`` (both are
+user-scope roots for Codex)."""
+
+
+def copy_tree(source: SourceSpec, target: Path) -> None:
+    """Copy ``source`` into ``target`` keeping its folder layout, as Codex scans roots
+    recursively and lists paths under them; a file two sources share is an error."""
+    root = Path(source.path).expanduser()
+    if not root.is_dir():
+        raise SkillbenchError(f"{source.path}: not a folder of skills")
+    for path in sorted(root.rglob("*")):
+        if not path.is_file():
+            continue
+        destination = target / path.relative_to(root)
+        if destination.exists():
+            raise SkillbenchError(f"{path}: {destination} already came from another source")
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination)
 
 
 def _toml(value: Any) -> str:
@@ -67,15 +96,16 @@ class Codex:
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
         for source in sources:
-            if source.kind == "project":
-                copy_skills(source, workspace.project / ".agents" / "skills")
-            elif source.kind == "user":
-                copy_skills(source, workspace.home / ".agents" / "skills")
-            else:
+            folder = FOLDERS.get(source.kind)
+            if folder is None:
                 raise SkillbenchError(
                     f"{source.kind}={source.path}: Codex has no folder for {source.kind} "
                     "skills that a capture can fill (its system skills come from the agent)"
                 )
+            base, relative = folder
+            copy_tree(
+                source, (workspace.project if base == "project" else workspace.home) / relative
+            )
         return []
 
     def configure(

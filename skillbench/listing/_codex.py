@@ -62,9 +62,9 @@ SCOPE_RANK: Mapping[SourceKind, int] = {
 """Codex's prompt order of scopes (system 0, admin 1, repo 2, user 3) by source kind."""
 
 DEFAULT_ROOTS: Mapping[SourceKind, str] = {
-    "user": "~/.codex/skills",
-    "extra": "~/.agents/skills",
-    "plugin": "~/.agents/skills",
+    "plugin": "~/.codex/skills",
+    "extra": "~/.codex/skills",
+    "user": "~/.agents/skills",
     "bundled": "~/.codex/skills/.system",
     "managed": "/etc/codex/skills",
     "project": ".agents/skills",
