@@ -264,6 +264,9 @@ def make_skill(
                     "description",
                 )
             )
+    if codex_limits:
+        # Codex does not read this Claude Code field: such skills are listed and invocable.
+        fields.pop("disable_model_invocation", None)
     limits = [
         _limit(name, MAX_NAME_CHARS, "name", codex_limits, path, name_line),
         # Codex loads a longer description and cuts it in its listing: a warning only.
