@@ -72,9 +72,13 @@ def test_shared_catalog(tmp_path: Path, shared_data: Path, name: str) -> None:
 @needs_agent("codex")
 @pytest.mark.slow
 def test_all_four_catalogs_overflow(tmp_path: Path, shared_data: Path) -> None:
-    """248 skills: past 5,440 tokens, descriptions are shared round-robin."""
-    cap = _check(tmp_path, [SourceSpec(str(shared_data / "catalogs"), "project")])
-    assert cap.listing.count("(file: ") >= 240
+    """Over 240 skills with long paths: even bare lines pass 5,440 tokens, so every entry
+    is a bare name and the last ones are left out."""
+    sources = [SourceSpec(str(shared_data / "catalogs"), "project")]
+    assert len(load_catalog(sources, profile="codex").skills) >= 240
+    cap = _check(tmp_path, sources)
+    entries = [line for line in cap.listing.splitlines() if "(file: " in line]
+    assert all(": (file: " in line for line in entries) and len(entries) < 240 + 4
 
 
 @needs_agent("codex")
