@@ -139,6 +139,8 @@ class CodexRenderer:
         }
 
     def hidden(self, skill: Skill) -> str | None:
+        if skill.path is not None and not skill.path.endswith("SKILL.md"):
+            return "Codex loads only SKILL.md files, not other skill declarations"
         return None
 
     def entry(self, skill: Skill, index: int) -> Entry:
