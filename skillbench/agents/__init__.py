@@ -4,7 +4,16 @@ Importing the package registers Claude Code and Codex in ``AGENTS``.
 """
 
 from skillbench.agents import _claude_code, _codex  # noqa: F401  (register)
-from skillbench.agents._capture import Capture, capture_agent, store_snapshot
+from skillbench.agents._bridge import Bridge, BridgeCall, Upstream, Wire
+from skillbench.agents._capture import (
+    Capture,
+    Turn,
+    capture_agent,
+    kill_running_agents,
+    run_turn,
+    store_snapshot,
+)
+from skillbench.agents._fidelity import AgentFidelity, Comparison, agent_fidelity, compare_text
 from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
 from skillbench.agents._spec import (
     AGENTS,
@@ -17,16 +26,27 @@ from skillbench.agents._spec import (
 
 __all__ = [
     "AGENTS",
+    "AgentFidelity",
     "AgentSpec",
+    "Bridge",
+    "BridgeCall",
     "Capture",
+    "Comparison",
     "Recorded",
     "Recorder",
     "Reply",
     "Responder",
+    "Turn",
+    "Upstream",
+    "Wire",
     "Workspace",
     "agent_available",
+    "agent_fidelity",
     "agent_version",
     "capture_agent",
+    "compare_text",
     "find_executable",
+    "kill_running_agents",
+    "run_turn",
     "store_snapshot",
 ]

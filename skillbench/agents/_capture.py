@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -127,6 +128,19 @@ def _fresh(root: Path) -> Workspace:
     return workspace
 
 
+_LIVE: set[subprocess.Popen[str]] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def kill_running_agents() -> int:
+    """Kill every agent process group still running (after Ctrl-C); return how many."""
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for process in live:
+        _kill(process)
+    return len(live)
+
+
 def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> str:
     """Run the agent in its own process group; on a timeout, kill the whole group."""
     try:
@@ -142,6 +156,8 @@ def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> 
         )
     except OSError as exc:
         raise SkillbenchError(f"{command[0]}: cannot start: {exc.strerror}") from None
+    with _LIVE_LOCK:
+        _LIVE.add(process)
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -149,6 +165,8 @@ def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> 
         raise SkillbenchError(f"{command[0]} did not finish within {timeout:g} s") from None
     finally:
         _kill(process)
+        with _LIVE_LOCK:
+            _LIVE.discard(process)
     if process.returncode != 0:
         detail = (err or out).strip().splitlines()[-3:]
         raise SkillbenchError(f"{command[0]} exited {process.returncode}: {' | '.join(detail)}")
@@ -164,7 +182,7 @@ def _kill(process: subprocess.Popen[str]) -> None:
 
 
 @dataclass(frozen=True)
-class _Turn:
+class Turn:
     """What one turn of the agent is asked to vary."""
 
     model: str | None
@@ -176,13 +194,14 @@ class _Turn:
     responder: Responder | None
 
 
-def _take_turn(
+def run_turn(
     spec: AgentSpec,
     executable: str,
     sources: Sequence[SourceSpec],
     workspace: Workspace,
-    turn: _Turn,
+    turn: Turn,
 ) -> tuple[list[Recorded], str]:
+    """Lay out ``sources`` in ``workspace``, run one turn, return the requests and stdout."""
     extra = spec.lay_out(sources, workspace)
     spec.configure(workspace, turn.settings, turn.usage)
     with Recorder(turn.responder) as recorder:
@@ -215,17 +234,17 @@ def capture_agent(
     executable = find_executable(spec)
     version = agent_version(executable)
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
-    turn = _Turn(
+    turn = Turn(
         model, dict(settings or {}), dict(env or {}), dict(usage or {}), prompt, timeout, responder
     )
     with _workspace(workdir) as workspace:
-        requests, output = _take_turn(spec, executable, specs, workspace, turn)
+        requests, output = run_turn(spec, executable, specs, workspace, turn)
         main = spec.main_request(requests).body
         own = None
         if snapshot:
             with _workspace(None) as empty:
-                bare_turn = _Turn(model, turn.settings, turn.env, {}, prompt, timeout, None)
-                bare, _ = _take_turn(spec, executable, [], empty, bare_turn)
+                bare_turn = Turn(model, turn.settings, turn.env, {}, prompt, timeout, None)
+                bare, _ = run_turn(spec, executable, [], empty, bare_turn)
                 own = spec.snapshot(version, spec.main_request(bare).body, empty)
         return Capture(
             agent=agent,

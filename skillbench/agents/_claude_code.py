@@ -13,13 +13,16 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded
 from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
 from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill
+
+if TYPE_CHECKING:
+    from skillbench.agents._capture import Capture
 
 HEADER = "The following skills are available for use with the Skill tool:"
 _ENTRY_START = re.compile(r"\n(?=- [^\s:]+(?: \([^)\n]*\))?(?::|\n|$))")
@@ -57,6 +60,16 @@ def listing_section(body: Mapping[str, Any]) -> str | None:
             kept.append(paragraph)
         return "\n\n".join(kept)
     return None
+
+
+def context_window(output: str) -> int | None:
+    """The context window ``claude -p --output-format json`` reports for the model it used."""
+    try:
+        usage = json.loads(output).get("modelUsage") or {}
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    windows = [m.get("contextWindow") for m in usage.values() if isinstance(m, dict)]
+    return next((w for w in windows if isinstance(w, int)), None)
 
 
 def parse_entries(listing: str) -> list[tuple[str, str]]:
@@ -138,6 +151,30 @@ class ClaudeCode:
 
     def tools(self, body: Mapping[str, Any]) -> list[dict[str, Any]]:
         return [t for t in body.get("tools") or () if isinstance(t, dict)]
+
+    def installed(self, workspace: Workspace) -> list[SourceSpec]:
+        found = [
+            SourceSpec(str(workspace.project / ".claude" / "skills"), "project"),
+            SourceSpec(str(workspace.home / ".claude" / "skills"), "user"),
+        ]
+        plugins = workspace.home.parent / "plugins"
+        if plugins.is_dir():
+            found += [SourceSpec(str(p), "plugin") for p in sorted(plugins.iterdir())]
+        extra = workspace.home.parent / "extra"
+        if extra.is_dir():
+            found += [
+                SourceSpec(str(p / ".claude" / "skills"), "extra") for p in sorted(extra.iterdir())
+            ]
+        return [s for s in found if Path(s.path).is_dir()]
+
+    def render_options(self, capture: Capture) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        window = context_window(capture.output)
+        if window is not None:
+            options["context_window"] = window
+        if capture.snapshot is not None:
+            options["snapshot"] = capture.snapshot
+        return options
 
     def snapshot(
         self, version: str, body: Mapping[str, Any], workspace: Workspace

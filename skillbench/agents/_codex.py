@@ -14,13 +14,16 @@ import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
-from skillbench.catalog import SourceSpec
+from skillbench.catalog import SourceKind, SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill
+
+if TYPE_CHECKING:
+    from skillbench.agents._capture import Capture
 
 OPEN = "<skills_instructions>"
 CLOSE = "</skills_instructions>"
@@ -33,7 +36,7 @@ _SYSTEM_ENTRY = re.compile(
 )
 
 
-FOLDERS: Mapping[str, tuple[str, str]] = {
+FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
     "project": ("project", ".agents/skills"),
     "user": ("home", ".agents/skills"),
     "plugin": ("home", ".codex/skills"),
@@ -102,10 +105,7 @@ class Codex:
                     f"{source.kind}={source.path}: Codex has no folder for {source.kind} "
                     "skills that a capture can fill (its system skills come from the agent)"
                 )
-            base, relative = folder
-            copy_tree(
-                source, (workspace.project if base == "project" else workspace.home) / relative
-            )
+            copy_tree(source, _folders(workspace)[source.kind])
         return []
 
     def configure(
@@ -161,9 +161,28 @@ class Codex:
                 tools += [t for t in item.get("tools") or () if isinstance(t, dict)]
         return tools
 
+    def installed(self, workspace: Workspace) -> list[SourceSpec]:
+        found = [SourceSpec(str(folder), kind) for kind, folder in _folders(workspace).items()]
+        return [s for s in found if _has_skills(Path(s.path))]
+
+    def render_options(self, capture: Capture) -> dict[str, Any]:
+        """The capture's folders as the roots table's roots, its snapshot, and the context
+        window a ``model_context_window`` setting gave it."""
+        roots = {kind: str(folder) for kind, folder in _folders(capture.workspace).items()}
+        roots["bundled"] = str(capture.workspace.home / ".codex" / "skills" / ".system")
+        options: dict[str, Any] = {"roots": roots}
+        if capture.snapshot is not None:
+            options["snapshot"] = capture.snapshot
+        window = capture.settings.get("model_context_window")
+        if isinstance(window, int) and not isinstance(window, bool):
+            options["context_window"] = window
+        return options
+
     def snapshot(
         self, version: str, body: Mapping[str, Any], workspace: Workspace
     ) -> AgentSnapshot:
+        """Codex's system skills as listed in a turn with no user skills (full text, only
+        the system root), its developer messages and tools."""
         block = self.listing(body)
         skills = tuple(
             BuiltinSkill(m["name"], m["text"], path=m["path"])
@@ -182,6 +201,19 @@ class Codex:
             tools=tuple(self.tools(body)),
             model=str(body.get("model")) if body.get("model") else None,
         )
+
+
+def _folders(workspace: Workspace) -> dict[SourceKind, Path]:
+    """Each source kind's folder in ``workspace``."""
+    return {
+        kind: (workspace.project if base == "project" else workspace.home) / relative
+        for kind, (base, relative) in FOLDERS.items()
+    }
+
+
+def _has_skills(folder: Path) -> bool:
+    """Whether ``folder`` holds anything besides hidden entries (Codex's ``.system``)."""
+    return folder.is_dir() and any(not p.name.startswith(".") for p in folder.iterdir())
 
 
 AGENTS.register("codex")(Codex())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, NamedTuple
 
@@ -27,11 +27,16 @@ class Recorded(NamedTuple):
 
 @dataclass(frozen=True)
 class Reply:
-    """What the model answers: text, or a call of ``tool`` with ``arguments``."""
+    """What the model answers: text, or a call of ``tool``.
+
+    A function call carries ``raw_arguments`` (JSON text, passed on verbatim); a call of a
+    free-form tool (Codex's ``custom`` tools) carries ``custom_input`` instead.
+    """
 
     text: str = "ok"
     tool: str | None = None
-    arguments: dict[str, Any] = field(default_factory=dict)
+    raw_arguments: str = "{}"
+    custom_input: str | None = None
     input_tokens: int = 1
     output_tokens: int = 1
 
@@ -59,7 +64,7 @@ def _anthropic_events(reply: Reply, model: str) -> Iterator[tuple[str, dict[str,
         stop = "end_turn"
     else:
         block = {"type": "tool_use", "id": "toolu_skillbench", "name": reply.tool, "input": {}}
-        delta = {"type": "input_json_delta", "partial_json": json.dumps(reply.arguments)}
+        delta = {"type": "input_json_delta", "partial_json": reply.raw_arguments}
         stop = "tool_use"
     yield "content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}
     yield "content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}
@@ -84,13 +89,22 @@ def _responses_events(reply: Reply, model: str) -> Iterator[tuple[str, dict[str,
             "status": "completed",
             "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
         }
+    elif reply.custom_input is not None:
+        item = {
+            "type": "custom_tool_call",
+            "id": "ctc_skillbench",
+            "call_id": "call_skillbench",
+            "name": reply.tool,
+            "input": reply.custom_input,
+            "status": "completed",
+        }
     else:
         item = {
             "type": "function_call",
             "id": "fc_skillbench",
             "call_id": "call_skillbench",
             "name": reply.tool,
-            "arguments": json.dumps(reply.arguments),
+            "arguments": reply.raw_arguments,
             "status": "completed",
         }
     response = {
@@ -139,7 +153,7 @@ def _anthropic_message(reply: Reply, model: str) -> dict[str, Any]:
                 "type": "tool_use",
                 "id": "toolu_skillbench",
                 "name": reply.tool,
-                "input": reply.arguments,
+                "input": json.loads(reply.raw_arguments, strict=False),
             }
         ]
     )

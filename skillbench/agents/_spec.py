@@ -13,13 +13,16 @@ import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from skillbench._errors import SkillbenchError
 from skillbench._registry import Registry
 from skillbench.agents._recorder import Recorded
 from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot
+
+if TYPE_CHECKING:
+    from skillbench.agents._capture import Capture
 
 
 class Workspace(NamedTuple):
@@ -78,6 +81,14 @@ class AgentSpec(Protocol):
         ...
 
     def tools(self, body: Mapping[str, Any]) -> list[dict[str, Any]]: ...
+
+    def installed(self, workspace: Workspace) -> list[SourceSpec]:
+        """The sources as laid out in ``workspace`` (what a faithful render loads)."""
+        ...
+
+    def render_options(self, capture: Capture) -> dict[str, Any]:
+        """The profile options that reproduce ``capture``'s setting (snapshot, window, …)."""
+        ...
 
     def snapshot(
         self, version: str, body: Mapping[str, Any], workspace: Workspace

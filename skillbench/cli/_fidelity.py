@@ -7,6 +7,9 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from skillbench._errors import SkillbenchError
+from skillbench.agents import AGENTS
+from skillbench.cli._capture import add_capture_options, capture_kwargs
 from skillbench.cli._common import (
     EXIT_ERROR,
     EXIT_GATE_FAILED,
@@ -20,9 +23,14 @@ from skillbench.cli._common import (
 if TYPE_CHECKING:
     from skillbench.transcripts import ListingDiff
 
-HELP = "compare skillbench's Claude Code listing with listings recorded in session logs"
+HELP = "compare skillbench's listings with what the real agents send, byte for byte"
 DESCRIPTION = """\
-For each listing Claude Code recorded (listings.jsonl from `skillbench import
+With --agent AGENT: run the installed agent once offline with the SOURCEs installed
+(`skillbench capture`), render the same skills with skillbench's profile of that agent
+(built-in skills from the capture's agent snapshot, the model's context window), and
+compare the listing block byte for byte.
+
+With --listings: for each listing Claude Code recorded (listings.jsonl from `skillbench import
 claude-code`), render the same skills with skillbench's claude-code profile and compare
 the two byte for byte: zero differences, or the first differing byte and the exact lines
 that differ (- recorded, + skillbench). The recorded order is kept unless --order says
@@ -32,6 +40,8 @@ unless --deltas.
 Exit codes: 0 every listing matches, 100 some differ, 1 error (bad input).
 
 examples:
+  skillbench fidelity --agent claude-code project=./skills
+  skillbench fidelity --agent codex project=.agents/skills --model gpt-5.1 --format json
   skillbench fidelity ~/.claude/skills --listings mine/claude/listings.jsonl
   skillbench fidelity user=~/.claude/skills project=.claude/skills --listings l.jsonl --format json
 """
@@ -40,8 +50,13 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sources(parser)
     parser.add_argument(
+        "--agent",
+        choices=AGENTS.names(),
+        default=env_default("agent"),
+        help="capture this agent live and compare (instead of --listings) [env: SKILLBENCH_AGENT]",
+    )
+    parser.add_argument(
         "--listings",
-        required=True,
         default=env_default("listings"),
         help="recorded listings (JSONL from `skillbench import claude-code`) "
         "[env: SKILLBENCH_LISTINGS]",
@@ -53,11 +68,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--order", default="given", help="ordering spec (default: given = the recorded order)"
     )
     parser.add_argument("--deltas", action="store_true", help="compare delta listings too")
+    add_capture_options(parser)
     add_format(parser, ["text", "json"], "text")
     add_quiet(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if (args.agent is None) == (args.listings is None):
+        raise SkillbenchError("fidelity: give either --agent AGENT or --listings FILE")
+    if args.agent is not None:
+        return _live(args)
+    return _recorded(args)
+
+
+def _live(args: argparse.Namespace) -> int:
+    from skillbench.agents import agent_fidelity
+
+    result = agent_fidelity(args.agent, args.sources, **capture_kwargs(args))
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        head = f"{result.agent} {result.version} ({len(result.listing):,} chars captured)"
+        if result.identical:
+            print(f"{head}: identical, 0 differences")
+        else:
+            print(f"{head}: differs, first at byte {result.first_difference}")
+            for line in result.lines:
+                print(f"  {line}")
+        for note in result.notes:
+            print(f"note: {note}", file=sys.stderr)
+    return EXIT_OK if result.identical else EXIT_GATE_FAILED
+
+
+def _recorded(args: argparse.Namespace) -> int:
     from skillbench.catalog import load_catalog
     from skillbench.transcripts import Diagnostic, check_listings, diff_json
 

@@ -34,6 +34,7 @@ SUBCOMMANDS = (
     "tune",
     "import",
     "fidelity",
+    "capture",
     "synth",
 )
 

@@ -42,13 +42,16 @@ from skillbench.listing._codex_text import (
 )
 from skillbench.listing._profile import Profile, register_profile
 from skillbench.listing._renderer import Entry, Layout, Placed, one_line
-from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill
+from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
 AGENT_VERSION = "0.169.0"
 DEFAULT_CONTEXT_WINDOW = 272_000
 """The context window Codex 0.169.0 assumes for its default model (and for unknown ones):
 captures showed a 5,440-token skills budget."""
+MAX_CONTEXT_WINDOW = 872_000
+"""The largest window Codex 0.169.0 budgets for with its default model: a configured
+``model_context_window`` of 873,000 tokens or more gave the same 17,440-token budget."""
 CONTEXT_WINDOW_PERCENT = 2
 
 SCOPE_RANK: Mapping[SourceKind, int] = {
@@ -241,22 +244,26 @@ def _placed(items: list[_Item], rendered: Rendered) -> list[Placed]:
 
 
 def line_budget(context_window: int) -> int:
-    """2% of ``context_window`` tokens, at least 1."""
-    return max(context_window * CONTEXT_WINDOW_PERCENT // 100, 1)
+    """2% of ``context_window`` tokens (capped at Codex's largest window), at least 1."""
+    return max(min(context_window, MAX_CONTEXT_WINDOW) * CONTEXT_WINDOW_PERCENT // 100, 1)
 
 
 def _codex(
     budget: int | None = None,
     context_window: int | None = DEFAULT_CONTEXT_WINDOW,
     roots: Mapping[SourceKind, str] | None = None,
-    snapshot: AgentSnapshot | None = None,
+    snapshot: AgentSnapshot | str | None = "auto",
 ) -> CodexRenderer:
-    """``context_window`` (the model's, 272,000 tokens by default as Codex assumes): budgets
-    count approximate tokens, 2% of the window unless ``budget`` is given. Without a window
+    """``context_window`` (the model's, 272,000 tokens by default as Codex assumes; at most
+    872,000 count): budgets count approximate tokens, 2% of the window unless ``budget`` is
+    given. Without a window
     (``context_window: null``) budgets count characters, 8,000 unless ``budget`` is given.
-    ``roots`` replaces the folders the roots table names; ``snapshot`` supplies Codex's own
-    system skills (listed first, sharing the budget)."""
+    ``roots`` replaces the folders the roots table names. ``snapshot`` supplies Codex's own
+    system skills (listed first, sharing the budget): an AgentSnapshot, ``auto`` (the cached
+    snapshot of the verified version, if any), ``none`` or a path to a ``snapshot.json``."""
     merged = {**DEFAULT_ROOTS, **(roots or {})}
+    if snapshot is None or isinstance(snapshot, str):
+        snapshot = resolve_snapshot(snapshot, "codex", AGENT_VERSION)
     system = snapshot.builtin_skills if snapshot is not None else ()
     if context_window is not None and context_window > 0:
         limit = line_budget(context_window)

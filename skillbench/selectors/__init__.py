@@ -1,7 +1,8 @@
 """Selectors: the models under test (offline baselines, embedding, lexical, hybrid, litellm)
 and the retrievers a retrieve stage puts in front of them."""
 
-from skillbench.selectors import _litellm  # noqa: F401  (registers "litellm")
+from skillbench.selectors import _agent, _litellm  # noqa: F401  (register "agent", "litellm")
+from skillbench.selectors._agent import AgentParams, AgentSelector
 from skillbench.selectors._baselines import NeverSelector, OracleSelector, RandomSelector
 from skillbench.selectors._embedder import (
     DEFAULT_MODEL,
@@ -57,6 +58,8 @@ __all__ = [
     "RETRIEVERS",
     "SELECTORS",
     "STOPWORDS",
+    "AgentParams",
+    "AgentSelector",
     "AutoThreshold",
     "BM25Retriever",
     "Calibratable",

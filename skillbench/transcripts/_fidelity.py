@@ -10,12 +10,12 @@ before comparing, so only the entries are judged.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
+from skillbench.agents import Comparison, compare_text
 from skillbench.catalog import Skill
 from skillbench.listing import render_listing
 from skillbench.transcripts._json_lines import json_objects
@@ -53,33 +53,10 @@ class ListingDiff:
         return self.first_difference is None and not self.missing
 
 
-class Comparison(NamedTuple):
-    """Where a recorded listing and skillbench's rendering part ways.
-
-    Attributes:
-        first_difference: byte offset of the first difference; None when identical.
-        lines: the differing lines, unified-diff style without context (``-`` recorded,
-            ``+`` skillbench).
-        compared_bytes: UTF-8 size of the part of skillbench's listing compared.
-    """
-
-    first_difference: int | None
-    lines: tuple[str, ...]
-    compared_bytes: int
-
-
 def compare_listing(recorded: str, rendered: str) -> Comparison:
-    """Compare a recorded listing with skillbench's ``Listing.text`` byte for byte."""
-    ours = _comparable(recorded, rendered)
-    a, b = recorded.encode("utf-8"), ours.encode("utf-8")
-    if a == b:
-        return Comparison(None, (), len(b))
-    pairs = zip(a, b, strict=False)
-    first = next((i for i, (x, y) in enumerate(pairs) if x != y), min(len(a), len(b)))
-    diff = difflib.unified_diff(
-        recorded.splitlines(), ours.splitlines(), "recorded", "skillbench", n=0, lineterm=""
-    )
-    return Comparison(first, tuple(diff), len(b))
+    """Compare a recorded listing with skillbench's ``Listing.text`` byte for byte, leaving
+    out of the rendering the wrapper and header the recording lacks."""
+    return compare_text(recorded, _comparable(recorded, rendered))
 
 
 def _comparable(recorded: str, rendered: str) -> str:

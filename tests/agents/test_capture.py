@@ -25,7 +25,7 @@ def _skills(root: Path, **descriptions: str) -> Path:
 def test_recorder_answers_both_wires_and_records_the_body() -> None:
     import urllib.request
 
-    with Recorder(lambda r: Reply(tool="Skill", arguments={"skill": "pdf"})) as rec:
+    with Recorder(lambda r: Reply(tool="Skill", raw_arguments=json.dumps({"skill": "pdf"}))) as rec:
         for path, body in (("/v1/messages", {"stream": True}), ("/v1/responses", {})):
             request = urllib.request.Request(
                 rec.base_url + path, data=json.dumps({**body, "model": "m"}).encode()

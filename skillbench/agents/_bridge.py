@@ -1,0 +1,269 @@
+"""A loopback bridge between a shipped agent and a real model, through litellm.
+
+The agent believes it talks to its vendor's API; the bridge forwards the turn that carries
+the listing to the configured model (Anthropic Messages or OpenAI Responses translated by
+litellm, by default over chat completions so Ollama, vLLM and llama.cpp servers work) and
+hands the answer back. Every later request of the turn (a tool result coming back) is
+answered locally with a closing text: the first model turn decides, and no further call is
+paid for.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from skillbench.agents._recorder import Recorded, Reply
+from skillbench.cache import ResponseCache, canonical_json
+
+Wire = Literal["chat", "native"]
+"""``chat``: translate to chat completions (any OpenAI-compatible server); ``native``: the
+provider's own Messages or Responses API."""
+
+DONE = "done"
+_DROP = frozenset({"metadata", "prompt_cache_key", "client_metadata", "stream", "store"})
+"""Request fields that name a session or a transport, not what the model is asked."""
+
+
+@dataclass(frozen=True)
+class Upstream:
+    """Where the bridge sends model calls."""
+
+    model: str
+    api_base: str | None = None
+    api_key: str | None = None
+    wire: Wire = "chat"
+    timeout: float = 120.0
+    max_tokens: int = 1024
+    temperature: float | None = 0.0
+
+
+@dataclass(frozen=True)
+class BridgeCall:
+    """One forwarded model call: the answer, its tokens and cost, and whether it was cached."""
+
+    reply: Reply
+    answer: Mapping[str, Any]
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    latency_ms: float
+    cached: bool
+
+
+def _placeholders(body: Mapping[str, Any], roots: Mapping[str, str]) -> dict[str, Any]:
+    text = json.dumps({k: v for k, v in body.items() if k not in _DROP}, sort_keys=True)
+    for path, name in roots.items():
+        text = text.replace(path, name)
+    return dict(json.loads(text))
+
+
+@dataclass
+class Bridge:
+    """A ``Responder`` that forwards the first listing-carrying request to ``upstream``.
+
+    Args:
+        upstream: the model.
+        carries_listing: tells the turn's main request from side requests.
+        cache: answers keyed on the forwarded request with the workspace's paths replaced
+            by placeholders (``roots``), so the same prompt in another folder hits.
+    """
+
+    upstream: Upstream
+    carries_listing: Any
+    cache: ResponseCache | None = None
+    roots: Mapping[str, str] = field(default_factory=dict)
+    calls: list[BridgeCall] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, recorded: Recorded) -> Reply:
+        with self._lock:
+            first = not self.calls and not self.errors and self.carries_listing(recorded.body)
+        if not first:
+            return Reply(text=DONE)
+        try:
+            call = self._forward(recorded)
+        except Exception as exc:  # the agent gets an error text; the selector reports it
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+            return Reply(text=DONE)
+        self.calls.append(call)
+        return call.reply
+
+    def _key(self, recorded: Recorded) -> str:
+        from skillbench.cache import cache_key
+
+        u = self.upstream
+        return cache_key(
+            model=u.model,
+            api_base=u.api_base,
+            messages=[{"path": recorded.path, "body": _placeholders(recorded.body, self.roots)}],
+            tools=None,
+            tool_choice=None,
+            params={"wire": u.wire, "max_tokens": u.max_tokens, "temperature": u.temperature},
+            repeat=0,
+        )
+
+    def _forward(self, recorded: Recorded) -> BridgeCall:
+        key = self._key(recorded)
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is not None:
+            answer = hit["answer"]
+            reply, tokens = _read(recorded, answer)
+            return BridgeCall(reply, answer, *tokens, 0.0, 0.0, True)
+        start = time.perf_counter()
+        answer, cost = _call(self.upstream, recorded)
+        latency = (time.perf_counter() - start) * 1000
+        reply, tokens = _read(recorded, answer)
+        if self.cache is not None:
+            self.cache.put(key, {"answer": answer, "cost_usd": cost})
+        return BridgeCall(reply, answer, *tokens, cost, latency, False)
+
+
+def _call(upstream: Upstream, recorded: Recorded) -> tuple[dict[str, Any], float]:
+    import litellm
+
+    litellm.disable_hf_tokenizer_download = True
+    body = recorded.body
+    common: dict[str, Any] = {
+        "model": upstream.model,
+        "api_base": upstream.api_base,
+        "api_key": upstream.api_key,
+        "timeout": upstream.timeout,
+    }
+    if upstream.temperature is not None:
+        common["temperature"] = upstream.temperature
+    if "/responses" in recorded.path:
+        tools, items = _responses_tools(body)
+        response = litellm.responses(
+            input=items,
+            instructions=body.get("instructions"),
+            tools=tools or None,
+            max_output_tokens=upstream.max_tokens,
+            use_chat_completions_api=upstream.wire == "chat",
+            **common,
+        )
+        answer = json.loads(cast(Any, response).model_dump_json())
+    else:
+        litellm.use_chat_completions_url_for_anthropic_messages = upstream.wire == "chat"
+        answer = dict(
+            cast(Any, litellm.anthropic.messages.create)(
+                messages=body.get("messages") or [],
+                system=body.get("system"),
+                tools=body.get("tools"),
+                max_tokens=upstream.max_tokens,
+                **common,
+            )
+        )
+    answer = json.loads(canonical_json(answer))
+    return answer, _cost(upstream.model, answer)
+
+
+def _cost(model: str, answer: Mapping[str, Any]) -> float:
+    import litellm
+
+    usage = answer.get("usage") or {}
+    try:
+        prompt, completion = litellm.cost_per_token(
+            model=model,
+            prompt_tokens=int(usage.get("input_tokens") or 0),
+            completion_tokens=int(usage.get("output_tokens") or 0),
+        )
+    except Exception:  # a model without a price costs what litellm cannot say: 0
+        return 0.0
+    return float(prompt + completion)
+
+
+def _responses_tools(body: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """Codex's tools as plain function tools (namespaces flattened, free-form tools taking
+    one ``input`` string), and its input items without the tool-carrying item."""
+    tools: list[dict[str, Any]] = []
+    items: list[Any] = []
+
+    def add(tool: Mapping[str, Any]) -> None:
+        if tool.get("type") == "namespace":
+            for inner in tool.get("tools") or ():
+                add(inner)
+        elif tool.get("type") == "function":
+            tools.append(dict(tool))
+        elif tool.get("type") == "custom":
+            schema = {"type": "object", "properties": {"input": {"type": "string"}}}
+            tools.append(
+                {
+                    "type": "function",
+                    "name": tool.get("name"),
+                    "description": tool.get("description", ""),
+                    "parameters": {**schema, "required": ["input"]},
+                }
+            )
+
+    for tool in body.get("tools") or ():
+        add(tool)
+    for item in body.get("input") or ():
+        if isinstance(item, dict) and item.get("type") == "additional_tools":
+            for tool in item.get("tools") or ():
+                add(tool)
+        else:
+            items.append(item)
+    return tools, items
+
+
+def _unwrap(arguments: str) -> str:
+    """The ``input`` string of a flattened free-form call (the text itself when not JSON)."""
+    try:
+        value = json.loads(arguments, strict=False)
+    except json.JSONDecodeError:
+        return arguments
+    return str(value.get("input", "")) if isinstance(value, dict) else arguments
+
+
+def _custom_tools(body: Mapping[str, Any]) -> set[str]:
+    names: set[str] = set()
+
+    def walk(tools: Any) -> None:
+        for tool in tools or ():
+            if isinstance(tool, dict):
+                if tool.get("type") == "custom":
+                    names.add(str(tool.get("name")))
+                walk(tool.get("tools"))
+
+    walk(body.get("tools"))
+    for item in body.get("input") or ():
+        if isinstance(item, dict) and item.get("type") == "additional_tools":
+            walk(item.get("tools"))
+    return names
+
+
+def _read(recorded: Recorded, answer: Mapping[str, Any]) -> tuple[Reply, tuple[int, int]]:
+    """The first tool call of the answer (or its text) as a ``Reply``, and its tokens.
+
+    A call of a tool the agent declared free-form goes back as such, its ``input`` unwrapped.
+    """
+    usage = answer.get("usage") or {}
+    tokens = (int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0))
+    if "/responses" in recorded.path:
+        custom = _custom_tools(recorded.body)
+        for item in answer.get("output") or ():
+            if item.get("type") in ("function_call", "custom_tool_call"):
+                name = str(item.get("name"))
+                arguments = str(item.get("arguments") or item.get("input") or "{}")
+                if name in custom:
+                    return Reply(tool=name, custom_input=_unwrap(arguments)), tokens
+                return Reply(tool=name, raw_arguments=arguments), tokens
+        texts = [
+            part.get("text", "")
+            for item in answer.get("output") or ()
+            for part in item.get("content") or ()
+            if isinstance(part, dict)
+        ]
+        return Reply(text="".join(texts) or DONE), tokens
+    for block in answer.get("content") or ():
+        if block.get("type") == "tool_use":
+            raw = json.dumps(block.get("input") or {})
+            return Reply(tool=block.get("name"), raw_arguments=raw), tokens
+    texts = [b.get("text", "") for b in answer.get("content") or () if b.get("type") == "text"]
+    return Reply(text="".join(texts) or DONE), tokens

@@ -1,0 +1,112 @@
+"""Fidelity: capture what the agent sends, render the same skills, compare byte for byte."""
+
+from __future__ import annotations
+
+import difflib
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from skillbench.agents._capture import capture_agent
+from skillbench.agents._spec import AGENTS
+from skillbench.catalog import SourceSpec, load_catalog, parse_source_arg
+from skillbench.listing import PROFILES, render_listing
+
+
+class Comparison(NamedTuple):
+    """Where a recorded listing and skillbench's rendering part ways.
+
+    Attributes:
+        first_difference: byte offset of the first difference; None when identical.
+        lines: the differing lines, unified-diff style without context (``-`` recorded,
+            ``+`` skillbench).
+        compared_bytes: UTF-8 size of skillbench's text.
+    """
+
+    first_difference: int | None
+    lines: tuple[str, ...]
+    compared_bytes: int
+
+
+def compare_text(recorded: str, rendered: str) -> Comparison:
+    """Compare two listings byte for byte."""
+    a, b = recorded.encode("utf-8"), rendered.encode("utf-8")
+    if a == b:
+        return Comparison(None, (), len(b))
+    pairs = zip(a, b, strict=False)
+    first = next((i for i, (x, y) in enumerate(pairs) if x != y), min(len(a), len(b)))
+    diff = difflib.unified_diff(
+        recorded.splitlines(), rendered.splitlines(), "recorded", "skillbench", n=0, lineterm=""
+    )
+    return Comparison(first, tuple(diff), len(b))
+
+
+@dataclass(frozen=True)
+class AgentFidelity:
+    """A live capture against skillbench's rendering of the same installed skills."""
+
+    agent: str
+    version: str
+    listing: str
+    rendered: str
+    comparison: Comparison
+    notes: tuple[str, ...]
+
+    @property
+    def identical(self) -> bool:
+        return self.comparison.first_difference is None
+
+    @property
+    def first_difference(self) -> int | None:
+        return self.comparison.first_difference
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return self.comparison.lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "version": self.version,
+            "identical": self.identical,
+            "recorded_bytes": len(self.listing.encode("utf-8")),
+            "rendered_bytes": self.comparison.compared_bytes,
+            "first_difference": self.first_difference,
+            "lines": list(self.lines),
+            "notes": list(self.notes),
+        }
+
+
+def agent_fidelity(
+    agent: str, sources: Sequence[SourceSpec | str], **capture: Any
+) -> AgentFidelity:
+    """Capture ``agent`` with ``sources`` installed and render the installed skills with
+    skillbench's profile of it (the capture's snapshot and setting as profile options)."""
+    spec = AGENTS.get(agent)
+    profile = PROFILES.get(agent)
+    specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
+    notes: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="skillbench-fidelity-") as tmp:
+        cap = capture_agent(agent, specs, workdir=tmp, **capture)
+        wanted = spec.render_options(cap)
+        options = {k: v for k, v in wanted.items() if k in profile.options}
+        notes += [
+            f"profile {agent!r} has no option {k!r}: rendered without it"
+            for k in wanted
+            if k not in options
+        ]
+        if cap.version != spec.verified_version:
+            notes.append(
+                f"{agent} {cap.version} is not the verified version {spec.verified_version}"
+            )
+        catalog = load_catalog(spec.installed(cap.workspace), profile=agent)
+        listing = render_listing(catalog.skills, profile=agent, options=options)
+        return AgentFidelity(
+            agent=agent,
+            version=cap.version,
+            listing=cap.listing,
+            rendered=listing.text,
+            comparison=compare_text(cap.listing, listing.text),
+            notes=tuple(notes),
+        )

@@ -1,0 +1,158 @@
+"""``skillbench capture``: run a shipped agent once, offline, and keep what it sent."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.cli._common import EXIT_OK, add_format, add_output, add_quiet, env_default
+
+HELP = "run Claude Code or Codex once offline and keep the request it sends (the ground truth)"
+DESCRIPTION = """\
+Install SOURCEs where the agent looks for each kind (claude-code: project → .claude/skills,
+user → ~/.claude/skills, plugin → --plugin-dir, extra → --add-dir; codex: project →
+.agents/skills, user → ~/.agents/skills) in a temporary HOME and project, point the agent's
+model endpoint at a loopback recorder that answers with a minimal valid reply, run one
+non-interactive turn, and write what the agent sent to DIR: request.json (the turn that
+carries the listing), requests/ (every request), listing.txt (the listing block exactly as
+sent), tools.json, agent.json (agent, version, model, settings) and stdout.txt.
+
+A second turn with no user skills reads the agent's own text (built-in skills, the
+listing's framing, tool definitions, system prompt) into an agent snapshot, kept in
+skillbench's cache where the claude-code and codex profiles find it (`snapshot: auto`).
+That text is the vendor's: it stays on this machine and is never part of skillbench.
+
+No key, no network: nothing of your environment but PATH and locale reaches the agent,
+and nothing is left running. The CLI is found on PATH (or SKILLBENCH_CLAUDE_CODE_BIN /
+SKILLBENCH_CODEX_BIN); the verified versions are @anthropic-ai/claude-code@2.1.328 and
+@openai/codex@0.169.0 (npm).
+
+examples:
+  skillbench capture claude-code project=./skills -o captures/cc
+  skillbench capture codex project=.agents/skills user=~/.agents/skills -o captures/codex
+  skillbench capture claude-code ./skills --model claude-sonnet-4-5 \\
+      --setting skillListingBudgetFraction=0.02 --env SLASH_COMMAND_TOOL_CHAR_BUDGET=12000
+"""
+
+
+def add_agent(parser: argparse.ArgumentParser) -> None:
+    from skillbench.agents import AGENTS
+
+    parser.add_argument("agent", choices=AGENTS.names(), help="the agent to run")
+
+
+def add_capture_options(parser: argparse.ArgumentParser) -> None:
+    """What a capture can vary: model, settings, environment, usage, prompt, time limit."""
+    parser.add_argument(
+        "--model",
+        default=env_default("agent_model"),
+        help="the agent's --model "
+        "(Claude Code's listing budget follows its context window) [env: SKILLBENCH_AGENT_MODEL]",
+    )
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an agent setting (Claude Code: settings.json key; Codex: config.toml key); "
+        "VALUE is read as JSON when it parses (repeatable)",
+    )
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable for the agent (repeatable)",
+    )
+    parser.add_argument(
+        "--usage",
+        action="append",
+        default=[],
+        metavar="SKILL=COUNT",
+        help="seed the agent's skill-usage history (repeatable)",
+    )
+    parser.add_argument("--prompt", default="hello", help="the user's message (default: hello)")
+    parser.add_argument(
+        "--timeout", type=float, default=180.0, help="seconds the agent may take (default: 180)"
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_agent(parser)
+    parser.add_argument("sources", nargs="*", metavar="SOURCE", help="[KIND=]PATH of skills")
+    add_output(parser, "folder for the capture (default: captures/AGENT)")
+    add_capture_options(parser)
+    parser.add_argument(
+        "--no-snapshot", action="store_true", help="skip the turn that reads the agent's own text"
+    )
+    add_format(parser, ["text", "json"], "text")
+    add_quiet(parser)
+
+
+def pairs(values: list[str], flag: str, parse_json: bool) -> dict[str, Any]:
+    """``KEY=VALUE`` arguments as a mapping (values as JSON when ``parse_json`` and it parses)."""
+    out: dict[str, Any] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SkillbenchError(f"{flag} {item!r}: expected KEY=VALUE")
+        if parse_json:
+            try:
+                out[key] = json.loads(value)
+            except json.JSONDecodeError:
+                out[key] = value
+        else:
+            out[key] = value
+    return out
+
+
+def usage_counts(values: list[str]) -> dict[str, int]:
+    counts = pairs(values, "--usage", parse_json=False)
+    try:
+        return {name: int(count) for name, count in counts.items()}
+    except ValueError:
+        raise SkillbenchError(f"--usage: counts must be whole numbers: {values}") from None
+
+
+def capture_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "model": args.model,
+        "settings": pairs(args.setting, "--setting", parse_json=True),
+        "env": pairs(args.env, "--env", parse_json=False),
+        "usage": usage_counts(args.usage),
+        "prompt": args.prompt,
+        "timeout": args.timeout,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    from skillbench.agents import capture_agent, store_snapshot
+    from skillbench.catalog import parse_source_arg
+
+    sources = [parse_source_arg(s) for s in args.sources]
+    if not args.quiet:
+        print(f"capturing {args.agent} with {len(sources)} source(s)…", file=sys.stderr)
+    capture = capture_agent(
+        args.agent, sources, snapshot=not args.no_snapshot, **capture_kwargs(args)
+    )
+    out = capture.save(args.output or f"captures/{args.agent}")
+    stored = store_snapshot(capture)
+    summary = {
+        **capture.describe(),
+        "output": str(out),
+        "snapshot": str(stored) if stored else None,
+        "builtin_skills": len(capture.snapshot.builtin_skills) if capture.snapshot else None,
+    }
+    if args.format == "json":
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
+    elif not args.quiet:
+        print(
+            f"{capture.agent} {capture.version}: {len(capture.requests)} request(s), listing "
+            f"{len(capture.listing):,} chars → {out}/listing.txt"
+        )
+        if stored:
+            print(f"agent snapshot ({summary['builtin_skills']} built-in skills) → {stored}")
+    return EXIT_OK
