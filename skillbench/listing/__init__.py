@@ -17,6 +17,7 @@ from skillbench.listing._orderings import (
 from skillbench.listing._plan import ListingPlan, render_listing
 from skillbench.listing._profile import (
     PROFILES,
+    Mention,
     Placement,
     Profile,
     Trigger,
@@ -52,6 +53,7 @@ __all__ = [
     "ListedSkill",
     "Listing",
     "ListingPlan",
+    "Mention",
     "Ordering",
     "Placed",
     "Placement",

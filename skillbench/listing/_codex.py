@@ -280,5 +280,6 @@ register_profile(
         trigger="file_read",
         summary="2% of the context window in tokens, descriptions shared, then names, then omitted",
         agent_version=AGENT_VERSION,
+        mention="inject_skill",
     )
 )

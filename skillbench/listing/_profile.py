@@ -23,6 +23,11 @@ Placement = Literal["reminder", "system"]
 """``reminder``: a per-turn ``<system-reminder>`` before the user's message (the system prompt
 stays cache-stable); ``system``: in the system (developer) instructions."""
 
+Mention = Literal["inject_skill"]
+"""``inject_skill``: a ``$name`` in the user's text naming exactly one skill makes the agent add
+that skill's whole ``SKILL.md`` as a user message right after the request, so the model reads
+it without choosing to (Codex)."""
+
 Trigger = Literal["skill_tool", "file_read"]
 """``skill_tool``: the model calls a ``Skill`` tool with the name; ``file_read``: there is no
 Skill tool and reading the skill's ``SKILL.md`` is the trigger."""
@@ -42,6 +47,7 @@ class Profile:
         summary: one line for help texts.
         agent_version: the agent version the profile was verified against (None: not
             checked against a shipped agent).
+        mention: what an explicit ``$name`` mention does (None: nothing beyond the text).
     """
 
     name: str
@@ -51,6 +57,7 @@ class Profile:
     trigger: Trigger
     summary: str
     agent_version: str | None = None
+    mention: Mention | None = None
 
     @property
     def options(self) -> tuple[str, ...]:
