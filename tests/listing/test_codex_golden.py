@@ -129,3 +129,24 @@ def test_skills_declared_only_in_skill_json_are_not_listed() -> None:
     declared = Skill("api", "Api.", path="/clone/api/skill.json", rel_path="api/skill.json")
     listing = render_listing([declared, skill("alpha", "A.")], profile="codex")
     assert listing.shown_names == ("alpha",)
+
+
+def test_a_name_that_differs_from_its_folder_keeps_the_folder_in_the_path() -> None:
+    named = Skill("alpha-named", "A.", path="/c/folder-a/SKILL.md", rel_path="folder-a/SKILL.md")
+    listing = render_listing([named], profile="codex", options=CHARACTERS)
+    assert listing.text == block(
+        [".agents/skills"], ["- alpha-named: A. (file: r0/folder-a/SKILL.md)"]
+    )
+
+
+def test_two_skills_of_one_name_are_both_listed_repo_scope_first() -> None:
+    user = skill("dup", "Dup in user.", "user")
+    repo = skill("dup", "Dup in project.")
+    listing = render_listing([user, repo], profile="codex", options=CHARACTERS)
+    assert listing.text == block(
+        ["~/.agents/skills", ".agents/skills"],
+        [
+            "- dup: Dup in project. (file: r1/dup/SKILL.md)",
+            "- dup: Dup in user. (file: r0/dup/SKILL.md)",
+        ],
+    )
