@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded
-from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
-from skillbench.catalog import SourceSpec
+from skillbench.agents._spec import AGENTS, Workspace, base_environment
+from skillbench.catalog import SourceKind, SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill
 
 if TYPE_CHECKING:
@@ -33,6 +34,33 @@ _SYSTEM_ENTRY = re.compile(
     r"^- (?P<name>[^:\n]+): (?P<text>.*) \(file: " + SYSTEM_ROOT + r"/(?P<path>[^)\n]+)\)$",
     re.MULTILINE,
 )
+
+
+FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
+    "project": ("project", ".agents/skills"),
+    "user": ("home", ".agents/skills"),
+    "plugin": ("home", ".codex/skills"),
+    "extra": ("home", ".codex/skills"),
+}
+"""Where a capture puts each source kind: project skills in the project's ``.agents/skills``,
+user skills in ``~/.agents/skills``, plugin and extra ones in ``~/.codex/skills`` (both are
+user-scope roots for Codex)."""
+
+
+def copy_tree(source: SourceSpec, target: Path) -> None:
+    """Copy ``source`` into ``target`` keeping its folder layout, as Codex scans roots
+    recursively and lists paths under them; a file two sources share is an error."""
+    root = Path(source.path).expanduser()
+    if not root.is_dir():
+        raise SkillbenchError(f"{source.path}: not a folder of skills")
+    for path in sorted(root.rglob("*")):
+        if not path.is_file():
+            continue
+        destination = target / path.relative_to(root)
+        if destination.exists():
+            raise SkillbenchError(f"{path}: {destination} already came from another source")
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination)
 
 
 def _toml(value: Any) -> str:
@@ -71,15 +99,13 @@ class Codex:
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
         for source in sources:
-            if source.kind == "project":
-                copy_skills(source, workspace.project / ".agents" / "skills")
-            elif source.kind == "user":
-                copy_skills(source, workspace.home / ".agents" / "skills")
-            else:
+            folder = FOLDERS.get(source.kind)
+            if folder is None:
                 raise SkillbenchError(
                     f"{source.kind}={source.path}: Codex has no folder for {source.kind} "
                     "skills that a capture can fill (its system skills come from the agent)"
                 )
+            copy_tree(source, _folders(workspace)[source.kind])
         return []
 
     def configure(
@@ -136,18 +162,27 @@ class Codex:
         return tools
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        found = [
-            SourceSpec(str(workspace.project / ".agents" / "skills"), "project"),
-            SourceSpec(str(workspace.home / ".agents" / "skills"), "user"),
-        ]
-        return [s for s in found if Path(s.path).is_dir()]
+        found = [SourceSpec(str(folder), kind) for kind, folder in _folders(workspace).items()]
+        return [s for s in found if _has_skills(Path(s.path))]
 
     def render_options(self, capture: Capture) -> dict[str, Any]:
-        return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
+        """The capture's folders as the roots table's roots, its snapshot, and the context
+        window a ``model_context_window`` setting gave it."""
+        roots = {kind: str(folder) for kind, folder in _folders(capture.workspace).items()}
+        roots["bundled"] = str(capture.workspace.home / ".codex" / "skills" / ".system")
+        options: dict[str, Any] = {"roots": roots}
+        if capture.snapshot is not None:
+            options["snapshot"] = capture.snapshot
+        window = capture.settings.get("model_context_window")
+        if isinstance(window, int) and not isinstance(window, bool):
+            options["context_window"] = window
+        return options
 
     def snapshot(
         self, version: str, body: Mapping[str, Any], workspace: Workspace
     ) -> AgentSnapshot:
+        """Codex's system skills as listed in a turn with no user skills (full text, only
+        the system root), its developer messages and tools."""
         block = self.listing(body)
         skills = tuple(
             BuiltinSkill(m["name"], m["text"], path=m["path"])
@@ -166,6 +201,19 @@ class Codex:
             tools=tuple(self.tools(body)),
             model=str(body.get("model")) if body.get("model") else None,
         )
+
+
+def _folders(workspace: Workspace) -> dict[SourceKind, Path]:
+    """Each source kind's folder in ``workspace``."""
+    return {
+        kind: (workspace.project if base == "project" else workspace.home) / relative
+        for kind, (base, relative) in FOLDERS.items()
+    }
+
+
+def _has_skills(folder: Path) -> bool:
+    """Whether ``folder`` holds anything besides hidden entries (Codex's ``.system``)."""
+    return folder.is_dir() and any(not p.name.startswith(".") for p in folder.iterdir())
 
 
 AGENTS.register("codex")(Codex())

@@ -211,15 +211,15 @@ def _duplicate_findings(catalog: Catalog, files: _Files) -> list[Finding]:
 
 def _cap_findings(profile: str, skills: Sequence[Skill], files: _Files) -> list[Finding]:
     """What a profile's per-entry caps cut, measured by rendering each entry with and without
-    the caps (Codex has no cap in its listing, but its loader rejects long descriptions)."""
+    the caps (Codex's only cap is on the description, 1,024 characters with "...")."""
     if profile == "codex":
         return [
             Finding(
                 CODEX_LIMIT,
                 s.path,
                 files.key_line(s.path, "description"),
-                f"description is {len(s.description)} characters; Codex rejects the skill "
-                f"past {MAX_DESCRIPTION_CHARS}",
+                f"description is {len(s.description)} characters; Codex lists only the "
+                f"first {MAX_DESCRIPTION_CHARS}",
                 s.name,
                 profile,
                 "description",
@@ -310,7 +310,7 @@ def _unique(skills: Iterable[Skill]) -> list[Skill]:
 
 
 def _lenient(profile: str) -> Precedence:
-    """``profile``'s loader, keeping skills Codex would reject so the rules can say why."""
+    """``profile``'s loader, keeping skills Codex would skip so the rules can say why."""
     return replace(PRECEDENCE.get(profile), codex_limits=False)
 
 

@@ -180,11 +180,11 @@ CLAUDE_CODE_CAP = _rule(
 CODEX_LIMIT = _rule(
     "SB602",
     "codex-description-limit",
-    "error",
-    "the description is over Codex's 1,024-character limit",
-    """Codex's skill loader (codex-rs/core-skills/src/loader.rs, MAX_DESCRIPTION_LEN) rejects
-    a SKILL.md whose description is longer than 1,024 characters: the skill does not load in
-    Codex at all.""",
+    "warning",
+    "Codex cuts the description past 1,024 characters",
+    """Codex 0.169.0 loads a SKILL.md whose description is longer than 1,024 characters but
+    lists only its first 1,021 characters followed by "...": the rest never reaches the
+    model.""",
 )
 CODEBOT_CAP = _rule(
     "SB603",

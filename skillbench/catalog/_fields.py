@@ -237,7 +237,7 @@ def make_skill(
     """Build the Skill, or None (with an error diagnostic) when it must not load.
 
     Rejected: an unsafe path, a name breaking ``name_rule``, and under ``codex_limits`` a
-    name or description past Codex's limits or a missing description. Text fields are
+    name past Codex's limit or a missing description. Text fields are
     sanitised; a missing description falls back to the body (with a warning).
     """
     if problem := path_problem(path):
@@ -270,15 +270,14 @@ def make_skill(
                     "description",
                 )
             )
+    if codex_limits:
+        # Codex does not read this Claude Code field: such skills are listed and invocable.
+        fields.pop("disable_model_invocation", None)
     limits = [
         _limit(name, MAX_NAME_CHARS, "name", codex_limits, path, name_line),
+        # Codex loads a longer description and cuts it in its listing: a warning only.
         _limit(
-            description,
-            MAX_DESCRIPTION_CHARS,
-            "description",
-            codex_limits,
-            path,
-            line_of("description"),
+            description, MAX_DESCRIPTION_CHARS, "description", False, path, line_of("description")
         ),
     ]
     diagnostics.extend(d for d in limits if d is not None)

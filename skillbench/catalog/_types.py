@@ -59,8 +59,8 @@ class LoadRules:
             skillbench's ``bundled`` sources, which stand for skills compiled into the agent);
             elsewhere only ``<name>/SKILL.md`` folders are.
         links: which symlinks the walk follows; loops are never entered.
-        codex_limits: names over 64 characters, descriptions over 1,024 and missing
-            descriptions reject the skill, as Codex does; elsewhere they only warn.
+        codex_limits: names over 64 characters and missing descriptions reject the skill, as
+            Codex does; elsewhere they only warn.
     """
 
     flat_files: bool

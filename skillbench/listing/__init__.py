@@ -17,6 +17,7 @@ from skillbench.listing._orderings import (
 from skillbench.listing._plan import ListingPlan, render_listing
 from skillbench.listing._profile import (
     PROFILES,
+    Mention,
     Placement,
     Profile,
     Trigger,
@@ -54,6 +55,7 @@ __all__ = [
     "Listing",
     "ListingLine",
     "ListingPlan",
+    "Mention",
     "Ordering",
     "Placed",
     "Placement",

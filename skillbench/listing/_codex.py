@@ -1,55 +1,57 @@
-"""The OpenAI Codex profile, reproducing ``codex-rs/core-skills/src/render.rs``.
+"""The OpenAI Codex profile, as Codex 0.169.0 lists skills (checked against captured requests).
 
-The listing is the ``## Skills`` block Codex sends as a developer message between
-``<skills_instructions>`` tags: an intro sentence, ``### Available skills`` with one
-``- name: description (file: path)`` line per skill, then the fixed ``### How to use
-skills`` text. Only the skill lines count against the budget, each with its newline:
+The listing is the ``<skills_instructions>`` block of a developer message: ``## Skills``, an
+opening sentence, a ``### Skill roots`` table (``r0``, ``r1``, … naming the folders skills
+were found in) and ``### Available skills`` with one ``- name: description (file: rN/…)``
+line per skill. Codex's own system skills (from an agent snapshot) are listed like the
+user's skills and share the budget.
 
-- a token budget (2% of the context window, ``context_window`` option) costs a line
-  ceil(UTF-8 bytes / 4) tokens; a character budget (8,000 when the window is unknown, or
-  ``budget`` characters) costs it its length in characters;
-- skills are sorted by scope (system, admin, repo, user), then name, then path, whatever
-  ordering is asked for: Codex has no usage ordering and no paths-first rule;
-- stage 1, every line in full; stage 2, every line kept and description characters handed
-  out one at a time round-robin, so short descriptions release their share to long ones;
-  stage 3, names only, taken in order while they fit (an oversized line is skipped, later
-  ones still tried);
-- when stage 1 did not fit, a variant with short ``rN/…`` paths and a ``### Skill roots``
-  table is rendered against the budget minus the table's cost, and kept when it shows more
-  skills, or cuts fewer description characters, or costs less.
-
-Paths are shown as they would be on a user's machine: each source kind has a root (the
-``roots`` option, defaults in ``DEFAULT_ROOTS``) joined with the skill's path inside its
-source folder, so the listing is the same in every checkout.
+- Budget: 2% of the model's context window in approximate tokens (UTF-8 bytes / 4, rounded
+  up), or a character budget when no window is set; a line costs itself and its newline.
+- Order: scope (system, admin, repo, user), then name (byte order), then absolute path.
+- Descriptions longer than 1,024 characters are cut to 1,021 plus ``...``.
+- Stages: all in full; else every line kept with description characters shared round-robin;
+  else bare lines in order while they fit, the rest omitted.
+- Two variants are rendered, absolute paths and aliased paths (the roots table's cost,
+  measured against the absolute variant's framing, comes off the budget); the aliased one
+  is sent when it shows more skills, or cuts fewer characters, or costs less.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from skillbench.catalog import CODEX, Skill, SourceKind
 from skillbench.listing._codex_budget import (
     Budget,
     Rendered,
     SkillLine,
-    aliased_is_better,
+    is_better,
     render_lines,
     warning,
 )
 from skillbench.listing._codex_text import (
     CLOSE_TAG,
-    HOW_TO_USE_ABSOLUTE,
-    HOW_TO_USE_ALIASES,
-    INTRO_ABSOLUTE,
     INTRO_ALIASES,
+    INTRO_LOCATORS,
+    MAX_DESCRIPTION_CHARS,
     OPEN_TAG,
+    TRUNCATED_SUFFIX,
 )
 from skillbench.listing._profile import Profile, register_profile
 from skillbench.listing._renderer import Entry, Layout, Placed, one_line
+from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
-DEFAULT_BUDGET = 8000
+AGENT_VERSION = "0.169.0"
+DEFAULT_CONTEXT_WINDOW = 272_000
+"""The context window Codex 0.169.0 assumes for its default model (and for unknown ones):
+captures showed a 5,440-token skills budget."""
+MAX_CONTEXT_WINDOW = 872_000
+"""The largest window Codex 0.169.0 budgets for with its default model: a configured
+``model_context_window`` of 873,000 tokens or more gave the same 17,440-token budget."""
 CONTEXT_WINDOW_PERCENT = 2
 
 SCOPE_RANK: Mapping[SourceKind, int] = {
@@ -60,31 +62,45 @@ SCOPE_RANK: Mapping[SourceKind, int] = {
     "plugin": 3,
     "extra": 3,
 }
-"""Codex's prompt order of scopes (system 0, admin 1, repo 2, user 3) by source kind:
-bundled skills are Codex's system scope, managed ones its admin scope, and plugin and
-extra roots load in the user scope."""
+"""Codex's prompt order of scopes (system 0, admin 1, repo 2, user 3) by source kind."""
 
 DEFAULT_ROOTS: Mapping[SourceKind, str] = {
-    "user": "~/.codex/skills",
+    "plugin": "~/.codex/skills",
+    "extra": "~/.codex/skills",
+    "user": "~/.agents/skills",
     "bundled": "~/.codex/skills/.system",
     "managed": "/etc/codex/skills",
-    "plugin": "~/.codex/plugins/cache",
-    "extra": "~/.codex/extra-skills",
     "project": ".agents/skills",
 }
-"""Where each source kind lives on a user's machine, in Codex's root scan order (which is
-also the order of the ``### Skill roots`` table)."""
+"""Where each source kind lives on a user's machine, in the order Codex numbers its roots
+(user roots, system, admin, project); a render can pass the real folders instead."""
 
 
-def body(root_lines: Sequence[str], skill_lines: Sequence[str]) -> str:
-    """``render_available_skills_body``: the block between the tags, newline at both ends."""
-    lines = ["## Skills"]
+class _Item(NamedTuple):
+    """One skill to list: a catalog entry (None for a system skill) and its line parts."""
+
+    entry: Entry | None
+    kind: SourceKind
+    name: str
+    description: str
+    rel_path: str | None
+    path: str
+
+
+def cap_description(text: str) -> str:
+    """The description as listed: one line, cut to 1,024 characters with ``...``."""
+    desc = one_line(text)
+    if len(desc) <= MAX_DESCRIPTION_CHARS:
+        return desc
+    return desc[: MAX_DESCRIPTION_CHARS - len(TRUNCATED_SUFFIX)] + TRUNCATED_SUFFIX
+
+
+def body(intro: str, root_lines: Sequence[str], skill_lines: Sequence[str]) -> str:
+    """The block between the tags, a newline at both ends."""
+    lines = ["## Skills", intro]
     if root_lines:
-        lines += [INTRO_ALIASES, "### Skill roots", *root_lines]
-    else:
-        lines.append(INTRO_ABSOLUTE)
-    lines += ["### Available skills", *skill_lines, "### How to use skills"]
-    lines.append(HOW_TO_USE_ALIASES if root_lines else HOW_TO_USE_ABSOLUTE)
+        lines += ["### Skill roots", *root_lines]
+    lines += ["### Available skills", *skill_lines]
     return "\n" + "\n".join(lines) + "\n"
 
 
@@ -93,16 +109,16 @@ class CodexRenderer:
     """See the module docstring.
 
     Args:
-        default_budget: the limit when no budget is given (tokens with ``context_window``,
-            else 8,000 characters).
-        tokens: whether budgets count approximate tokens (set by ``context_window``) rather
-            than characters.
-        roots: where each source kind lives on a user's machine.
+        default_budget: the limit when no budget is given (tokens when ``tokens``).
+        tokens: whether budgets count approximate tokens rather than characters.
+        roots: the folder of each source kind, as the roots table shows it.
+        system_skills: Codex's own skills (from a snapshot), listed in the system scope.
     """
 
-    default_budget: int | None = DEFAULT_BUDGET
-    tokens: bool = False
+    default_budget: int | None = DEFAULT_CONTEXT_WINDOW * CONTEXT_WINDOW_PERCENT // 100
+    tokens: bool = True
     roots: Mapping[SourceKind, str] = field(default_factory=lambda: dict(DEFAULT_ROOTS))
+    system_skills: tuple[BuiltinSkill, ...] = ()
     name: str = "codex"
     budgeted: bool = True
     uses_scores: bool = False
@@ -110,10 +126,10 @@ class CodexRenderer:
     stops_early: bool = False
 
     def shown_path(self, skill: Skill) -> str | None:
-        """The skill's ``SKILL.md`` path as Codex would print it on a user's machine."""
+        """The skill's ``SKILL.md`` under its root (the absolute form Codex aliases)."""
         if skill.rel_path is None:
             return skill.path
-        return f"{self.roots.get(skill.source, DEFAULT_ROOTS[skill.source])}/{skill.rel_path}"
+        return f"{self.roots[skill.source]}/{skill.rel_path}"
 
     @property
     def rules(self) -> Mapping[EntryStatus, str]:
@@ -126,91 +142,133 @@ class CodexRenderer:
         }
 
     def hidden(self, skill: Skill) -> str | None:
+        if skill.path is not None and not skill.path.endswith("SKILL.md"):
+            return "Codex loads only SKILL.md files, not other skill declarations"
         return None
 
     def entry(self, skill: Skill, index: int) -> Entry:
-        desc = one_line(skill.description)
-        path = self.shown_path(skill) or ""
-        text = (
-            f"- {skill.name}: {desc} (file: {path})" if desc else f"- {skill.name}: (file: {path})"
-        )
-        return Entry(skill, index, text, "full", desc, body=desc)
+        desc = cap_description(skill.description)
+        status: EntryStatus = "truncated" if desc != one_line(skill.description) else "full"
+        line = SkillLine(skill.name, desc, self.shown_path(skill) or "")
+        return Entry(skill, index, line.render(), status, desc, body=desc)
 
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout:
-        entries = sorted(
-            ordered, key=lambda e: (SCOPE_RANK[e.skill.source], e.skill.name, self._path(e))
+        items = sorted(
+            [*self._system_items(), *(self._item(e) for e in ordered)],
+            key=lambda it: (SCOPE_RANK[it.kind], it.name.encode(), it.path.encode()),
         )
-        if not entries:
+        if not items:
             return Layout("", 0, [])
-        limit = Budget(budget if budget is not None else DEFAULT_BUDGET, self.tokens)
-        absolute = render_lines([SkillLine(e, self._path(e)) for e in entries], limit)
-        best, roots, spent = absolute, [], limit
-        if absolute.omitted or absolute.truncated_chars:
-            aliased = self._aliased(entries, limit)
-            if aliased is not None:
-                rendered, root_lines, table = aliased
-                if aliased_is_better(rendered, absolute, table):
-                    best, roots, spent = rendered, root_lines, limit.minus(table)
-        return _emit(best, roots, entries, spent)
+        default = self.default_budget if self.default_budget is not None else 0
+        limit = Budget(budget if budget is not None else default, self.tokens)
+        lines = [SkillLine(it.name, it.description, it.path) for it in items]
+        best = render_lines(lines, limit)
+        intro, root_lines, table = INTRO_LOCATORS, [], 0
+        aliased = self._aliased(items, limit)
+        if aliased is not None:
+            rendered, alias_lines, alias_cost = aliased
+            if is_better(rendered, alias_cost + rendered.used, best, best.used):
+                best, intro, root_lines, table = rendered, INTRO_ALIASES, alias_lines, alias_cost
+        text = OPEN_TAG + body(intro, root_lines, best.lines) + CLOSE_TAG
+        return Layout(text, table + best.used, _placed(items, best), warning(best))
 
-    def _path(self, e: Entry) -> str:
-        return self.shown_path(e.skill) or ""
+    def _item(self, e: Entry) -> _Item:
+        s = e.skill
+        return _Item(e, s.source, s.name, e.body, s.rel_path, self.shown_path(s) or "")
 
-    def _aliased(
-        self, entries: list[Entry], limit: Budget
-    ) -> tuple[Rendered, list[str], int] | None:
-        """The ``rN/…`` variant with its roots table and the table's cost, or None when the
+    def _system_items(self) -> list[_Item]:
+        root = self.roots["bundled"]
+        return [
+            _Item(
+                None,
+                "bundled",
+                b.name,
+                cap_description(b.description),
+                b.path,
+                f"{root}/{b.path}" if b.path else "",
+            )
+            for b in self.system_skills
+        ]
+
+    def _root_of(self, item: _Item) -> str | None:
+        return self.roots[item.kind] if item.rel_path is not None else None
+
+    def _short(self, item: _Item, alias: Mapping[str, str]) -> str:
+        """``rN/…`` for a skill under a root, else its path unchanged."""
+        root = self._root_of(item)
+        return item.path if root is None else f"{alias[root]}/{item.rel_path}"
+
+    def _aliased(self, items: list[_Item], limit: Budget) -> tuple[Rendered, list[str], int] | None:
+        """The ``rN/…`` variant, its roots table and what the table costs, or None when the
         table alone fills the budget."""
-        used = [k for k in DEFAULT_ROOTS if any(e.skill.source == k for e in entries)]
-        alias: dict[SourceKind, str] = {}
-        root_lines: list[str] = []
-        for kind in used:
-            root = self.roots.get(kind, DEFAULT_ROOTS[kind])
-            known = [a for k, a in alias.items() if self.roots.get(k, DEFAULT_ROOTS[k]) == root]
-            if known:
-                alias[kind] = known[0]
-                continue
-            alias[kind] = f"r{len(root_lines)}"
-            root_lines.append(f"- `{alias[kind]}` = `{root}`")
-        table = limit.cost(body(root_lines, [])) - limit.cost(body([], []))
+        used = {self._root_of(it) for it in items}
+        roots: list[str] = []
+        for kind in DEFAULT_ROOTS:
+            root = self.roots[kind]
+            if root in used and root not in roots:
+                roots.append(root)
+        if not roots:
+            return None
+        root_lines = [f"- `r{i}` = `{root}`" for i, root in enumerate(roots)]
+        alias = {root: f"r{i}" for i, root in enumerate(roots)}
+        table = max(
+            limit.cost(body(INTRO_ALIASES, root_lines, []))
+            - limit.cost(body(INTRO_LOCATORS, [], [])),
+            0,
+        )
         if table >= limit.limit:
             return None
-        lines = [
-            SkillLine(e, f"{alias[e.skill.source]}/{e.skill.rel_path}")
-            if e.skill.rel_path is not None
-            else SkillLine(e, self._path(e))
-            for e in entries
-        ]
+        lines = [SkillLine(it.name, it.description, self._short(it, alias)) for it in items]
         return render_lines(lines, limit.minus(table)), root_lines, table
 
 
-def _emit(rendered: Rendered, root_lines: list[str], entries: list[Entry], limit: Budget) -> Layout:
+def _placed(items: list[_Item], rendered: Rendered) -> list[Placed]:
+    """The catalog's entries as shown, in listing order (system skills are not the catalog's)."""
     placed: list[Placed] = []
-    for e, shown in zip(entries, rendered.allocations, strict=True):
-        if shown is None:
+    shown_index = 0
+    for it, chars in zip(items, rendered.allocations, strict=True):
+        if chars is None:
             continue
-        full = len(e.body)
-        status: EntryStatus = "full" if shown == full else "truncated" if shown else "name_only"
-        line = rendered.lines[len(placed)]
-        placed.append(Placed(e.index, status, len(line), e.body[:shown], None))
-    text = OPEN_TAG + body(root_lines, rendered.lines) + CLOSE_TAG
-    return Layout(text, rendered.used, placed, warning(rendered, limit))
+        line = rendered.lines[shown_index]
+        shown_index += 1
+        if it.entry is None:
+            continue
+        full = len(it.description)
+        status: EntryStatus = "full" if chars == full else "truncated" if chars else "name_only"
+        if status == "full" and it.entry.status == "truncated":
+            status = "truncated"
+        placed.append(Placed(it.entry.index, status, len(line), it.description[:chars], None))
+    return placed
+
+
+def line_budget(context_window: int) -> int:
+    """2% of ``context_window`` tokens (capped at Codex's largest window), at least 1."""
+    return max(min(context_window, MAX_CONTEXT_WINDOW) * CONTEXT_WINDOW_PERCENT // 100, 1)
 
 
 def _codex(
     budget: int | None = None,
-    context_window: int | None = None,
+    context_window: int | None = DEFAULT_CONTEXT_WINDOW,
     roots: Mapping[SourceKind, str] | None = None,
+    snapshot: AgentSnapshot | str | None = "auto",
 ) -> CodexRenderer:
-    """``budget`` (characters) if given; else 2% of ``context_window`` in approximate tokens
-    (at least 1), as Codex does when it knows the model's window; else 8,000 characters."""
+    """``context_window`` (the model's, 272,000 tokens by default as Codex assumes; at most
+    872,000 count): budgets count approximate tokens, 2% of the window unless ``budget`` is
+    given. Without a window
+    (``context_window: null``) budgets count characters, 8,000 unless ``budget`` is given.
+    ``roots`` replaces the folders the roots table names. ``snapshot`` supplies Codex's own
+    system skills (listed first, sharing the budget): an AgentSnapshot, ``auto`` (the cached
+    snapshot of the verified version, if any), ``none`` or a path to a ``snapshot.json``."""
     merged = {**DEFAULT_ROOTS, **(roots or {})}
+    if snapshot is None or isinstance(snapshot, str):
+        snapshot = resolve_snapshot(snapshot, "codex", AGENT_VERSION)
+    system = snapshot.builtin_skills if snapshot is not None else ()
     if context_window is not None and context_window > 0:
-        limit = max(context_window * CONTEXT_WINDOW_PERCENT // 100, 1)
-        return CodexRenderer(budget if budget is not None else limit, True, merged)
-    return CodexRenderer(budget if budget is not None else DEFAULT_BUDGET, False, merged)
+        limit = line_budget(context_window)
+        return CodexRenderer(budget if budget is not None else limit, True, merged, system)
+    return CodexRenderer(budget if budget is not None else 8000, False, merged, system)
 
 
 register_profile(
@@ -220,6 +278,8 @@ register_profile(
         _codex,
         placement="system",
         trigger="file_read",
-        summary="2% of the context window (or 8,000 characters), descriptions shared, then names",
+        summary="2% of the context window in tokens, descriptions shared, then names, then omitted",
+        agent_version=AGENT_VERSION,
+        mention="inject_skill",
     )
 )

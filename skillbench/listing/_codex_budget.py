@@ -1,9 +1,8 @@
-"""Codex's budget arithmetic: line costs, the three overflow stages and the warning text.
+"""Codex's budget arithmetic: line costs and the three overflow stages.
 
-Kept apart from the renderer so the stages can be read against ``render.rs`` one function
-at a time: ``render_lines`` is ``render_skill_lines_from_lines``, ``_share`` is
-``render_lines_with_description_budget`` and ``_names`` is
-``render_minimum_skill_lines_until_budget``.
+``render_lines`` picks the stage: every line in full when they fit; else every line kept
+with description characters shared round-robin (``_share``); else bare lines in order while
+they fit (``_names``), the rest omitted.
 """
 
 from __future__ import annotations
@@ -12,14 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from skillbench.listing._codex_text import (
-    REMOVED_PREFIX,
-    REMOVED_PREFIX_PERCENT,
-    TRUNCATED_WARNING,
-    TRUNCATED_WARNING_PERCENT,
-    TRUNCATION_WARNING_THRESHOLD,
-)
-from skillbench.listing._renderer import Entry
+from skillbench.listing._codex_text import REMOVED_PREFIX
 
 BYTES_PER_TOKEN = 4
 
@@ -47,21 +39,23 @@ class Budget:
 
 
 class SkillLine(NamedTuple):
-    """One skill's line parts: the entry (name, description) and the path as shown."""
+    """One listed skill: its name, description (already capped) and path as shown."""
 
-    entry: Entry
+    name: str
+    description: str
     path: str
 
     def render(self, chars: int | None = None) -> str:
         """The line with the first ``chars`` description characters (None: all)."""
-        desc = self.entry.body if chars is None else self.entry.body[:chars]
-        name = self.entry.skill.name
-        return f"- {name}: {desc} (file: {self.path})" if desc else f"- {name}: (file: {self.path})"
+        desc = self.description if chars is None else self.description[:chars]
+        if desc:
+            return f"- {self.name}: {desc} (file: {self.path})"
+        return f"- {self.name}: (file: {self.path})"
 
 
 class Rendered(NamedTuple):
     """A rendering: lines shown, description characters kept per skill (None: omitted), and
-    the counts Codex reports."""
+    the counts Codex compares variants by."""
 
     lines: list[str]
     allocations: list[int | None]
@@ -74,18 +68,19 @@ class Rendered(NamedTuple):
         return len(self.lines)
 
 
-def _line_cost(budget: Budget, line: str) -> int:
+def line_cost(budget: Budget, line: str) -> int:
+    """What one listed line costs: itself and its newline."""
     return budget.cost(line + "\n")
 
 
 def render_lines(lines: Sequence[SkillLine], budget: Budget) -> Rendered:
     """Stage 1 (all in full) if it fits, else stage 2 (shared descriptions), else stage 3."""
     full = [line.render() for line in lines]
-    used = sum(_line_cost(budget, text) for text in full)
+    used = sum(line_cost(budget, text) for text in full)
     if used <= budget.limit:
-        return Rendered(full, [len(line.entry.body) for line in lines], 0, 0, used)
+        return Rendered(full, [len(line.description) for line in lines], 0, 0, used)
     minimum = [line.render(0) for line in lines]
-    floor = sum(_line_cost(budget, text) for text in minimum)
+    floor = sum(line_cost(budget, text) for text in minimum)
     if floor <= budget.limit:
         return _share(lines, minimum, budget, floor)
     return _names(lines, minimum, budget)
@@ -96,7 +91,7 @@ def _extra_costs(line: SkillLine, minimum: str, budget: Budget) -> list[int]:
     base_chars, base_bytes = len(minimum) + 1, len(minimum.encode()) + 1
     base = budget.counts(base_chars, base_bytes)
     costs, nbytes = [0], 0
-    for count, ch in enumerate(line.entry.body, start=1):
+    for count, ch in enumerate(line.description, start=1):
         nbytes += len(ch.encode())
         costs.append(max(budget.counts(base_chars + count + 1, base_bytes + nbytes + 1) - base, 0))
     return costs
@@ -119,18 +114,19 @@ def _share(lines: Sequence[SkillLine], minimum: list[str], budget: Budget, floor
                 remaining -= delta
                 changed = True
     shown = [line.render(n) for line, n in zip(lines, alloc, strict=True)]
-    cut = sum(len(line.entry.body) - n for line, n in zip(lines, alloc, strict=True))
-    used = sum(_line_cost(budget, text) for text in shown)
+    cut = sum(len(line.description) - n for line, n in zip(lines, alloc, strict=True))
+    used = sum(line_cost(budget, text) for text in shown)
     return Rendered(shown, list(alloc), 0, cut, used)
 
 
 def _names(lines: Sequence[SkillLine], minimum: list[str], budget: Budget) -> Rendered:
-    """Stage 3: bare lines in order while they fit; one that does not is skipped."""
+    """Stage 3: bare lines in order while they fit; one that does not is omitted and later
+    ones are still tried."""
     shown: list[str] = []
     alloc: list[int | None] = []
     used = omitted = 0
     for text in minimum:
-        cost = _line_cost(budget, text)
+        cost = line_cost(budget, text)
         if used + cost <= budget.limit:
             used += cost
             shown.append(text)
@@ -138,30 +134,28 @@ def _names(lines: Sequence[SkillLine], minimum: list[str], budget: Budget) -> Re
         else:
             omitted += 1
             alloc.append(None)
-    cut = sum(len(line.entry.body) for line in lines)
+    cut = sum(len(line.description) for line in lines)
     return Rendered(shown, alloc, omitted, cut, used)
 
 
-def aliased_is_better(aliased: Rendered, absolute: Rendered, table_cost: int) -> bool:
-    """More skills shown, else fewer description characters cut, else a cheaper listing."""
-    if aliased.included != absolute.included:
-        return aliased.included > absolute.included
-    if aliased.truncated_chars != absolute.truncated_chars:
-        return aliased.truncated_chars < absolute.truncated_chars
-    return table_cost + aliased.used < absolute.used
+def is_better(
+    candidate: Rendered, candidate_cost: int, current: Rendered, current_cost: int
+) -> bool:
+    """Codex's choice between two variants: more skills shown, else fewer description
+    characters cut, else a cheaper block."""
+    if candidate.included != current.included:
+        return candidate.included > current.included
+    if candidate.truncated_chars != current.truncated_chars:
+        return candidate.truncated_chars < current.truncated_chars
+    return candidate_cost < current_cost
 
 
-def warning(rendered: Rendered, budget: Budget) -> str | None:
-    """The warning Codex shows the user for this rendering, if any."""
-    total = len(rendered.allocations)
-    if rendered.omitted:
-        one = rendered.omitted == 1
-        prefix = REMOVED_PREFIX_PERCENT if budget.tokens else REMOVED_PREFIX
-        return (
-            f"{prefix} {rendered.omitted} additional {'skill' if one else 'skills'} "
-            f"{'was' if one else 'were'} not included in the model-visible skills list."
-        )
-    average = -(-rendered.truncated_chars // total) if total else 0
-    if average > TRUNCATION_WARNING_THRESHOLD:
-        return TRUNCATED_WARNING_PERCENT if budget.tokens else TRUNCATED_WARNING
-    return None
+def warning(rendered: Rendered) -> str | None:
+    """The warning Codex shows its user when skills were left out, if any."""
+    if not rendered.omitted:
+        return None
+    one = rendered.omitted == 1
+    return (
+        f"{REMOVED_PREFIX} {rendered.omitted} additional {'skill' if one else 'skills'} "
+        f"{'was' if one else 'were'} not included in the model-visible skills list."
+    )

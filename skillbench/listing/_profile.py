@@ -24,6 +24,11 @@ Placement = Literal["reminder", "system", "system_message"]
 stays cache-stable); ``system``: in the system (developer) instructions; ``system_message``:
 a system-role message after the user's turn (the system prompt stays cache-stable)."""
 
+Mention = Literal["inject_skill"]
+"""``inject_skill``: a ``$name`` in the user's text naming exactly one skill makes the agent add
+that skill's whole ``SKILL.md`` as a user message right after the request, so the model reads
+it without choosing to (Codex)."""
+
 Trigger = Literal["skill_tool", "file_read"]
 """``skill_tool``: the model calls a ``Skill`` tool with the name; ``file_read``: there is no
 Skill tool and reading the skill's ``SKILL.md`` is the trigger."""
@@ -45,6 +50,7 @@ class Profile:
             (None: modelled on documents only).
         ordering: the ordering that reproduces the agent's own listing order, used when a
             command is given none.
+        mention: what an explicit ``$name`` mention does (None: nothing beyond the text).
     """
 
     name: str
@@ -55,6 +61,7 @@ class Profile:
     summary: str
     agent_version: str | None = None
     ordering: str = "usage"
+    mention: Mention | None = None
 
     @property
     def options(self) -> tuple[str, ...]:

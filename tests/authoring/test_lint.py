@@ -23,7 +23,7 @@ EXPECTED = {
     "folder-a": ("SB103", 2),  # name 'other-name' in folder 'folder-a'
     "compact": ("SB301", 2),  # /compact is built into Claude Code and Codex
     "uses-arguments": ("SB401", 7),  # body line 3 = file line 7, no argument-hint
-    "codex-too-long": ("SB602", 3),  # 1,082-character description, Codex allows 1,024
+    "codex-too-long": ("SB602", 3),  # 1,082-character description, Codex lists 1,024
     "template-leftover": ("SB401", 7),  # '{{ owner_email }}' on line 7
     "a-very-long-name-that-goes-well-past-the-sixty-four-character-limit-x": ("SB001", 2),
     "wrong-type": ("SB002", 4),  # user-invocable: maybe

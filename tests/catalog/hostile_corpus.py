@@ -330,8 +330,8 @@ CASES: list[Case] = [
     Case(
         "codex-long-description",
         _described("cx", "w" * 1025),
-        "exceeds maximum length of 1024 characters",
-        (),
+        "over the 1024 Codex allows",
+        ("cx",),
         "codex",
     ),
     Case(

@@ -23,17 +23,14 @@ def test_real_catalog_loads_every_skill(shared_data: Path, name: str) -> None:
 
 
 def test_every_profile_loads_every_catalog(shared_data: Path) -> None:
-    """Every skill loads under every profile, except where Codex itself refuses one.
-
-    Codex rejects a description over 1,024 characters (``validate_len`` in
-    codex-rs/core-skills/src/loader.rs, openai/codex); anthropics-skills' claude-api has one.
-    """
+    """Every skill loads under every profile: Codex 0.169.0 too lists anthropics-skills'
+    claude-api, whose description is over 1,024 characters (cut in its listing, a capture
+    showed), so only a warning names it."""
     roots = sorted(str(p) for p in (shared_data / "catalogs").iterdir() if p.is_dir())
     for profile in PRECEDENCE.names():
         catalog = load_catalog(roots, profile=profile)
-        refused = 1 if profile == "codex" else 0
-        assert len(catalog.skills) == sum(COUNTS.values()) - refused
-        assert [Path(d.path).parent.name for d in catalog.errors] == ["claude-api"] * refused
+        assert len(catalog.skills) == sum(COUNTS.values())
+        assert not catalog.errors
 
 
 def test_mattpocock_disabled_skills_are_flagged(shared_data: Path) -> None:

@@ -82,12 +82,14 @@ def test_codex_paths_are_those_of_a_users_machine(repo_root: Path, tmp_path: Pat
     )
     listing = render_listing(catalog.skills, profile="codex", budget=100_000)
     assert str(tmp_path) not in listing.text
-    assert "(file: .agents/skills/changelog/SKILL.md)" in listing.text
-    assert "(file: ~/.codex/skills/debug/SKILL.md)" in listing.text
+    # Codex shortens paths with a roots table: user roots first, then the project's.
+    assert "- `r0` = `~/.agents/skills`\n- `r1` = `.agents/skills`\n" in listing.text
+    assert "(file: r1/changelog/SKILL.md)" in listing.text
+    assert "(file: r0/debug/SKILL.md)" in listing.text
     custom = render_listing(
         catalog.skills, profile="codex", budget=100_000, options={"roots": {"user": "/u"}}
     )
-    assert "(file: /u/debug/SKILL.md)" in custom.text
+    assert "- `r0` = `/u`\n" in custom.text
 
 
 def test_skill_dir_expands_to_the_users_folder_not_the_checkout() -> None:

@@ -91,7 +91,9 @@ def test_a_hidden_skills_file_read_is_hallucinated() -> None:
 
     from skillbench.listing import render_listing
 
-    tight = render_listing(SKILLS, profile="codex", ordering="alpha", budget=120)
+    tight = render_listing(
+        SKILLS, profile="codex", ordering="alpha", budget=120, options={"context_window": None}
+    )
     hidden = [e for e in tight.entries if not e.shown]
     assert hidden, "budget should hide a skill"
     path = hidden[0].skill.path

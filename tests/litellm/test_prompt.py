@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from llm_helpers import queries
 
+from skillbench.catalog import Skill
+from skillbench.dataset import LabelledRequest
+from skillbench.listing import render_listing
 from skillbench.selectors._litellm import (
     DEFAULT_SYSTEM_PROMPT,
     SKILL_TOOL_DESCRIPTION,
     build_prompt,
 )
+from skillbench.types import Query
 
 
 def test_codebot_listing_rides_in_one_reminder_before_the_user_text() -> None:
@@ -50,3 +56,39 @@ def test_skill_tool_follows_seed_000() -> None:
     assert "Never guess" in tool["description"]
     assert tool["parameters"]["required"] == ["skill"]
     assert set(tool["parameters"]["properties"]) == {"skill", "args"}
+
+
+def test_codex_injects_each_skill_a_dollar_mention_names(tmp_path: Path) -> None:
+    """Codex adds ``<skill>`` user messages after the request, in listing order; a name
+    shared by two skills, an unknown name and a longer name are not mentions of a skill."""
+    files = {}
+    for name in ("pdf-tools", "unic", "dup", "dup2"):
+        folder = tmp_path / name
+        folder.mkdir()
+        text = f"---\nname: {name}\ndescription: About {name}.\n---\nBody of {name}.\n"
+        (folder / "SKILL.md").write_text(text)
+        files[name] = text
+    skills = [
+        Skill(n, f"About {n}.", path=str(tmp_path / n / "SKILL.md"), rel_path=f"{n}/SKILL.md")
+        for n in ("unic", "pdf-tools")
+    ] + [
+        Skill("dup", "One.", path=str(tmp_path / "dup" / "SKILL.md"), rel_path="dup/SKILL.md"),
+        Skill("dup", "Two.", path=str(tmp_path / "dup2" / "SKILL.md"), rel_path="x/SKILL.md"),
+    ]
+    listing = render_listing(skills, profile="codex", options={"snapshot": "none"})
+    text = "use $unic, $dup, $nope and $unicx"
+    messages = build_prompt(Query(LabelledRequest("r", text), listing)).messages
+    assert [m["role"] for m in messages] == ["system", "user", "user"]
+    assert messages[1]["content"] == text
+    assert messages[2]["content"] == (
+        "<skill>\n<name>unic</name>\n<path>.agents/skills/unic/SKILL.md</path>\n"
+        + files["unic"]
+        + "\n</skill>"
+    )
+    text = "$pdf-tools and $unic."
+    messages = build_prompt(Query(LabelledRequest("r", text), listing)).messages
+    # Listing order (by name), whatever the order of the mentions.
+    assert [m["content"].split("\n")[1] for m in messages[2:]] == [
+        "<name>pdf-tools</name>",
+        "<name>unic</name>",
+    ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,6 +52,10 @@ def _skill_name(args: Any) -> tuple[str | None, str | None]:
     return name.strip().lstrip("/"), None
 
 
+ROOT_ALIAS = re.compile(r"^- `(r\d+)` = `([^`\n]+)`$", re.MULTILINE)
+"""A row of a listing's roots table (Codex): a short path ``rN/…`` stands for ``ROOT/…``."""
+
+
 def _norm(path: str) -> str:
     return os.path.normpath(path.strip()).replace(os.sep, "/")
 
@@ -63,6 +68,7 @@ class _Paths:
         self.by_path = {
             _norm(p): e.skill.name for e in listing.entries for p in (e.path, e.skill.path) if p
         }
+        self.aliases = dict(ROOT_ALIAS.findall(listing.text))
 
     def skill_at(self, path: str) -> str | None:
         """The skill whose file is ``path``; relative paths match an absolute path's tail.
@@ -70,7 +76,8 @@ class _Paths:
         A ``SKILL.md`` that is no catalog skill's file comes back as the path itself, so the
         engine counts it as a hallucinated skill; other files are not skill reads.
         """
-        p = _norm(path)
+        alias, _, rest = path.strip().partition("/")
+        p = _norm(f"{self.aliases[alias]}/{rest}" if alias in self.aliases and rest else path)
         if p in self.by_path:
             return self.by_path[p]
         tail = "/" + p.lstrip("./")

@@ -3,14 +3,19 @@
 codebot and Claude Code keep the system prompt stable (it is prompt-cached) and put the listing
 in a per-turn ``<system-reminder>`` before the user's message (the reference pipeline's
 ``BuildReminders``); OpenHarness and Codex put it in the system prompt. Codex has no Skill tool:
-its listing gives each skill's ``SKILL.md`` path and a trigger is the model reading that file.
+its listing gives each skill's ``SKILL.md`` path and a trigger is the model reading that file;
+a ``$name`` mention makes Codex add the named skill's file as a user message itself.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from skillbench.catalog import Skill
 from skillbench.listing import PROFILES, Trigger
 from skillbench.selectors._types import Query
 
@@ -78,6 +83,35 @@ def reminder(listing_text: str) -> str:
     return f"<system-reminder>\n{listing_text}\n</system-reminder>"
 
 
+MENTION = re.compile(r"\$([A-Za-z0-9_:-]+)")
+"""A ``$name`` mention: the name runs over ASCII letters, digits, ``_``, ``-`` and ``:``."""
+
+
+def injected_skills(query: Query) -> list[str]:
+    """The ``<skill>`` messages Codex adds after the request: one per skill named by a
+    ``$name`` mention that names exactly one listed or budget-dropped skill, in listing order,
+    each with the path the listing gives and the whole ``SKILL.md``."""
+    named = set(MENTION.findall(query.request.text))
+    if not named:
+        return []
+    known = [e for e in query.listing.entries if e.status != "hidden"]
+    counts = Counter(e.name for e in known)
+    return [
+        f"<skill>\n<name>{e.name}</name>\n<path>{e.path or e.skill.path}</path>\n"
+        f"{_skill_file(e.skill)}\n</skill>"
+        for e in known
+        if e.name in named and counts[e.name] == 1
+    ]
+
+
+def _skill_file(skill: Skill) -> str:
+    """The skill's ``SKILL.md`` as on disk (its body when the file cannot be read)."""
+    try:
+        return Path(skill.path).read_text(encoding="utf-8") if skill.path else skill.body
+    except OSError:
+        return skill.body
+
+
 def build_prompt(query: Query, system_prompt: str = DEFAULT_SYSTEM_PROMPT) -> Prompt:
     """The messages and tools an agent of ``query.listing.profile`` sends for this request."""
     listing = query.listing.text
@@ -94,6 +128,8 @@ def build_prompt(query: Query, system_prompt: str = DEFAULT_SYSTEM_PROMPT) -> Pr
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     if profile.placement == "system_message" and listing:
         messages.append({"role": "system", "content": listing})
+    if profile.mention == "inject_skill":
+        messages += [{"role": "user", "content": text} for text in injected_skills(query)]
     if profile.trigger == "file_read":
         return Prompt(messages, [READ_FILE_TOOL], "file_read")
     return Prompt(messages, [SKILL_TOOL], "skill_tool")
