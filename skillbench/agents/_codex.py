@@ -49,10 +49,13 @@ user-scope roots for Codex)."""
 
 def copy_tree(source: SourceSpec, target: Path) -> None:
     """Copy ``source`` into ``target`` keeping its folder layout, as Codex scans roots
-    recursively and lists paths under them; a file two sources share is an error."""
+    recursively and lists paths under them; a file two sources share is an error. A source
+    that is one skill's own folder lands as ``target/<its name>``."""
     root = Path(source.path).expanduser()
     if not root.is_dir():
         raise SkillbenchError(f"{source.path}: not a folder of skills")
+    if (root / "SKILL.md").is_file():
+        target = target / root.name
     for path in sorted(root.rglob("*")):
         if not path.is_file():
             continue

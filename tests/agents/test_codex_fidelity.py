@@ -70,14 +70,12 @@ def test_render_of_the_folder_prints_the_agents_entries(
 
 
 @needs_agent("codex")
-@pytest.mark.slow
 @pytest.mark.parametrize("name", CATALOGS)
 def test_shared_catalog(shared_data: Path, name: str) -> None:
     _identical([SourceSpec(str(shared_data / "catalogs" / name), "project")])
 
 
 @needs_agent("codex")
-@pytest.mark.slow
 def test_all_four_catalogs_overflow_to_names_then_omitted(shared_data: Path) -> None:
     """Over 240 skills with long paths: even bare lines pass 5,440 tokens, so every entry
     is a bare name and the last ones are left out."""
@@ -88,7 +86,6 @@ def test_all_four_catalogs_overflow_to_names_then_omitted(shared_data: Path) -> 
 
 
 @needs_agent("codex")
-@pytest.mark.slow
 def test_shared_descriptions_with_a_larger_window(shared_data: Path) -> None:
     """A 1,000,000-token window leaves 20,000 tokens: every skill, descriptions shared."""
     sources = [SourceSpec(str(shared_data / "catalogs"), "project")]
@@ -99,7 +96,6 @@ def test_shared_descriptions_with_a_larger_window(shared_data: Path) -> None:
 
 
 @needs_agent("codex")
-@pytest.mark.slow
 def test_names_only_with_a_small_window(shared_data: Path) -> None:
     """A 100,000-token window leaves 2,000 tokens."""
     sources = [SourceSpec(str(shared_data / "catalogs" / "wshobson-agents"), "project")]
@@ -107,6 +103,5 @@ def test_names_only_with_a_small_window(shared_data: Path) -> None:
 
 
 @needs_agent("codex")
-@pytest.mark.slow
 def test_bundled_benchmark_over_project_user_and_plugin() -> None:
     _identical([SourceSpec(str(DEVTOOLS / kind), kind) for kind in ("project", "user", "plugin")])
