@@ -6,7 +6,15 @@ openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 
 from skillbench.listing import _claude_code, _codebot, _codex, _openharness  # noqa: F401  (register)
 from skillbench.listing._claude_code import DROP_RULES, DropRule
-from skillbench.listing._explain import Explanation, Fate, explain
+from skillbench.listing._explain import (
+    NOT_SHOWN_REASONS,
+    Explanation,
+    Fate,
+    NotShown,
+    NotShownReason,
+    explain,
+    why_not_shown,
+)
 from skillbench.listing._orderings import (
     ORDERINGS,
     SOURCE_PRIORITY,
@@ -34,9 +42,11 @@ from skillbench.listing._snapshot import (
     snapshot_path,
 )
 from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, Listing
+from skillbench.types import expected_shown
 
 __all__ = [
     "DROP_RULES",
+    "NOT_SHOWN_REASONS",
     "ORDERINGS",
     "PROFILES",
     "SHOWN_STATUSES",
@@ -52,6 +62,8 @@ __all__ = [
     "ListedSkill",
     "Listing",
     "ListingPlan",
+    "NotShown",
+    "NotShownReason",
     "Ordering",
     "Placed",
     "Placement",
@@ -61,6 +73,7 @@ __all__ = [
     "SnapshotChoice",
     "Trigger",
     "UsageOrdering",
+    "expected_shown",
     "explain",
     "get_ordering",
     "make_renderer",
@@ -70,4 +83,5 @@ __all__ = [
     "resolve_snapshot",
     "save_snapshot",
     "snapshot_path",
+    "why_not_shown",
 ]

@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from skillbench.report._figure import finite
-from skillbench.report._plots_skills import confusion_counts, is_skill
+from skillbench.report._plots_skills import confusion_counts, is_skill, selector_cells
 from skillbench.report._run import (
     Run,
     cell_label,
     fmt_value,
+    not_shown_reason,
     skill_descriptions,
-    skill_statuses,
     sort_value,
     status_counts,
 )
@@ -89,11 +89,10 @@ def _seen(run: Run) -> _Seen:
 
 def _why_never(run: Run, name: str, room: tuple[int, int] | None) -> str:
     """The reason a skill no budget showed, as far as the run records it."""
-    status = skill_statuses(run).get(name)
-    if status == "inactive":
-        return "inactive: a `paths` skill no workspace file matches"
-    if status == "disabled":
-        return "disabled: `disable-model-invocation` keeps it out of every listing"
+    first = next((r for r in run.rows if name in (r.get("expected") or ())), {})
+    found = not_shown_reason(run, name, first)
+    if found.reason != "budget":
+        return found.why
     counts = status_counts(run)
     parts = {"inactive": "inactive (`paths`)", "disabled": "disabled"}
     held = " and ".join(_plural(n, parts[k], parts[k]) for k, n in counts.items())
@@ -185,9 +184,34 @@ def _quote(text: str) -> str:
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
+def _left_out(run: Run, cell: Mapping[str, Any] | None) -> list[str]:
+    """The decisions left out of the confusions: their expected skill was not shown."""
+    counts: dict[str, int] = defaultdict(int)
+    where: dict[str, Mapping[str, Any]] = {}
+    for c in selector_cells(run) if cell is None else [cell]:
+        for name, n in (c.get("not_shown") or {}).items():
+            counts[name] += int(n)
+            where.setdefault(name, c)
+    if not counts:
+        return []
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    reasons = "; ".join(
+        f"`{name}` {n:,}× ({not_shown_reason(run, name, where[name]).why})"
+        for name, n in ranked[:5]
+    )
+    more = f" and {len(ranked) - 5} more skills" if len(ranked) > 5 else ""
+    total = sum(counts.values())
+    return [
+        f"Not counted as confusions: {_plural(total, 'decision', 'decisions')} whose expected "
+        f"skill the listing did not show: {reasons}{more}. These are listing problems "
+        "(budget, `paths`, flags), not descriptions read wrongly; see Skills never shown."
+    ]
+
+
 def confused_pairs(run: Run, cell: Mapping[str, Any] | None = None, top: int = 5) -> list[str]:
-    """The skill pairs a cell's selector mixes up most (default: summed over every cell),
-    with descriptions when the run recorded them."""
+    """The skill pairs a cell's selector mixes up most (default: summed over the selectors
+    under test), with descriptions when the run recorded them; only decisions whose expected
+    skill was shown count."""
     counts = confusion_counts(run, None if cell is None else [cell])
     desc = skill_descriptions(run)
     pairs = sorted(
@@ -209,6 +233,7 @@ def confused_pairs(run: Run, cell: Mapping[str, Any] | None = None, top: int = 5
             "the words a negation names. Check a rewrite with `skillbench compare "
             "RUN::catalog=base RUN::catalog=rewrite`."
         )
+    out.extend(_left_out(run, cell))
     triggers = sorted(
         ((c, n) for (e, c), n in counts.items() if e == "none" and is_skill(c)),
         key=lambda kv: (-kv[1], kv[0]),
