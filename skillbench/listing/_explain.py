@@ -102,8 +102,13 @@ def why_not_shown(
     ``loaded`` (every skill name the catalog holds), ``overridden`` (loser name → the
     loader's reason) and the listing's ``budget`` (``None``: the profile has none, so an
     active skill it left out was hidden by a profile rule, not cut).
+
+    Raises:
+        ValueError: ``listing`` shows ``name``.
     """
     entry = listing.entry(name) if listing is not None else None
+    if entry is not None and entry.shown:
+        raise ValueError(f"{name!r} was shown at position {entry.position}")
     if entry is not None and listing is not None:
         return _from_entry(name, entry.status, entry.chars, entry.reason, listing)
     overridden = overridden or {}
@@ -128,14 +133,15 @@ _STATUS_WHY: Mapping[NotShownReason, str] = {
 
 def _from_entry(name: str, status: str, chars: int, rule: str, listing: Listing) -> NotShown:
     if status == "dropped":
-        used = "" if listing.used is None else f", {listing.used:,} already used"
         budget = "" if listing.budget is None else f" of {listing.budget:,} characters"
+        used = "" if listing.used is None else f", {listing.used:,} characters used"
+        size = f" (its entry: {chars:,} characters)" if chars else ""
         shown = len(listing.shown_names)
         return NotShown(
             name,
             "budget",
-            f"cut by the budget{budget}: its {chars:,}-character entry did not fit after "
-            f"the {shown} shown entries{used}",
+            f"cut by the budget{budget}: it did not fit after the {shown} shown "
+            f"entr{'y' if shown == 1 else 'ies'}{used}{size}",
         )
     if status in ("inactive", "disabled"):
         reason: NotShownReason = "inactive" if status == "inactive" else "disabled"
