@@ -34,9 +34,12 @@ def pyplot() -> Any:
 
 
 def png(fig: Any) -> bytes:
-    """The figure as PNG bytes; the figure is closed."""
+    """The figure as PNG bytes; the figure is closed. Its heading (see :func:`headed`) is
+    also the PNG's ``Title`` text chunk, so tools that list images can show it."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight")
+    title = fig.get_suptitle()
+    metadata = {"Title": title.replace("\n", " ")} if title else None
+    fig.savefig(buf, format="png", bbox_inches="tight", metadata=metadata)
     import matplotlib.pyplot as plt
 
     plt.close(fig)

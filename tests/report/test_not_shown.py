@@ -226,3 +226,46 @@ def test_inline_vs_fork_bars_and_label_describe_the_same_invocations(run_dir: Pa
     assert figure.values["fork_cheaper_share"]["commit-message"] == pytest.approx(2 / 7)
     assert figure.values["inline"]["k8s-manifest"] == 200  # the oracle's 10,000s left out
     assert "git-rescue" not in figure.values["inline"]  # only the oracle invoked it
+
+
+def _png_title(png: bytes) -> str:
+    """The PNG's ``Title`` tEXt chunk (the chunk layout of the PNG specification)."""
+    at = 8
+    while at < len(png):
+        size = int.from_bytes(png[at : at + 4], "big")
+        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + size]
+        if kind == b"tEXt" and data.startswith(b"Title\0"):
+            return data[6:].decode("latin-1")
+        at += 12 + size
+    return ""
+
+
+def test_each_standalone_png_states_its_metric_and_cells(run_dir: Path) -> None:
+    run = load_run(run_dir)
+    cells = "cells: 2 cells of selector embedding (baselines never, oracle left out)"
+    for figure, metrics in (
+        (accuracy_vs_budget(run), ("accuracy: right answers", "false_invocation_rate: negatives")),
+        (coverage_vs_budget(run), ("coverage: positives whose expected skill was shown",)),
+        (confusion_heatmap(run), ("confusion: decisions by expected skill",)),
+        (inline_vs_fork(run), ("inline_tokens / fork_tokens: mean tokens",)),
+    ):
+        assert figure.png is not None
+        title = _png_title(figure.png)
+        assert all(m in title for m in metrics) and title.endswith(cells), title
+
+
+def test_the_headline_ranks_on_the_objective_it_names(run_dir: Path, capsys) -> None:
+    out = run_dir.parent / "by-false-invocations"
+    argv = ["report", str(run_dir), "--format", "md", "-o", str(out), "-q"]
+    assert main([*argv, "--objective", "false_invocation_rate"]) == 0
+    md = (out / "report.md").read_text()
+    # false_invocation_rate: 0 of 2 negatives at budget 2000, 1 of 2 at 4000: lower wins
+    assert "**Best cell on false_invocation_rate** (the objective; negatives where" in md
+    assert "**budget=2000 selector=embedding**, false_invocation_rate **0.000**" in md
+    # accuracy (the default) prefers 2000 too (3/8 against 2/8), and says so by name
+    assert main(argv) == 0
+    assert (
+        "**budget=2000 selector=embedding**, accuracy **0.375**" in (out / "report.md").read_text()
+    )
+    assert main([*argv, "--objective", "f1"]) == 1
+    assert "not a per-decision metric" in capsys.readouterr().err
