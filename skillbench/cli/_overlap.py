@@ -15,7 +15,9 @@ Rank pairs of skills by how alike their listing entries are: embedding cosine (t
 MiniLM, cached like the embedding selector) and a symmetric BM25 score (each entry scored
 against the other, normalised by its score against itself). With --run, pairs are ranked by
 the confusions measured in that run directory first (requests expecting one skill of the
-pair that chose the other, over all its cells), with the requests that flipped.
+pair that chose the other, over all its cells, among the decisions whose listing showed the
+expected skill: a skill the listing never offered is no description problem), with the
+requests that flipped.
 
 For each pair: shared content words (rarest in the catalog first) and the words only one
 side has: the raw material for a "Use for X, not for Y" rewrite.
