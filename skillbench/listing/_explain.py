@@ -76,6 +76,12 @@ NOT_SHOWN_REASONS: Mapping[NotShownReason, str] = {
 """Each reason as a table or legend names it."""
 
 
+_STATUS_WHY: Mapping[NotShownReason, str] = {
+    "inactive": "inactive: a `paths` skill no workspace file matches",
+    "disabled": "disabled: `disable-model-invocation` keeps it out of every listing",
+}
+
+
 class NotShown(NamedTuple):
     """An expected skill the listing did not show: which, why (a ``NotShownReason``) and a
     sentence saying so with whatever detail the caller's facts allow."""
@@ -97,11 +103,11 @@ def why_not_shown(
     """Why the skill ``name`` was not in a listing.
 
     With the rendered ``listing`` (the viewer, ``render``) the entry itself answers, with the
-    budget cut's position and size. Without it (a run directory's rows) the catalog facts
-    answer: ``statuses`` (name → ``inactive``/``disabled`` for skills not active),
-    ``loaded`` (every skill name the catalog holds), ``overridden`` (loser name → the
-    loader's reason) and the listing's ``budget`` (``None``: the profile has none, so an
-    active skill it left out was hidden by a profile rule, not cut).
+    budget, the characters used and how many entries fit before the cut. Without it (a run
+    directory's rows) the catalog facts answer: ``statuses`` (name → ``inactive`` or
+    ``disabled`` for skills not active), ``loaded`` (every skill name the catalog holds),
+    ``overridden`` (loser name → the loader's reason) and the listing's ``budget`` (``None``:
+    the profile has none, so an active skill it left out was hidden by a profile rule).
 
     Raises:
         ValueError: ``listing`` shows ``name``.
@@ -123,12 +129,6 @@ def why_not_shown(
     if budget is None:
         return NotShown(name, "hidden", "hidden: the profile has no budget, so a rule left it out")
     return NotShown(name, "budget", f"cut by the budget of {budget:,} characters")
-
-
-_STATUS_WHY: Mapping[NotShownReason, str] = {
-    "inactive": "inactive: a `paths` skill no workspace file matches",
-    "disabled": "disabled: `disable-model-invocation` keeps it out of every listing",
-}
 
 
 def _from_entry(name: str, status: str, chars: int, rule: str, listing: Listing) -> NotShown:

@@ -92,13 +92,16 @@ def _identical(cmp: Comparison) -> Document:
     cell pair."""
     doc = Document(f"skillbench compare: {cmp.metric.name}")
     doc.add(Bullets([f"A: `{cmp.a}`", f"B: `{cmp.b}`"]))
-    requests = sum(r.n_requests for r in cmp.results)
+    sizes = sorted({r.n_requests for r in cmp.results})
+    requests = (
+        f"{sizes[0]:,} paired requests" if len(sizes) == 1 else f"{sizes[0]:,}–{sizes[-1]:,}"
+    ) + (" each" if len(cmp.results) > 1 else "")
     values = sorted({f"{r.stats.value_a:.3f}" for r in cmp.results})
     doc.add(
         Para(
             f"**No differences**: in {len(cmp.results)} cell pair"
-            f"{'s' if len(cmp.results) != 1 else ''} ({requests:,} paired requests) every "
-            f"request has the same {cmp.metric.name} in A and B"
+            f"{'s' if len(cmp.results) != 1 else ''} ({requests}) every request has the same "
+            f"{cmp.metric.name} in A and B"
             + (f" ({values[0]} in each pair)." if len(values) == 1 else ".")
         )
     )

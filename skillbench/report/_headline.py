@@ -52,14 +52,16 @@ def _delta(effects: Effects, axis: str, other: Cell, best: Cell, metric: str) ->
     return "–" if effect is None else f"{effect.diff:+.3f}"
 
 
+def _named(run: Run, cell: Cell) -> str:
+    """A baseline's selector name, with its type when the config renamed it."""
+    name, selector_type = fmt_value(cell.get("selector")), kind(run, cell)
+    return name if name == selector_type else f"{name} ({selector_type})"
+
+
 def _baselines(run: Run, best: Cell, objective: str) -> Para | None:
     """The baselines on the best cell's listing, apart: references, not rivals."""
     refs = [c for c in _twins(run, best, "selector") if is_baseline(run, c)]
-    parts = [
-        f"{fmt_value(c.get('selector'))} ({kind(run, c)}) {c[objective]:.3f}"
-        for c in refs
-        if c.get(objective) is not None
-    ]
+    parts = [f"{_named(run, c)} {c[objective]:.3f}" for c in refs if c.get(objective) is not None]
     if not parts:
         return None
     return Para(
