@@ -68,6 +68,14 @@ def _text(pairs: list[Any]) -> str:
     return "\n".join(lines) if lines else "fewer than two skills: no pairs"
 
 
+def _left_out(run_dir: str) -> str:
+    """The run's decisions the confusions leave out, with why (empty when none)."""
+    from skillbench.report import left_out, left_out_text, load_run
+
+    found = left_out(load_run(run_dir))
+    return f"\nnot counted as confusions: {left_out_text(found)}" if found else ""
+
+
 def run(args: argparse.Namespace) -> int:
     from skillbench.authoring import load_overlap
 
@@ -81,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = json.dumps([p.to_json() for p in pairs], indent=2, ensure_ascii=False)
     else:
-        text = _text(pairs)
+        text = _text(pairs) + (_left_out(args.run) if args.run else "")
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
     else:

@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from skillbench.listing import NotShown
 from skillbench.report._figure import finite
 from skillbench.report._plots_skills import confusion_counts, is_skill, selector_cells
 from skillbench.report._run import (
@@ -184,26 +185,46 @@ def _quote(text: str) -> str:
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
-def _left_out(run: Run, cell: Mapping[str, Any] | None) -> list[str]:
-    """The decisions left out of the confusions: their expected skill was not shown."""
+class LeftOut(NamedTuple):
+    """Decisions whose expected skill the listing did not show, for one skill, and why."""
+
+    skill: str
+    decisions: int
+    why: NotShown
+
+
+def left_out(run: Run, cells: Sequence[Mapping[str, Any]] | None = None) -> list[LeftOut]:
+    """Per expected skill, the decisions of ``cells`` (default: every cell) that confusions
+    leave out because the listing did not show it, most first, each with its reason (from the
+    first cell that records it: its catalog and budget)."""
     counts: dict[str, int] = defaultdict(int)
     where: dict[str, Mapping[str, Any]] = {}
-    for c in selector_cells(run) if cell is None else [cell]:
+    for c in run.cells if cells is None else cells:
         for name, n in (c.get("not_shown") or {}).items():
             counts[name] += int(n)
             where.setdefault(name, c)
-    if not counts:
-        return []
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    reasons = "; ".join(
-        f"`{name}` {n:,}× ({not_shown_reason(run, name, where[name]).why})"
-        for name, n in ranked[:5]
+    return [LeftOut(name, n, not_shown_reason(run, name, where[name])) for name, n in ranked]
+
+
+def left_out_text(found: Sequence[LeftOut], shown: int = 5) -> str:
+    """``N decisions whose expected skill the listing did not show: `a` 24× (why); …``."""
+    total = sum(f.decisions for f in found)
+    reasons = "; ".join(f"`{f.skill}` {f.decisions:,}× ({f.why.why})" for f in found[:shown])
+    more = f" and {len(found) - shown} more skills" if len(found) > shown else ""
+    return (
+        f"{_plural(total, 'decision', 'decisions')} whose expected skill the listing did not "
+        f"show: {reasons}{more}"
     )
-    more = f" and {len(ranked) - 5} more skills" if len(ranked) > 5 else ""
-    total = sum(counts.values())
+
+
+def _left_out(run: Run, cell: Mapping[str, Any] | None) -> list[str]:
+    """The decisions left out of the confusions: their expected skill was not shown."""
+    found = left_out(run, selector_cells(run) if cell is None else [cell])
+    if not found:
+        return []
     return [
-        f"Not counted as confusions: {_plural(total, 'decision', 'decisions')} whose expected "
-        f"skill the listing did not show: {reasons}{more}. These are listing problems "
+        f"Not counted as confusions: {left_out_text(found)}. These are listing problems "
         "(budget, `paths`, flags), not descriptions read wrongly; see Skills never shown."
     ]
 

@@ -174,6 +174,12 @@ def test_overlap_run_ranks_only_shown_confusions(run_dir: Path, tmp_path: Path, 
     assert confused["k8s-manifest", "terraform-plan"] == 0
     assert confused["commit-message", "git-rescue"] == 4  # embedding g0, g1 at two budgets
     assert (pairs[0]["a"], pairs[0]["b"]) == ("commit-message", "git-rescue")
+    assert main(["overlap", str(skills), "--run", str(run_dir), "--no-embeddings"]) == 0
+    # t0..t2 at two budgets under three selectors: 18 decisions, with the reason
+    assert capsys.readouterr().out.strip().endswith(
+        "not counted as confusions: 18 decisions whose expected skill the listing did not "
+        "show: `terraform-plan` 18× (inactive: a `paths` skill no workspace file matches)"
+    )
 
 
 def test_tune_targets_skip_decisions_whose_skill_was_not_shown(run_dir: Path) -> None:
