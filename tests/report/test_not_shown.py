@@ -176,9 +176,13 @@ def test_overlap_run_ranks_only_shown_confusions(run_dir: Path, tmp_path: Path, 
     assert (pairs[0]["a"], pairs[0]["b"]) == ("commit-message", "git-rescue")
     assert main(["overlap", str(skills), "--run", str(run_dir), "--no-embeddings"]) == 0
     # t0..t2 at two budgets under three selectors: 18 decisions, with the reason
-    assert capsys.readouterr().out.strip().endswith(
-        "not counted as confusions: 18 decisions whose expected skill the listing did not "
-        "show: `terraform-plan` 18× (inactive: a `paths` skill no workspace file matches)"
+    assert (
+        capsys.readouterr()
+        .out.strip()
+        .endswith(
+            "not counted as confusions: 18 decisions whose expected skill the listing did not "
+            "show: `terraform-plan` 18× (inactive: a `paths` skill no workspace file matches)"
+        )
     )
 
 
