@@ -162,7 +162,9 @@ def build_comparison(cmp: Comparison) -> Document:
         for r in cmp.results
     ]
     doc.add(Table(header, rows, numeric=frozenset(range(1, 10))))
-    detailed = [r for r in cmp.results if r.flipped and not r.baseline]
+    # baselines are references beside the selectors under test; compared alone, the subject
+    subjects = [r for r in cmp.results if not r.baseline] or cmp.results
+    detailed = [r for r in subjects if r.flipped]
     quiet = [r for r in cmp.results if r not in detailed]
     if quiet and len(cmp.results) > 1:
         baselines = sum(r.baseline for r in quiet)
