@@ -163,3 +163,13 @@ def classify(expected: Collection[str], decision: Decision, shown: Collection[st
     if chosen is None:
         return "missed"
     return "correct_skill" if chosen in expected else "wrong_skill"
+
+
+def expected_shown(row: Mapping[str, Any]) -> bool:
+    """Whether a decision could have been right from what its listing showed: a negative,
+    or a positive whose expected skill (one of them) was shown.
+
+    Confusions, pair overlaps and rewrite targets count only these decisions: a request
+    whose skill the listing never offered says nothing about how descriptions read.
+    """
+    return row.get("visible") is not False

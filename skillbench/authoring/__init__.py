@@ -29,7 +29,13 @@ from skillbench.authoring._proposers import (
     Rival,
     make_proposer,
 )
-from skillbench.authoring._replay_link import Decision, Paired, compare_paired, per_request
+from skillbench.authoring._replay_link import (
+    Decision,
+    Paired,
+    compare_paired,
+    per_request,
+    run_decisions,
+)
 from skillbench.authoring._rules import RULES, Finding, LintSeverity, Rule, all_rules, get_rule
 from skillbench.authoring._split import Split, request_record, stratified_split, write_requests
 from skillbench.authoring._tune import (
@@ -103,6 +109,7 @@ __all__ = [
     "report_data",
     "report_markdown",
     "request_record",
+    "run_decisions",
     "stratified_split",
     "symmetric_bm25",
     "tune",

@@ -8,7 +8,8 @@ Two predictions from the descriptions alone, one measurement from a run:
   over the whole catalog, normalised by its score against itself, then averaged, so a
   long description does not outscore a short one by length alone;
 - measured confusion (``--run``): requests expecting one skill of the pair that chose the
-  other, over every cell of the run.
+  other, over every cell of the run, counting only decisions whose listing showed the
+  expected skill (a skill the listing never offered cannot be confused by its description).
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def _flips(
 ) -> dict[frozenset[str], list[Flip]]:
     counts: Counter[tuple[str, str, str]] = Counter()
     for d in decisions:
-        if d.chosen is None or d.chosen not in names:
+        if d.chosen is None or d.chosen not in names or not d.shown:
             continue
         for expected in d.expected:
             if expected in names and expected != d.chosen and d.chosen not in d.expected:

@@ -131,33 +131,71 @@ def _terms(text: str) -> list[str]:
     return [w for w in words(text) if len(w) > 2 and not w.isdigit()]
 
 
-def _fit(base: str, terms: list[str], limit: int) -> str | None:
-    """``base`` plus as many of ``terms`` as fit in ``limit`` characters (None: base alone
-    does not fit, or no term does)."""
-    for k in range(len(terms), 0, -1):
-        text = f"{base} Key terms: {', '.join(terms[:k])}."
-        if len(text) <= limit:
-            return text
-    return None
+_MARKUP = re.compile(r"^\s*(?:#+|[-*+]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"\*\*|__")
+_CODE = re.compile(r"[`{}$|<>\\]|\s--?\w")
+SENTENCE_WORDS = (5, 40)
+"""Shortest and longest body sentence (in words) worth quoting in a description."""
+
+
+def body_sentences(body: str) -> list[str]:
+    """The prose sentences of a skill body, one line each: headings, list markers and
+    code fences dropped, lines that look like code or commands left out."""
+    out: list[str] = []
+    fenced = False
+    paragraph: list[str] = []
+    for line in [*body.splitlines(), ""]:
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        text = _EMPHASIS.sub("", _MARKUP.sub("", line)).strip()
+        if fenced or not text or line.lstrip().startswith("#"):
+            out.extend(_prose(" ".join(paragraph)))
+            paragraph = []
+            continue
+        if _MARKUP.match(line):
+            out.extend(_prose(" ".join(paragraph)))
+            paragraph = []
+        paragraph.append(text)
+    return out
+
+
+def _prose(text: str) -> list[str]:
+    low, high = SENTENCE_WORDS
+    found = []
+    for sentence in _SENTENCE.split(text.strip()):
+        sentence = sentence.strip()
+        if not sentence or _CODE.search(sentence) or not low <= len(sentence.split()) <= high:
+            continue
+        sentence = sentence[0].upper() + sentence[1:]
+        found.append(sentence if sentence[-1] in ".!?" else sentence + ".")
+    return found
+
+
+def _joined(base: str, sentences: list[str], limit: int) -> str | None:
+    """``base`` followed by ``sentences``, when it fits ``limit`` characters."""
+    text = " ".join([base.rstrip(), *sentences]).strip()
+    return text if len(text) <= limit else None
 
 
 @dataclass(frozen=True)
 class OfflineProposer:
-    """Rewrites without a model, from the skill's own body and the train confusions.
+    """A baseline proposer: rewrites without a model by quoting the skill's own body.
 
     Distinguishing terms are words of the skill's name and body that its description lacks,
     no rival's description uses and at most ``common`` of the catalog's other skills use,
-    ranked by
-    how many missed train requests contain them, then by body frequency times inverse
-    document frequency. Candidates: the description plus the top terms
-    (two sizes), and the description without its sentences that use rival-owned words (words
-    a rival's description has and this skill's body never uses) plus the top terms. Every
-    candidate fits ``max_chars``.
+    ranked by how many missed train requests contain them, then by body frequency times
+    inverse document frequency. Each prose sentence of the body scores the ranks of the
+    terms it carries; candidates are the description followed by the best sentence, by the
+    two best, and (when the description has sentences built on rival-owned words: words a
+    rival's description has and this body never uses) the description without them followed
+    by the best sentence. It writes no new text: a sentence its author wrote, not a list of
+    keywords, is what a person would keep. Every candidate fits ``max_chars``.
     """
 
     name: str = "offline"
-    sizes: tuple[int, ...] = field(default=(3, 6))
     common: float = 0.2
+    terms: int = 6
 
     def propose(self, request: ProposalRequest) -> Proposal:
         s = request.skill
@@ -179,25 +217,29 @@ class OfflineProposer:
                 and df.get(w, 1) - 1 <= self.common * (n - 1)
             ),
             key=lambda w: (-evidence[w], -body[w] * idf(w), w),
-        )
-        owned = {w for w in own & rival_words if w not in body}
-        kept = [
-            sentence
-            for sentence in _SENTENCE.split(s.description)
-            if not owned.intersection(_terms(sentence))
+        )[: self.terms]
+        weight = {w: len(ranked) - i for i, w in enumerate(ranked)}
+        scored = [
+            (sum(weight.get(w, 0) for w in set(_terms(sentence))), i, sentence)
+            for i, sentence in enumerate(body_sentences(s.body))
         ]
+        best = [text for score, _, text in sorted(scored, key=lambda t: (-t[0], t[1])) if score]
+        owned = {w for w in own & rival_words if w not in body}
         sentences = _SENTENCE.split(s.description)
+        kept = [x for x in sentences if not owned.intersection(_terms(x))]
         narrowed = " ".join(kept) if kept and len(kept) < len(sentences) else None
-        found: list[str] = []
-        for size in self.sizes:
-            found.append(_fit(s.description, ranked[:size], request.max_chars) or "")
+        found = [
+            _joined(s.description, best[:1], request.max_chars),
+            _joined(s.description, best[:2], request.max_chars),
+        ]
         if narrowed is not None:
-            found.append(_fit(narrowed, ranked[: self.sizes[0]], request.max_chars) or narrowed)
+            found.append(_joined(narrowed, best[:1], request.max_chars) or narrowed)
         unique = [c for c in dict.fromkeys(found) if c and c != s.description]
         inputs = {
             "proposer": self.name,
             "task": request.prompt(),
-            "terms": ranked[: max(self.sizes)],
+            "terms": ranked,
+            "sentences": best[:2],
             "rival_owned": sorted(owned),
         }
         return Proposal(tuple(unique[: request.n]), inputs)

@@ -17,7 +17,7 @@ import yaml
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.dataset import LabelledRequest, load_requests
 from skillbench.replay import RunConfig, SourceConfig, read_rows, run_experiment
-from skillbench.types import CELL_FIELDS, CORRECT, UNWANTED
+from skillbench.types import CELL_FIELDS, CORRECT, UNWANTED, expected_shown
 
 RESULTS_FILE = "results.jsonl"
 CONFIG_FILE = "config.yaml"
@@ -31,6 +31,9 @@ class Decision(NamedTuple):
     chosen: str | None
     outcome: str
     cell: str
+    shown: bool = True
+    """The listing showed an expected skill (always true for a negative): only such
+    decisions say anything about how descriptions read."""
 
     @property
     def correct(self) -> bool:
@@ -52,6 +55,7 @@ def _decision(row: Mapping[str, Any]) -> Decision:
         row.get("chosen"),
         str(row.get("outcome")),
         _cell_label(row),
+        expected_shown(row),
     )
 
 

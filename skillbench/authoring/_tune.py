@@ -130,10 +130,12 @@ def max_description_chars(skill: Skill, profiles: Sequence[str]) -> int:
 def worst_skills(
     decisions: Sequence[Decision], tunable: set[str], focus: int
 ) -> list[tuple[str, int]]:
-    """The ``focus`` tunable skills behind the most wrong decisions (expected or chosen)."""
+    """The ``focus`` tunable skills behind the most wrong decisions (expected or chosen),
+    counting only decisions whose listing showed the expected skill: a description cannot
+    lose a request whose skill was never offered, nor should its rival be rewritten for it."""
     blame: Counter[str] = Counter()
     for d in decisions:
-        if d.correct:
+        if d.correct or not d.shown:
             continue
         for name in {*d.expected, *([d.chosen] if d.chosen else [])}:
             if name in tunable:
@@ -150,13 +152,14 @@ def proposal_request(
     n: int,
     document_frequency: Mapping[str, int],
 ) -> ProposalRequest:
-    """What the proposer sees for ``skill``: its train confusions and train request texts."""
+    """What the proposer sees for ``skill``: its train confusions and train request texts
+    (decisions whose expected skill was shown)."""
     lost: Counter[str] = Counter()
     took: Counter[str] = Counter()
     missed: dict[str, None] = {}
     taken: dict[str, None] = {}
     for d in decisions:
-        if d.correct:
+        if d.correct or not d.shown:
             continue
         if skill.name in d.expected:
             missed[texts[d.request_id]] = None

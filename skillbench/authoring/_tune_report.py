@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from skillbench._output import write_atomic
 from skillbench.authoring._replay_link import Decision, Paired, compare_paired
@@ -20,15 +20,73 @@ REPORT_MD = "report.md"
 BACKUP_DIR = "backup"
 
 
+def diff_root(path: Path, source: Path) -> Path:
+    """Where ``git apply`` runs for a change to ``path`` of the skill source ``source``: the
+    repository holding it (the nearest folder with ``.git``), else the source folder."""
+    for folder in path.resolve().parents:
+        if (folder / ".git").exists():
+            return folder
+    return source.resolve()
+
+
 def unified_diff(result: TuneResult) -> str:
-    """A unified diff from each original file to its rewritten copy (original paths)."""
+    """A unified diff from each original file to its rewritten copy, with ``a/`` and ``b/``
+    paths relative to :func:`diff_root`, so ``git apply`` takes it in the catalog's
+    repository."""
     assert result.copy is not None
     chunks: list[str] = []
     for copy, original in sorted(result.copy.changed_files().items()):
         before = original.read_text(encoding="utf-8").splitlines(keepends=True)
         after = copy.read_text(encoding="utf-8").splitlines(keepends=True)
-        chunks.extend(difflib.unified_diff(before, after, f"a/{original}", f"b/{original}"))
+        source = next(
+            (
+                s.path
+                for s in result.copy.sources
+                if original.resolve().is_relative_to(s.path.resolve())
+            ),
+            original.parent,
+        )
+        name = original.resolve().relative_to(diff_root(original, source)).as_posix()
+        chunks.extend(difflib.unified_diff(before, after, f"a/{name}", f"b/{name}"))
     return "".join(chunks)
+
+
+class Verdict(NamedTuple):
+    """Whether to apply the rewrite, and the held-out evidence behind it."""
+
+    apply: bool
+    reason: str
+
+    def line(self) -> str:
+        return f"Verdict: {'apply' if self.apply else 'do not apply'}: {self.reason}"
+
+
+ALPHA = 0.05
+"""Significance level the held-out test must reach for a rewrite to be applied."""
+
+
+def verdict(data: Mapping[str, Any]) -> Verdict:
+    """Apply only a change whose held-out test gain is positive and significant (exact
+    McNemar p below ``ALPHA``); train gains chose the change, so they cannot confirm it."""
+    if not data["changes"]:
+        return Verdict(False, "no candidate improved train accuracy; the catalog is unchanged")
+    test, train = data["test"], data["train"]
+    p, gain = test["p_value"], test["gain"]
+    evidence = (
+        f"held-out test gain {gain:+.4f} (p = {p:.3g}, {test['worse']} requests worse, "
+        f"{test['better']} better); train gain {train['gain']:+.4f} (p = {train['p_value']:.3g})"
+    )
+    if gain <= 0:
+        return Verdict(
+            False, f"the rewrite does not help on requests it was not tuned on: {evidence}"
+        )
+    if p >= ALPHA:
+        return Verdict(
+            False,
+            f"the test gain could be noise (p ≥ {ALPHA:g}): {evidence}; "
+            "collect more labelled requests or a larger test split",
+        )
+    return Verdict(True, f"the held-out test confirms the gain: {evidence}")
 
 
 def _unwanted_invocations(decisions: Sequence[Decision], skill: str | None = None) -> int:
@@ -89,10 +147,11 @@ def report_data(result: TuneResult, proposer: str) -> dict[str, Any]:
     seed = result.config.seed
     train_ids = [r.id for r in result.split.train]
     test_ids = [r.id for r in result.split.test]
-    return {
+    data: dict[str, Any] = {
         "config": result.config.name,
         "catalog": result.catalog,
         "proposer": proposer,
+        "baseline_proposer": proposer == "offline",
         "status": "stopped" if result.stopped else "complete",
         "reason": result.stopped,
         "split": {"train": len(train_ids), "test": len(test_ids), "seed": seed},
@@ -107,6 +166,17 @@ def report_data(result: TuneResult, proposer: str) -> dict[str, Any]:
         "per_skill_test": _per_skill(result, seed),
         "prompts": [str(p) for p in result.prompts],
     }
+    found = verdict(data)
+    data["verdict"] = {"apply": found.apply, "reason": found.reason}
+    return data
+
+
+BASELINE_NOTE = (
+    "*The offline proposer is a baseline: it writes no new text, only adds sentences from "
+    "the skill's own instructions that carry words its rivals lack (and drops sentences "
+    "built on rivals' words). Read its rewrites as a floor; a model proposer "
+    "(`--proposer MODEL`) writes real descriptions.*"
+)
 
 
 def _row(label: str, s: dict[str, Any]) -> str:
@@ -122,9 +192,16 @@ def _row(label: str, s: dict[str, Any]) -> str:
 def report_markdown(data: dict[str, Any]) -> str:
     head = "| split | requests | base | tuned | gain | 95% CI | worse/better | p | unwanted |"
     rule = "|---|---|---|---|---|---|---|---|---|"
+    found = Verdict(data["verdict"]["apply"], data["verdict"]["reason"])
     lines = [
         f"# tune: {data['config']} / catalog {data['catalog']}",
         "",
+        f"**{found.line()}**",
+        "",
+    ]
+    if data["baseline_proposer"]:
+        lines += [BASELINE_NOTE, ""]
+    lines += [
         f"Proposer {data['proposer']}; split seed {data['split']['seed']}: "
         f"{data['split']['train']} train / {data['split']['test']} test requests, stratified "
         "by expected skill, negatives included. Status: "

@@ -31,6 +31,10 @@ for `skillbench fidelity`). Written to -o DIR as requests.jsonl, usage.json, lis
 and diagnostics.txt; DIR is replaced whole once all are written, so it must not hold a log
 or anything but an earlier import.
 
+With --skills, a model call to a skill outside them is counted and named (diagnostics.txt,
+the summary line); a turn whose only calls were such is left out of the requests rather
+than written as one that needs no skill.
+
 Secrets (API keys, tokens), e-mail addresses and home directories are redacted from the
 output; --keep-paths keeps home directories. Nothing leaves the machine.
 
@@ -93,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         "requests": summary.requests,
         "invocations": summary.invocations,
         "listings": summary.listings,
+        "outside_skills": dict(sorted(summary.outside.items())),
+        "turns_left_out": summary.left_out,
         "skipped_lines": summary.skipped,
         "notes": len(summary.diagnostics) - summary.skipped,
         "output": str(out),
@@ -105,6 +111,15 @@ def run(args: argparse.Namespace) -> int:
             f"{summary.listings} listings from {summary.files} files → {printable(str(out))}",
             file=sys.stderr,
         )
+        if summary.outside:
+            calls = ", ".join(f"{name} ({n})" for name, n in sorted(summary.outside.items()))
+            one = summary.left_out == 1
+            print(
+                f"model calls to skills outside --skills: {calls}; {summary.left_out} "
+                f"turn{'' if one else 's'} that called nothing else "
+                f"{'was' if one else 'were'} left out (no negatives)",
+                file=sys.stderr,
+            )
     if not summary.files:
         given = printable(", ".join(args.paths))
         print(f"error: no {args.agent} log files under {given}; nothing written", file=sys.stderr)

@@ -14,7 +14,9 @@ Rank pairs of skills by how alike their listing entries are: embedding cosine (t
 MiniLM, cached like the embedding selector) and a symmetric BM25 score (each entry scored
 against the other, normalised by its score against itself). With --run, pairs are ranked by
 the confusions measured in that run directory first (requests expecting one skill of the
-pair that chose the other, over all its cells), with the requests that flipped.
+pair that chose the other, over all its cells, among the decisions whose listing showed the
+expected skill: a skill the listing never offered is no description problem), with the
+requests that flipped.
 
 For each pair: shared content words (rarest in the catalog first) and the words only one
 side has: the raw material for a "Use for X, not for Y" rewrite.
@@ -65,6 +67,14 @@ def _text(pairs: list[Any]) -> str:
     return "\n".join(lines) if lines else "fewer than two skills: no pairs"
 
 
+def _left_out(run_dir: str) -> str:
+    """The run's decisions the confusions leave out, with why (empty when none)."""
+    from skillbench.report import left_out, left_out_text, load_run
+
+    found = left_out(load_run(run_dir))
+    return f"\nnot counted as confusions: {left_out_text(found)}" if found else ""
+
+
 def run(args: argparse.Namespace) -> int:
     from skillbench._output import output_file, write_output
     from skillbench.authoring import load_overlap
@@ -81,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = json.dumps([p.to_json() for p in pairs], indent=2, ensure_ascii=False)
     else:
-        text = _text(pairs)
+        text = _text(pairs) + (_left_out(args.run) if args.run else "")
     if args.output:
         write_output(args.output, text + "\n")
     else:

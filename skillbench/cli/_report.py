@@ -16,6 +16,7 @@ Write the report of a run directory (also done at the end of `skillbench run`):
 
 examples:
   skillbench report reports/budget-sweep --format html -o /tmp/sweep-report
+  skillbench report reports/quickstart --objective false_invocation_rate
 """
 
 
@@ -25,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format",
         default=env_default("format", "md,html,csv"),
         help="comma-separated formats among md, html, csv (default: all) [env: SKILLBENCH_FORMAT]",
+    )
+    parser.add_argument(
+        "--objective",
+        default=env_default("objective", "accuracy"),
+        help="per-decision metric the headline ranks cells on (default: accuracy) "
+        "[env: SKILLBENCH_OBJECTIVE]",
     )
     add_output(parser, "directory to write into (default: DIR)")
     add_quiet(parser)
@@ -36,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     if not formats:
         raise SkillbenchError(f"--format: no report format given in {args.format!r}")
-    written = write_report(args.run_dir, formats, output=args.output)
+    written = write_report(args.run_dir, formats, output=args.output, objective=args.objective)
     if not args.quiet:
         for path in written:
             if path.suffix != ".png":

@@ -29,15 +29,20 @@ out of the budget, or that a profile cuts, is judged by what the listing really 
 keeps the best; it stops after --iterations rounds or when nothing improves. Only then are
 the base and the winner replayed on the test split, which the proposer never saw.
 
-Proposers: `offline` (no model: adds distinguishing words from the skill's own body, drops
-sentences built on rivals' words, respects the profiles' caps) or a litellm model string
-(same cache, retries and spend cap as the litellm selector; --dry-run sends nothing).
+Proposers: `offline`, a baseline that writes no new text (it adds sentences from the
+skill's own body that carry words its rivals lack, drops sentences built on rivals' words,
+respects the profiles' caps), or a litellm model string (same cache, retries and spend cap
+as the litellm selector; --dry-run sends nothing).
+
+Verdict: apply only when the held-out test gain is positive and its exact McNemar p is
+below 0.05; the train gain chose the change and cannot confirm it.
 
 Output (-o, default reports/<config>-tune): catalog/ (the variant: only rewritten files
-differ), changes.diff, report.md and report.json (train and test gains, exact McNemar,
-paired bootstrap interval, unwanted invocations, per skill), prompts/ (everything the proposer
-was shown), train.jsonl / test.jsonl. --apply writes the winning descriptions back into the
-original files, each first copied under OUTPUT/backup.
+differ), changes.diff (paths relative to the catalog's git repository, else to its source
+folder: `git apply` it there), report.md and report.json (the verdict, train and test gains,
+exact McNemar, paired bootstrap interval, unwanted invocations, per skill), prompts/
+(everything the proposer was shown), train.jsonl / test.jsonl. --apply writes the winning
+descriptions back into the original files, each first copied under OUTPUT/backup.
 
 exit codes: 0 done, 1 error or stopped at the proposer's spend cap (results so far written).
 
@@ -169,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
             f"{test['gain']:+.4f} (p = {test['p_value']:.3g}, 95% CI "
             f"[{test['gain_ci95'][0]:+.4f}, {test['gain_ci95'][1]:+.4f}])"
         )
+        verdict = data["verdict"]
+        print(f"verdict: {'apply' if verdict['apply'] else 'do not apply'}: {verdict['reason']}")
         print(f"report: {out / 'report.md'}; diff: {out / 'changes.diff'}")
     if result.stopped:
         print(f"stopped: {result.stopped}", file=sys.stderr)

@@ -6,7 +6,15 @@ openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 
 from skillbench.listing import _claude_code, _codebot, _codex, _openharness  # noqa: F401  (register)
 from skillbench.listing._claude_code import DROP_RULES, FIXED_BUILTINS, DropRule, ListingLine
-from skillbench.listing._explain import Explanation, Fate, explain
+from skillbench.listing._explain import (
+    NOT_SHOWN_REASONS,
+    Explanation,
+    Fate,
+    NotShown,
+    NotShownReason,
+    explain,
+    why_not_shown,
+)
 from skillbench.listing._orderings import (
     ORDERINGS,
     SOURCE_PRIORITY,
@@ -35,10 +43,12 @@ from skillbench.listing._snapshot import (
     snapshot_path,
 )
 from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, Listing
+from skillbench.types import expected_shown
 
 __all__ = [
     "DROP_RULES",
     "FIXED_BUILTINS",
+    "NOT_SHOWN_REASONS",
     "ORDERINGS",
     "PROFILES",
     "SHOWN_STATUSES",
@@ -56,6 +66,8 @@ __all__ = [
     "ListingLine",
     "ListingPlan",
     "Mention",
+    "NotShown",
+    "NotShownReason",
     "Ordering",
     "Placed",
     "Placement",
@@ -65,6 +77,7 @@ __all__ = [
     "SnapshotChoice",
     "Trigger",
     "UsageOrdering",
+    "expected_shown",
     "explain",
     "get_ordering",
     "make_renderer",
@@ -74,4 +87,5 @@ __all__ = [
     "resolve_snapshot",
     "save_snapshot",
     "snapshot_path",
+    "why_not_shown",
 ]

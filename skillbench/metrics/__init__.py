@@ -6,6 +6,7 @@ from skillbench.metrics._cell import (
     cell_metrics,
     confusion,
     counted_rows,
+    not_shown,
     per_skill,
     with_ci,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "is_regression",
     "mcnemar_exact",
     "ndcg",
+    "not_shown",
     "paired_bootstrap",
     "pass_hat_k",
     "per_skill",

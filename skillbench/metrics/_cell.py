@@ -9,7 +9,7 @@ from typing import Any
 from skillbench._errors import SkillbenchError
 from skillbench.metrics._intervals import rate, wilson_json
 from skillbench.metrics._metric import METRICS, completed
-from skillbench.types import INVOKED, OUTCOMES, UNANSWERED, UNWANTED
+from skillbench.types import INVOKED, OUTCOMES, UNANSWERED, UNWANTED, expected_shown
 
 
 def with_ci(name: str, successes: int, n: int) -> dict[str, Any]:
@@ -47,6 +47,7 @@ def cell_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "by_position": by_position(positives),
         "per_skill": per_skill(scored),
         "confusion": confusion(rows),
+        "not_shown": not_shown(rows),
         "mean_listing_chars": _mean(rows, "listing_chars"),
         "mean_listing_tokens": _mean(rows, "listing_tokens"),
         "mean_full_listing_tokens": _mean(rows, "full_listing_tokens"),
@@ -97,13 +98,16 @@ def per_skill(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
-    """Counts of ``{expected: {chosen: n}}`` with ``none`` for no skill.
+    """Counts of ``{expected: {chosen: n}}`` with ``none`` for no skill, over the decisions
+    whose expected skill was shown (``not_shown`` counts the others).
 
     The expected label is the chosen name when it was acceptable, else the first expected
     name; an unusable answer is labelled ``<malformed>`` or ``<error>`` rather than ``none``.
     """
     table: dict[str, Counter[str]] = {}
     for r in rows:
+        if not expected_shown(r):
+            continue
         expected, chosen, outcome = r.get("expected") or [], r.get("chosen"), _outcome(r)
         if outcome in ("malformed", "error") and chosen is None:
             col = f"<{outcome}>"
@@ -112,6 +116,13 @@ def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
         row = str(chosen) if chosen in expected else (str(expected[0]) if expected else "none")
         table.setdefault(row, Counter())[col] += 1
     return {k: dict(sorted(v.items())) for k, v in sorted(table.items())}
+
+
+def not_shown(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Decisions whose expected skill the listing did not show, by that skill (the first
+    expected name): left out of ``confusion``, as no description could have helped them."""
+    counts = Counter(str(r["expected"][0]) for r in rows if not expected_shown(r))
+    return dict(sorted(counts.items()))
 
 
 def _chosen_names(rows: Sequence[Mapping[str, Any]]) -> set[str]:

@@ -35,7 +35,8 @@ def package_versions() -> dict[str, str | None]:
 
 
 def catalog_facts(catalog: Catalog) -> dict[str, Any]:
-    """What reports quote of a catalog: every skill's description and the status counts."""
+    """What reports quote of a catalog: every skill's description, the status counts and the
+    names the loader set aside for another skill (with its reason)."""
     statuses = {s.name: catalog.status(s) for s in catalog.skills}
     counts = list(statuses.values())
     return {
@@ -43,6 +44,9 @@ def catalog_facts(catalog: Catalog) -> dict[str, Any]:
         "count": len(catalog.skills),
         **{status: counts.count(status) for status in ("active", "disabled", "inactive")},
         "status": {name: status for name, status in statuses.items() if status != "active"},
+        "overridden": {
+            o.loser.name: o.reason for o in catalog.overrides if o.loser.name not in statuses
+        },
     }
 
 

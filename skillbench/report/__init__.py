@@ -1,5 +1,6 @@
 """Reports people read, paired comparisons and the CI regression gate."""
 
+from skillbench.report._advice import LeftOut, left_out, left_out_text
 from skillbench.report._baseline import baseline_from_run, load_baseline
 from skillbench.report._compare import Comparison, Flip, PairedResult, SkillDiff, compare_runs
 from skillbench.report._compare_doc import build_comparison
@@ -24,6 +25,7 @@ __all__ = [
     "GateReport",
     "GateResult",
     "Knee",
+    "LeftOut",
     "Loss",
     "PairedResult",
     "Run",
@@ -38,6 +40,8 @@ __all__ = [
     "build_report",
     "check_run",
     "compare_runs",
+    "left_out",
+    "left_out_text",
     "load_baseline",
     "load_run",
     "parse_selection",

@@ -6,14 +6,15 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from skillbench.listing import NotShown
 from skillbench.report._figure import finite
-from skillbench.report._plots_skills import confusion_counts, is_skill
+from skillbench.report._plots_skills import confusion_counts, is_skill, selector_cells
 from skillbench.report._run import (
     Run,
     cell_label,
     fmt_value,
+    not_shown_reason,
     skill_descriptions,
-    skill_statuses,
     sort_value,
     status_counts,
 )
@@ -89,11 +90,10 @@ def _seen(run: Run) -> _Seen:
 
 def _why_never(run: Run, name: str, room: tuple[int, int] | None) -> str:
     """The reason a skill no budget showed, as far as the run records it."""
-    status = skill_statuses(run).get(name)
-    if status == "inactive":
-        return "inactive: a `paths` skill no workspace file matches"
-    if status == "disabled":
-        return "disabled: `disable-model-invocation` keeps it out of every listing"
+    first = next((r for r in run.rows if name in (r.get("expected") or ())), {})
+    found = not_shown_reason(run, name, first)
+    if found.reason != "budget":
+        return found.why
     counts = status_counts(run)
     parts = {"inactive": "inactive (`paths`)", "disabled": "disabled"}
     held = " and ".join(_plural(n, parts[k], parts[k]) for k, n in counts.items())
@@ -185,9 +185,54 @@ def _quote(text: str) -> str:
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
+class LeftOut(NamedTuple):
+    """Decisions whose expected skill the listing did not show, for one skill, and why."""
+
+    skill: str
+    decisions: int
+    why: NotShown
+
+
+def left_out(run: Run, cells: Sequence[Mapping[str, Any]] | None = None) -> list[LeftOut]:
+    """Per expected skill, the decisions of ``cells`` (default: every cell) that confusions
+    leave out because the listing did not show it, most first, each with its reason (from the
+    first cell that records it: its catalog and budget)."""
+    counts: dict[str, int] = defaultdict(int)
+    where: dict[str, Mapping[str, Any]] = {}
+    for c in run.cells if cells is None else cells:
+        for name, n in (c.get("not_shown") or {}).items():
+            counts[name] += int(n)
+            where.setdefault(name, c)
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [LeftOut(name, n, not_shown_reason(run, name, where[name])) for name, n in ranked]
+
+
+def left_out_text(found: Sequence[LeftOut], shown: int = 5) -> str:
+    """``N decisions whose expected skill the listing did not show: `a` 24× (why); …``."""
+    total = sum(f.decisions for f in found)
+    reasons = "; ".join(f"`{f.skill}` {f.decisions:,}× ({f.why.why})" for f in found[:shown])
+    more = f" and {len(found) - shown} more skills" if len(found) > shown else ""
+    return (
+        f"{_plural(total, 'decision', 'decisions')} whose expected skill the listing did not "
+        f"show: {reasons}{more}"
+    )
+
+
+def _left_out(run: Run, cell: Mapping[str, Any] | None) -> list[str]:
+    """The decisions left out of the confusions: their expected skill was not shown."""
+    found = left_out(run, selector_cells(run) if cell is None else [cell])
+    if not found:
+        return []
+    return [
+        f"Not counted as confusions: {left_out_text(found)}. These are listing problems "
+        "(budget, `paths`, flags), not descriptions read wrongly; see Skills never shown."
+    ]
+
+
 def confused_pairs(run: Run, cell: Mapping[str, Any] | None = None, top: int = 5) -> list[str]:
-    """The skill pairs a cell's selector mixes up most (default: summed over every cell),
-    with descriptions when the run recorded them."""
+    """The skill pairs a cell's selector mixes up most (default: summed over the selectors
+    under test), with descriptions when the run recorded them; only decisions whose expected
+    skill was shown count."""
     counts = confusion_counts(run, None if cell is None else [cell])
     desc = skill_descriptions(run)
     pairs = sorted(
@@ -209,6 +254,7 @@ def confused_pairs(run: Run, cell: Mapping[str, Any] | None = None, top: int = 5
             "the words a negation names. Check a rewrite with `skillbench compare "
             "RUN::catalog=base RUN::catalog=rewrite`."
         )
+    out.extend(_left_out(run, cell))
     triggers = sorted(
         ((c, n) for (e, c), n in counts.items() if e == "none" and is_skill(c)),
         key=lambda kv: (-kv[1], kv[0]),

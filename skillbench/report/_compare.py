@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import Bootstrap, McNemar, Metric, find_metric
+from skillbench.report._effects import is_baseline
 from skillbench.report._pairing import (
     DEFAULT_ALPHA,
     DEFAULT_MAX_DROP,
@@ -68,6 +69,13 @@ class PairedResult:
     better: list[Flip] = field(default_factory=list)
     held_out: int = 0
     """Requests left out because one side used them to calibrate a selector (train split)."""
+    baseline: bool = False
+    """Both cells are baselines (oracle, never, random): references, not the change tested."""
+
+    @property
+    def flipped(self) -> bool:
+        """Some request scored differently in B."""
+        return bool(self.worse or self.better)
 
     @property
     def value_a(self) -> float:
@@ -114,6 +122,10 @@ class Comparison:
         """A and B differ, either way (two-sided)."""
         return r.stats.test.p_value < self.adjusted_alpha
 
+    def improved(self, r: PairedResult) -> bool:
+        """B is better and the two-sided test says it is not noise."""
+        return self.significant(r) and r.stats.drop < 0
+
     def regressed(self, r: PairedResult) -> bool:
         """B is worse by more than ``max_drop`` and the one-sided test says it is not noise."""
         return r.stats.regressed(self.max_drop, self.adjusted_alpha)
@@ -152,6 +164,8 @@ class Comparison:
                     "flipped_worse": [asdict(f) for f in r.worse],
                     "flipped_better": [asdict(f) for f in r.better],
                     "held_out": r.held_out,
+                    "improved": self.improved(r),
+                    "baseline": r.baseline,
                 }
             )
         return {
@@ -281,12 +295,15 @@ def compare_runs(
     rows_a, rows_b = cell_rows(run_a, counted=False), cell_rows(run_b, counted=False)
     config = _Config(family_alpha(alpha, len(pairs)), resamples, seed)
     results = [
-        _pair(
-            label,
-            (ca, cb),
-            (rows_a.get(cell_key(ca), []), rows_b.get(cell_key(cb), [])),
-            m,
-            config,
+        replace(
+            _pair(
+                label,
+                (ca, cb),
+                (rows_a.get(cell_key(ca), []), rows_b.get(cell_key(cb), [])),
+                m,
+                config,
+            ),
+            baseline=is_baseline(run_a, ca) and is_baseline(run_b, cb),
         )
         for label, ca, cb in pairs
     ]

@@ -41,7 +41,7 @@ def verdict(cmp: Comparison, r: PairedResult) -> str:
             f"**B is worse** on {name}: by {st.drop:.3f} > tolerance {cmp.max_drop:g}, "
             f"and not noise ({p})."
         )
-    if cmp.significant(r) and st.drop < 0:
+    if cmp.improved(r):
         return f"**B is significantly better** on {name} ({p})."
     if st.drop > 0 and st.test.p_worse < cmp.adjusted_alpha:
         return (
@@ -78,7 +78,39 @@ def _flips(title: str, flips: Sequence[Flip]) -> list:
     return blocks
 
 
+def _reading(cmp: Comparison, r: PairedResult) -> str:
+    """The table's last column: the legend's words, never a bare mark."""
+    if cmp.regressed(r):
+        return "regressed"
+    if cmp.improved(r):
+        return "improved"
+    return "no change" if not r.flipped else "–"
+
+
+def _identical(cmp: Comparison) -> Document:
+    """The whole answer when no request scored differently: a few lines, not a section per
+    cell pair."""
+    doc = Document(f"skillbench compare: {cmp.metric.name}")
+    doc.add(Bullets([f"A: `{cmp.a}`", f"B: `{cmp.b}`"]))
+    sizes = sorted({r.n_requests for r in cmp.results})
+    requests = (
+        f"{sizes[0]:,} paired requests" if len(sizes) == 1 else f"{sizes[0]:,}–{sizes[-1]:,}"
+    ) + (" each" if len(cmp.results) > 1 else "")
+    values = sorted({f"{r.stats.value_a:.3f}" for r in cmp.results})
+    doc.add(
+        Para(
+            f"**No differences**: in {len(cmp.results)} cell pair"
+            f"{'s' if len(cmp.results) != 1 else ''} ({requests}) every request has the same "
+            f"{cmp.metric.name} in A and B"
+            + (f" ({values[0]} in each pair)." if len(values) == 1 else ".")
+        )
+    )
+    return doc
+
+
 def build_comparison(cmp: Comparison) -> Document:
+    if not any(r.flipped for r in cmp.results):
+        return _identical(cmp)
     doc = Document(f"skillbench compare: {cmp.metric.name}")
     direction = "higher" if cmp.metric.higher_is_better else "lower"
     doc.add(Bullets([f"A: `{cmp.a}`", f"B: `{cmp.b}`"]))
@@ -86,9 +118,10 @@ def build_comparison(cmp: Comparison) -> Document:
         f"Paired on request ids; {direction} {cmp.metric.name} is better. Test: exact McNemar "
         "(sign test on per-request scores, a request's repeats pooled into one score), "
         "two-sided p and one-sided p that B is worse. Interval: paired bootstrap over "
-        f"requests, {cmp.results[0].stats.bootstrap.resamples:,} resamples, 95%. B regressed "
-        f"(marked * in the last column) when it is worse by more than {cmp.max_drop:g} and "
-        "the one-sided p is below α, the rule `skillbench check` gates on."
+        f"requests, {cmp.results[0].stats.bootstrap.resamples:,} resamples, 95%. Reading: "
+        f"**regressed** when B is worse by more than {cmp.max_drop:g} and the one-sided p is "
+        "below α (the rule `skillbench check` gates on); **improved** when B is better and "
+        "the two-sided p is below α; no change: no request flipped."
     )
     if len(cmp.results) > 1:
         note += f" {len(cmp.results)} cell pairs share α = {cmp.alpha} (Bonferroni)."
@@ -110,6 +143,7 @@ def build_comparison(cmp: Comparison) -> Document:
         "better",
         "p",
         "p (B worse)",
+        "reading",
     ]
     rows = [
         [
@@ -121,13 +155,40 @@ def build_comparison(cmp: Comparison) -> Document:
             f"[{r.stats.bootstrap.ci.low:+.3f}, {r.stats.bootstrap.ci.high:+.3f}]",
             str(r.stats.test.worse),
             str(r.stats.test.better),
-            f"{r.stats.test.p_value:.3g}" + (" *" if cmp.significant(r) else ""),
-            f"{r.stats.test.p_worse:.3g}" + (" *" if cmp.regressed(r) else ""),
+            f"{r.stats.test.p_value:.3g}",
+            f"{r.stats.test.p_worse:.3g}",
+            _reading(cmp, r),
         ]
         for r in cmp.results
     ]
     doc.add(Table(header, rows, numeric=frozenset(range(1, 10))))
-    for r in cmp.results:
+    # baselines are references beside the selectors under test; compared alone, the subject
+    subjects = [r for r in cmp.results if not r.baseline] or cmp.results
+    detailed = [r for r in subjects if r.flipped]
+    quiet = [r for r in cmp.results if r not in detailed]
+    if quiet and len(cmp.results) > 1:
+        baselines = sum(r.baseline for r in quiet)
+        doc.add(
+            Para(
+                f"No section for {len(quiet)} cell pair{'s' if len(quiet) != 1 else ''}: "
+                + ", ".join(
+                    part
+                    for part in (
+                        f"{baselines} of baselines (oracle, never, random: references, not "
+                        "the change under test)"
+                        if baselines
+                        else "",
+                        f"{len(quiet) - baselines} without a flipped request"
+                        if len(quiet) > baselines
+                        else "",
+                    )
+                    if part
+                )
+                + ".",
+                muted=True,
+            )
+        )
+    for r in detailed:
         if len(cmp.results) > 1:
             doc.add(Heading(r.label, 2))
         doc.add(Para(verdict(cmp, r)))

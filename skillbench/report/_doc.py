@@ -9,8 +9,9 @@ from __future__ import annotations
 import base64
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ class Figure:
     title: str
     png: bytes | None
     caption: str = ""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    """The numbers drawn, by series label: what the image shows, checkable against tables."""
 
 
 Block = Heading | Para | Bullets | Table | Figure

@@ -113,6 +113,21 @@ def is_baseline(run: Run, cell: Cell) -> bool:
     return kind(run, cell) in BASELINES | {ORACLE}
 
 
+def selector_cells(run: Run, cells: Sequence[Cell] | None = None) -> list[Cell]:
+    """``cells`` (default: the run's) of the selectors under test, baselines left out; every
+    cell when all are baselines. Plots and pooled counts draw these, never both kinds mixed."""
+    cells = run.cells if cells is None else cells
+    return [c for c in cells if not is_baseline(run, c)] or list(cells)
+
+
+def cells_text(run: Run, cells: Sequence[Cell]) -> str:
+    """Which cells a plot or count covers, in a few words (selectors named, baselines too)."""
+    names = ", ".join(dict.fromkeys(fmt_value(c.get("selector")) for c in cells))
+    left = sorted({fmt_value(c.get("selector")) for c in run.cells if c not in cells})
+    text = f"{len(cells)} cell{'s' if len(cells) != 1 else ''} of selector {names}"
+    return text + (f" (baselines {', '.join(left)} left out)" if left else "")
+
+
 def groups(cells: Sequence[Cell], axis: str) -> dict[tuple[str, ...], list[Cell]]:
     """Cells sharing every key field but ``axis``, each group sorted by ``axis``; groups
     with a single cell compare nothing and are left out."""

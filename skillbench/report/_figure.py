@@ -34,9 +34,12 @@ def pyplot() -> Any:
 
 
 def png(fig: Any) -> bytes:
-    """The figure as PNG bytes; the figure is closed."""
+    """The figure as PNG bytes; the figure is closed. Its heading (see :func:`headed`) is
+    also the PNG's ``Title`` text chunk, so tools that list images can show it."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight")
+    title = fig.get_suptitle()
+    metadata = {"Title": title.replace("\n", " ")} if title else None
+    fig.savefig(buf, format="png", bbox_inches="tight", metadata=metadata)
     import matplotlib.pyplot as plt
 
     plt.close(fig)
@@ -74,3 +77,21 @@ def error_bars(
             below.append(0.0)
             above.append(0.0)
     return [below, above]
+
+
+def headed(fig: Any, metrics: Sequence[str], cells: str) -> None:
+    """Write each metric's name and definition and the cells drawn at the top of the image,
+    so a plot pasted alone (a PR, a chat) still says what it measures and over what."""
+    import textwrap
+
+    lines = [w for text in (*metrics, f"cells: {cells}") for w in textwrap.wrap(text, 110)]
+    fig.suptitle("\n".join(lines), fontsize=8.5, x=0.01, ha="left", va="top", y=0.995)
+
+
+def registry_heading(name: str) -> str:
+    """``name: definition (direction)`` of a registered metric: what the tables call it."""
+    from skillbench.metrics import METRICS
+
+    metric = METRICS.get(name)
+    arrow = "higher is better" if metric.higher_is_better else "lower is better"
+    return f"{metric.name}: {metric.definition} ({arrow})"

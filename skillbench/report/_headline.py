@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from skillbench.metrics import METRICS
 from skillbench.report._doc import Block, Para, Table
 from skillbench.report._effects import Effects, is_baseline, kind
 from skillbench.report._run import Run, cell_label, fmt_value
@@ -13,61 +14,103 @@ from skillbench.types import CELL_FIELDS
 Cell = Mapping[str, Any]
 
 
-def best_cell(run: Run) -> Cell | None:
-    """The most accurate cell that is not a baseline (any cell when all are baselines)."""
-    scored = [c for c in run.cells if c.get("accuracy") is not None]
+OBJECTIVE = "accuracy"
+"""What "best" means unless told otherwise: the registry metric cells are ranked on."""
+BESIDE = "unwanted_invocation_rate"
+"""The cost shown beside every gain: a budget that wins accuracy by triggering more often
+than it should is not simply better."""
+
+
+def best_cell(run: Run, objective: str = OBJECTIVE) -> Cell | None:
+    """The cell best on ``objective`` among the selectors under test (any cell when all
+    are baselines); ties go to the shorter listing."""
+    direction = 1 if METRICS.get(objective).higher_is_better else -1
+    scored = [c for c in run.cells if c.get(objective) is not None]
     real = [c for c in scored if not is_baseline(run, c)] or scored
     if not real:
         return None
-    return max(real, key=lambda c: (c["accuracy"], -(c.get("mean_listing_chars") or 0)))
+    return max(real, key=lambda c: (direction * c[objective], -(c.get("mean_listing_chars") or 0)))
 
 
-def _ci(cell: Cell) -> str:
-    low, high = cell.get("accuracy_ci") or (None, None)
+def _ci(cell: Cell, metric: str) -> str:
+    low, high = cell.get(metric + "_ci") or (None, None)
     return "" if low is None or high is None else f" [{low:.3f}, {high:.3f}]"
 
 
-def _value(run: Run, cell: Cell, axis: str) -> str:
-    value = fmt_value(cell.get(axis))
-    if axis == "selector" and is_baseline(run, cell):
-        return f"{value} ({kind(run, cell)} baseline)"
-    return value
+def _twins(run: Run, best: Cell, axis: str) -> list[Cell]:
+    """Cells differing from ``best`` in ``axis`` alone."""
+    return [
+        c
+        for c in run.cells
+        if c.get(axis) != best.get(axis)
+        and all(c.get(k) == best.get(k) for k in CELL_FIELDS if k != axis)
+    ]
 
 
-def headline(run: Run, effects: Effects) -> list[Block]:
-    """The best cell with its accuracy, then one row per swept field: the best cell against
-    each cell that differs from it in that field alone, as a paired difference."""
-    best = best_cell(run)
+def _delta(effects: Effects, axis: str, other: Cell, best: Cell, metric: str) -> str:
+    effect = effects.effect(axis, other, best, metric)
+    return "–" if effect is None else f"{effect.diff:+.3f}"
+
+
+def _named(run: Run, cell: Cell) -> str:
+    """A baseline's selector name, with its type when the config renamed it."""
+    name, selector_type = fmt_value(cell.get("selector")), kind(run, cell)
+    return name if name == selector_type else f"{name} ({selector_type})"
+
+
+def _baselines(run: Run, best: Cell, objective: str) -> Para | None:
+    """The baselines on the best cell's listing, apart: references, not rivals."""
+    refs = [c for c in _twins(run, best, "selector") if is_baseline(run, c)]
+    parts = [f"{_named(run, c)} {c[objective]:.3f}" for c in refs if c.get(objective) is not None]
+    if not parts:
+        return None
+    return Para(
+        f"Baselines on the same listing ({objective}): {', '.join(parts)}. The oracle picks "
+        "an expected skill whenever one is shown (the most this listing allows); never "
+        "always abstains; random picks any shown skill.",
+        muted=True,
+    )
+
+
+def headline(run: Run, effects: Effects, objective: str = OBJECTIVE) -> list[Block]:
+    """The best cell on ``objective``, then one row per swept field: the best cell against
+    each cell of a selector under test that differs from it in that field alone, as a paired
+    difference, with the change in unwanted invocations beside it. Baselines follow apart."""
+    best = best_cell(run, objective)
     if best is None:
-        return [Para("No cell has an accuracy: nothing to summarise.")]
+        return [Para(f"No cell has a value for {objective}: nothing to summarise.")]
     keys = run.varying()
     label = cell_label(best, keys)
+    beside = (
+        f"; {BESIDE} {best[BESIDE]:.3f}{_ci(best, BESIDE)}"
+        if best.get(BESIDE) is not None and objective != BESIDE
+        else ""
+    )
     out: list[Block] = [
         Para(
-            f"**Best cell: {label}**, accuracy **{best['accuracy']:.3f}**{_ci(best)} "
-            f"over {best.get('n', 0):,} decisions"
+            f"**Best cell on {objective}** (the objective; "
+            f"{METRICS.get(objective).definition}): **{label}**, {objective} "
+            f"**{best[objective]:.3f}**{_ci(best, objective)}{beside}, over "
+            f"{best.get('n', 0):,} decisions"
             + (" (baselines excluded)." if any(is_baseline(run, c) for c in run.cells) else ".")
         )
     ]
     rows = []
     for axis in keys:
-        twins = [
-            c
-            for c in run.cells
-            if c.get(axis) != best.get(axis)
-            and all(c.get(k) == best.get(k) for k in CELL_FIELDS if k != axis)
-        ]
-        for other in twins:
-            effect = effects.effect(axis, other, best)
+        for other in _twins(run, best, axis):
+            if is_baseline(run, other):
+                continue
+            effect = effects.effect(axis, other, best, objective)
             if effect is None:
                 continue
             verdict = "clear" if effect.clear else "not distinguishable from 0"
             rows.append(
                 [
                     axis,
-                    f"{_value(run, best, axis)} vs {_value(run, other, axis)}",
+                    f"{fmt_value(best.get(axis))} vs {fmt_value(other.get(axis))}",
                     f"{effect.diff:+.3f}",
                     f"[{effect.ci.low:+.3f}, {effect.ci.high:+.3f}]",
+                    _delta(effects, axis, other, best, BESIDE),
                     f"{effect.n:,}",
                     verdict,
                 ]
@@ -75,18 +118,35 @@ def headline(run: Run, effects: Effects) -> list[Block]:
     if rows:
         out.append(
             Para(
-                "Each swept field's effect on the best cell: its accuracy minus that of the "
-                "cell differing only in that field, paired over the same requests (95% "
-                "bootstrap interval).",
+                f"Each swept field's effect on the best cell: its {objective} minus that of "
+                "the cell differing only in that field, paired over the same requests (95% "
+                f"bootstrap interval), and the same difference in {BESIDE} (lower is better). "
+                "Only selectors under test are compared.",
                 muted=True,
             )
         )
-        header = ["field", "best vs other", "Δ accuracy", "95% interval", "requests", "reading"]
-        out.append(Table(header, rows, numeric=frozenset({2, 3, 4})))
+        header = [
+            "field",
+            "best vs other",
+            f"Δ {objective}",
+            "95% interval",
+            f"Δ {BESIDE}",
+            "requests",
+            "reading",
+        ]
+        out.append(Table(header, rows, numeric=frozenset({2, 3, 4, 5})))
     elif keys:
-        out.append(Para("No cell differs from the best in one field only.", muted=True))
+        out.append(
+            Para(
+                "No other selector-under-test cell differs from the best in one field only.",
+                muted=True,
+            )
+        )
     else:
         out.append(Para("The run has one cell: no field was swept.", muted=True))
+    refs = _baselines(run, best, objective)
+    if refs is not None:
+        out.append(refs)
     return out
 
 

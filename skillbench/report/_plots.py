@@ -11,13 +11,22 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from skillbench.metrics import wilson
+from skillbench.metrics import METRICS, wilson
 from skillbench.report._doc import Figure
-from skillbench.report._effects import is_baseline, kind
-from skillbench.report._figure import COLORS, DASHES, error_bars, finite, png, pyplot
+from skillbench.report._effects import cells_text, is_baseline, kind, selector_cells
+from skillbench.report._figure import (
+    COLORS,
+    DASHES,
+    error_bars,
+    finite,
+    headed,
+    png,
+    pyplot,
+    registry_heading,
+)
 from skillbench.report._plots_skills import confusion_heatmap, inline_vs_fork
 from skillbench.report._plots_timeline import timeline_by_half_life
-from skillbench.report._run import Run, cell_label, fmt_value
+from skillbench.report._run import Run, cell_label, fmt_value, varying_keys
 from skillbench.types import CELL_FIELDS
 
 Cell = Mapping[str, Any]
@@ -48,13 +57,21 @@ def _styled(groups: Mapping[str, Cell], keys: Sequence[str]) -> dict[str, Style]
     }
 
 
+def _drawn(run: Run) -> tuple[list[Cell], list[str]]:
+    """The cells budget plots draw (selectors under test, inert fields held) and the key
+    fields that tell them apart."""
+    cells, keys = run.distinct()
+    cells = selector_cells(run, cells)
+    return cells, [k for k in keys if k in varying_keys(cells)]
+
+
 def _series(run: Run, listing_only: bool = False) -> dict[str, tuple[Style, list[Cell]]]:
     """Cells with a numeric budget, one line per combination of the other telling fields.
 
     ``listing_only`` drops the selector: for a rate the listing alone decides (coverage),
     every selector's line would be drawn on top of the others, hidden but in the legend.
     """
-    cells, keys = run.distinct()
+    cells, keys = _drawn(run)
     keys = [k for k in keys if k != "budget" and not (listing_only and k == "selector")]
     lines: dict[str, list[Cell]] = defaultdict(list)
     for cell in cells:
@@ -74,12 +91,16 @@ def _budgets(run: Run) -> list[Any]:
     return sorted({c["budget"] for c in run.cells if finite(c.get("budget"))})
 
 
-def _line_with_band(ax: Any, cells: Sequence[Cell], metric: str, **kw: Any) -> None:
+def _line_with_band(
+    ax: Any, cells: Sequence[Cell], metric: str, **kw: Any
+) -> list[tuple[Any, float]]:
+    """Draw ``metric`` over the budgets of ``cells``; returns the (budget, value) points."""
     xs = [c["budget"] for c in cells]
     ys = [float(c[metric]) if finite(c.get(metric)) else math.nan for c in cells]
     lows, highs = zip(*(_ci(c, metric) for c in cells), strict=True)
     ax.plot(xs, ys, marker="o", ms=4, lw=1.8, **kw)
     ax.fill_between(xs, lows, highs, color=kw.get("color"), alpha=0.08, lw=0)
+    return list(zip(xs, ys, strict=True))
 
 
 def _budget_axis(ax: Any, budgets: Sequence[Any]) -> None:
@@ -107,10 +128,11 @@ def _legend(fig: Any, ax: Any, n: int) -> None:
 
 
 def _lines_caption(run: Run, listing_only: bool = False) -> str:
-    keys = [
-        k for k in run.distinct()[1] if k != "budget" and not (listing_only and k == "selector")
-    ]
+    keys = [k for k in _drawn(run)[1] if k != "budget" and not (listing_only and k == "selector")]
     text = "Bands: Wilson 95% intervals. One line per " + (", ".join(keys) or "run") + "."
+    drawn = _drawn(run)[0]
+    if len(drawn) < len(run.distinct()[0]):
+        text += " Baselines (oracle, never, random) are in the tables, not drawn."
     inert = run.inert()
     if inert:
         first = run.cells[0]
@@ -119,28 +141,31 @@ def _lines_caption(run: Run, listing_only: bool = False) -> str:
     return text
 
 
+BUDGET_PANELS = ("accuracy", "false_invocation_rate")
+"""The metrics of the accuracy-vs-budget plot, by their registry names (the tables' names)."""
+
+
 def accuracy_vs_budget(run: Run) -> Figure:
-    title = "Accuracy and false invocations vs budget"
+    title = "Accuracy and false invocation rate vs budget"
     budgets = _budgets(run)
     if len(budgets) < 2:
         return Figure("accuracy_vs_budget", title, None, "Skipped: the run has one budget.")
     plt = pyplot()
     lines = _series(run)
-    fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.2))
-    for label, (style, cells) in lines.items():
-        _line_with_band(axes[0], cells, "accuracy", label=label, **style)
-        _line_with_band(axes[1], cells, "unwanted_invocation_rate", label=label, **style)
-    axes[0].set_ylabel("accuracy (share of decisions)")
-    axes[0].set_title("Accuracy (higher is better)", fontsize=10)
-    axes[1].set_ylabel("false invocations per decision")
-    axes[1].set_title("False invocations (lower is better)", fontsize=10)
-    for ax in axes:
+    panels = [m for m in BUDGET_PANELS if any(finite(c.get(m)) for c in run.cells)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.25 * len(panels), 4.2), squeeze=False)
+    values: dict[str, dict[str, list[tuple[Any, float]]]] = {m: {} for m in panels}
+    for ax, metric in zip(axes[0], panels, strict=True):
+        for label, (style, cells) in lines.items():
+            values[metric][label] = _line_with_band(ax, cells, metric, label=label, **style)
+        ax.set_ylabel(metric)
+        ax.set_title(metric, fontsize=10)
         _budget_axis(ax, budgets)
-        ax.set_ylim(bottom=0)
-    axes[0].set_ylim(top=1.02)
+        ax.set_ylim(bottom=0, top=1.02 if METRICS.get(metric).higher_is_better else None)
+    headed(fig, [registry_heading(m) for m in panels], cells_text(run, _drawn(run)[0]))
     fig.tight_layout()
-    _legend(fig, axes[0], len(lines))
-    return Figure("accuracy_vs_budget", title, png(fig), _lines_caption(run))
+    _legend(fig, axes[0][0], len(lines))
+    return Figure("accuracy_vs_budget", title, png(fig), _lines_caption(run), values)
 
 
 def coverage_vs_budget(run: Run) -> Figure:
@@ -154,11 +179,14 @@ def coverage_vs_budget(run: Run) -> Figure:
     shared = _selectors_share_coverage(run)
     lines = _series(run, listing_only=shared)
     fig, ax = plt.subplots(figsize=(7.5, 4))
-    for label, (style, cells) in lines.items():
-        _line_with_band(ax, cells, "coverage", label=label, **style)
-    ax.set_ylabel("share of positives shown")
+    values = {
+        label: _line_with_band(ax, cells, "coverage", label=label, **style)
+        for label, (style, cells) in lines.items()
+    }
+    ax.set_ylabel("coverage")
     ax.set_ylim(0, 1.02)
     _budget_axis(ax, budgets)
+    headed(fig, [registry_heading("coverage")], cells_text(run, _drawn(run)[0]))
     fig.tight_layout()
     _legend(fig, ax, len(lines))
     caption = (
@@ -166,7 +194,7 @@ def coverage_vs_budget(run: Run) -> Figure:
         + ("Selectors shown the same listings share one line. " if shared else "")
         + _lines_caption(run, listing_only=shared)
     )
-    return Figure("coverage_vs_budget", title, png(fig), caption)
+    return Figure("coverage_vs_budget", title, png(fig), caption, {"coverage": values})
 
 
 def _selectors_share_coverage(run: Run) -> bool:
@@ -241,10 +269,13 @@ def accuracy_by_position(run: Run) -> Figure:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 3.8))
     dodge = 0.08 if len(counts) > 1 else 0.0
+    names = [str(lo) if lo == hi else f"{lo}–{hi}" for lo, hi in bins]
+    values: dict[str, list[tuple[str, float]]] = {}
     for i, (label, per) in enumerate(sorted(counts.items())):
         pooled = [[sum(per[p][j] for p in per if lo <= p <= hi) for j in (0, 1)] for lo, hi in bins]
         xs = [b for b, (_, n) in enumerate(pooled) if n]
         ys = [pooled[b][0] / pooled[b][1] for b in xs]
+        values[label] = [(names[b], y) for b, y in zip(xs, ys, strict=True)]
         err = error_bars(ys, [wilson(*pooled[b]) for b in xs])
         shift = (i - (len(counts) - 1) / 2) * dodge
         ax.errorbar(
@@ -259,10 +290,11 @@ def accuracy_by_position(run: Run) -> Figure:
             label=label,
             **styles[label],
         )
-    ax.set_xticks(range(len(bins)), [str(lo) if lo == hi else f"{lo}–{hi}" for lo, hi in bins])
+    ax.set_xticks(range(len(bins)), names)
     ax.set_xlabel("0-based position of the expected skill among the shown entries")
-    ax.set_ylabel("recall (expected skill chosen)")
+    ax.set_ylabel("recall_when_shown")
     ax.set_ylim(0, 1.05)
+    headed(fig, [registry_heading("recall_when_shown") + ", by position"], cells_text(run, cells))
     fig.tight_layout()
     _legend(fig, ax, len(counts))
     caption = (
@@ -277,7 +309,7 @@ def accuracy_by_position(run: Run) -> Figure:
             f" {', '.join(f'`{b}`' for b in blind)} score each entry on its own: order cannot "
             "reach their decisions, so their lines should be flat."
         )
-    return Figure("by_position", title, png(fig), caption)
+    return Figure("by_position", title, png(fig), caption, {"recall_when_shown": values})
 
 
 PLOTS = (

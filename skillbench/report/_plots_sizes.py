@@ -7,7 +7,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from skillbench.report._doc import Figure
-from skillbench.report._figure import COLORS, DASHES, error_bars, finite, png, pyplot
+from skillbench.report._figure import (
+    COLORS,
+    DASHES,
+    error_bars,
+    finite,
+    headed,
+    png,
+    pyplot,
+    registry_heading,
+)
 from skillbench.report._sizes import SizeLine
 
 PANELS = (("accuracy", "accuracy ↑"), ("false_invocation_rate", "false invocation rate ↓"))
@@ -45,6 +54,8 @@ def size_figure(lines: Sequence[SizeLine]) -> Figure:
         ax.minorticks_off()
         ax.set_xlabel("skills in the catalog")
         ax.set_ylabel(label)
+    drawn = ", ".join(line.label for line in lines)
+    headed(fig, [registry_heading(m) for m, _ in PANELS], f"the lines {drawn}, by catalog size")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, bbox_to_anchor=(0.5, 0.0))
     caption = (

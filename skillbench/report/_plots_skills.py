@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillbench.report._doc import Figure, Table
-from skillbench.report._figure import COLORS, finite, png, pyplot, thousands
-from skillbench.report._run import Run, cell_label
+from skillbench.report._effects import cells_text, selector_cells
+from skillbench.report._figure import COLORS, finite, headed, png, pyplot, thousands
+from skillbench.report._run import Run, cell_key, cell_label
 
 
 def is_skill(label: str) -> bool:
@@ -19,9 +21,11 @@ def is_skill(label: str) -> bool:
 def confusion_totals(
     run: Run, cells: Sequence[Mapping[str, Any]] | None = None
 ) -> dict[tuple[str, str], int]:
-    """(expected, chosen) counts summed over ``cells`` (default: all); ``none`` = no skill."""
+    """(expected, chosen) counts summed over ``cells`` (default: the selectors under test,
+    baselines left out); ``none`` = no skill. Only decisions whose expected skill was shown
+    are in a cell's confusion."""
     out: dict[tuple[str, str], int] = defaultdict(int)
-    for cell in run.cells if cells is None else cells:
+    for cell in selector_cells(run) if cells is None else cells:
         for exp, row in (cell.get("confusion") or {}).items():
             for chosen, count in row.items():
                 out[(exp, chosen)] += int(count)
@@ -31,8 +35,15 @@ def confusion_totals(
 def confusion_counts(
     run: Run, cells: Sequence[Mapping[str, Any]] | None = None
 ) -> dict[tuple[str, str], int]:
-    """Off-diagonal (expected, chosen) counts over ``cells`` (default: all): the confusions."""
+    """Off-diagonal (expected, chosen) counts over ``cells`` (default: the selectors under
+    test): the confusions."""
     return {pair: n for pair, n in confusion_totals(run, cells).items() if pair[0] != pair[1] and n}
+
+
+CONFUSION_DEFINITION = (
+    "confusion: decisions by expected skill (row) and chosen skill (column), over decisions "
+    "whose expected skill was shown; colour = share of the row"
+)
 
 
 def _label_order(name: str) -> tuple[bool, bool, str]:
@@ -83,21 +94,26 @@ def confusion_heatmap(run: Run, top: int = 12) -> Figure:
     fig.colorbar(
         im, ax=ax, fraction=0.046, pad=0.04, label="share of the expected skill's decisions"
     )
+    drawn = cells_text(run, selector_cells(run))
+    headed(fig, [CONFUSION_DEFINITION], drawn)
     fig.tight_layout()
+    values = {f"{e} → {c}": int(grid[i, j]) for i, e in enumerate(rows) for j, c in enumerate(cols)}
     return Figure(
         "confusion",
         title,
         png(fig),
-        "Decisions summed over all cells; colour: the share of all decisions on requests "
-        "expecting that row's skill. `none` = no skill (chosen: a miss; expected: a request "
-        "needing no skill). The skills in the most frequent confusions are shown.",
+        f"Decisions summed over {drawn}, counting only those whose expected skill was shown "
+        "(the others are under Skills never shown); colour: the share of those decisions on "
+        "requests expecting that row's skill. `none` = no skill (chosen: a miss; expected: a "
+        "request needing no skill). The skills in the most frequent confusions are shown.",
+        {"decisions": {k: n for k, n in values.items() if n}},
     )
 
 
 def _per_skill_costs(run: Run) -> list[Mapping[str, Any]]:
-    """Each cell's ``cost.per_skill`` mapping (skill name → figures), when recorded."""
+    """Each drawn cell's ``cost.per_skill`` mapping (skill name → figures), when recorded."""
     out = []
-    for cell in run.distinct()[0]:
+    for cell in selector_cells(run, run.distinct()[0]):
         cost = cell.get("cost")
         skills = cost.get("per_skill") if isinstance(cost, Mapping) else None
         if isinstance(skills, Mapping):
@@ -117,19 +133,23 @@ def _break_even(run: Run) -> dict[str, float | None]:
 
 
 def _token_sums(run: Run) -> dict[str, list[float]]:
-    """Skill → [inline tokens, fork tokens, invocations] summed over invocations.
+    """Skill → [inline tokens, fork tokens, invocations, invocations where fork was
+    cheaper] summed over the invocations of the selectors under test.
 
     From the results rows; from ``cost.per_skill`` totals (``invocations``,
-    ``inline_tokens``, ``fork_tokens``) when the rows carry no cost.
+    ``inline_tokens``, ``fork_tokens``; the cheaper count unknown, NaN) when the rows carry
+    no cost.
     """
-    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
+    drawn = {cell_key(c) for c in selector_cells(run)}
+    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0, 0])
     for r in run.rows:
         inline, fork = r.get("inline_tokens"), r.get("fork_tokens")
-        if r.get("chosen") and finite(inline) and finite(fork):
+        if r.get("chosen") and finite(inline) and finite(fork) and cell_key(r) in drawn:
             s = sums[str(r["chosen"])]
             s[0] += inline
             s[1] += fork
             s[2] += 1
+            s[3] += fork < inline
     if sums:
         return sums
     for skills in _per_skill_costs(run):
@@ -139,15 +159,26 @@ def _token_sums(run: Run) -> dict[str, list[float]]:
                 s = sums[str(name)]
                 for i, value in enumerate(figures):
                     s[i] += value
+                s[3] = math.nan
     return sums
 
 
-def _tick(name: str, count: int, breaks: Mapping[str, float | None]) -> str:
-    text = f"{name} ({count:,}×)"
-    if name not in breaks:
-        return text
-    turns = breaks[name]
-    return text + (" · fork never cheaper" if turns is None else f" · fork from {turns:g} turns")
+def _tick(name: str, sums: Sequence[float], breaks: Mapping[str, float | None]) -> str:
+    """``name (N×) · fork cheaper for 23% (from 4 turns left)``: how often fork won in these
+    invocations, beside the remaining turns from which it wins (the median break-even).
+
+    The break-even alone reads as advice to fork even when most invocations ended sooner,
+    which is why the bars (means over these invocations) may favour inline beside it.
+    """
+    text = f"{name} ({int(sums[2]):,}×)"
+    share = sums[3] / sums[2]
+    turns = breaks.get(name)
+    if name in breaks and turns is None:
+        return text + " · fork never cheaper"
+    if math.isnan(share):
+        return text if turns is None else text + f" · fork cheaper from {turns:g} turns left"
+    after = "" if turns is None else f" (from {turns:g} turns left)"
+    return text + f" · fork cheaper for {share:.0%}{after}"
 
 
 def inline_vs_fork(run: Run, top: int = 15) -> Figure:
@@ -164,21 +195,34 @@ def inline_vs_fork(run: Run, top: int = 15) -> Figure:
     ys = range(len(names))
     ax.barh([y + 0.2 for y in ys], inline, height=0.38, color=COLORS[0], label="inline")
     ax.barh([y - 0.2 for y in ys], fork, height=0.38, color=COLORS[4], label="fork")
-    ax.set_yticks(list(ys), [_tick(n, int(sums[n][2]), breaks) for n in names])
+    ax.set_yticks(list(ys), [_tick(n, sums[n], breaks) for n in names])
     ax.set_xlabel("mean tokens per invocation, over the session's remaining turns")
     thousands(ax.xaxis)
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, fontsize=9)
+    drawn = cells_text(run, selector_cells(run))
+    headed(fig, [COST_DEFINITION], drawn)
     fig.tight_layout()
     caption = (
-        f"The {len(names)} most invoked skills; ×: invocations over all cells. "
+        f"The {len(names)} most invoked skills; ×: invocations over {drawn}. "
         "Inline: the body re-sent on every remaining turn; fork: a sub-agent run plus its "
-        "summary carried (docs/cost.md)."
+        "summary carried (docs/cost.md). “Fork cheaper for P%”: the share of these "
+        "invocations where fork used fewer tokens; “from N turns left”: the median "
+        "remaining turns from which fork is cheaper, so a skill invoked mostly near the end "
+        "of its sessions can have a break-even and still a longer fork bar."
     )
-    if breaks:
-        caption += " “Fork from N turns”: the remaining turns from which fork is cheaper."
-    return Figure("inline_vs_fork", title, png(fig), caption)
+    values = {
+        "inline": dict(zip(names, inline, strict=True)),
+        "fork": dict(zip(names, fork, strict=True)),
+        "fork_cheaper_share": {n: sums[n][3] / sums[n][2] for n in names},
+    }
+    return Figure("inline_vs_fork", title, png(fig), caption, values)
 
+
+COST_DEFINITION = (
+    "inline_tokens / fork_tokens: mean tokens an invocation adds inline (body × remaining "
+    "turns) or forked (sub-agent run + summary × remaining turns)"
+)
 
 COST_COLUMNS = (
     ("invocations", "invocations"),

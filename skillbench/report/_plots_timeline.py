@@ -12,9 +12,11 @@ from datetime import datetime
 from typing import Any
 
 from skillbench.report._doc import Figure
-from skillbench.report._figure import png, pyplot
+from skillbench.report._effects import cells_text
+from skillbench.report._figure import headed, png, pyplot, registry_heading
 from skillbench.report._run import (
     BASELINES,
+    ORACLE,
     CellKey,
     Row,
     Run,
@@ -69,7 +71,9 @@ def _panels(run: Run) -> tuple[dict[str, dict[CellKey, list[Row]]], bool]:
     panels: dict[str, dict[CellKey, list[Row]]] = defaultdict(dict)
     for key, rows in (usage or by_cell).items():
         panels[fmt_value(key[5])][key] = rows
-    informative = {s: c for s, c in panels.items() if run.selector_type(s) not in BASELINES}
+    informative = {
+        s: c for s, c in panels.items() if run.selector_type(s) not in BASELINES | {ORACLE}
+    }
     chosen = dict(sorted((informative or panels).items())[:MAX_PANELS])
     return chosen, bool(usage) and len(usage) < len(by_cell)
 
@@ -114,6 +118,7 @@ def timeline_by_half_life(run: Run) -> Figure:
         len(data), 1, figsize=(9, 2.9 * len(data) + 0.6), sharex=True, squeeze=False
     )
     windows, per_line = set(), set()
+    values: dict[str, dict[str, list[float]]] = defaultdict(dict)
     for ax, (selector, scores, shared) in zip(axes[:, 0], data, strict=True):
         window = min(len(shared), max(5, len(shared) // 10))
         windows.add(window)
@@ -127,7 +132,8 @@ def timeline_by_half_life(run: Run) -> Figure:
             per_line.add(len(sharing))
             mean = [sum(s[d] for s in sharing) / len(sharing) for d in shared]
             color, dash = colors[hl]
-            ax.plot(xs, _rolling(mean, window), color=color, ls=dash, lw=1.6, label=hl)
+            values[selector][hl] = _rolling(mean, window)
+            ax.plot(xs, values[selector][hl], color=color, ls=dash, lw=1.6, label=hl)
         kind = run.selector_type(selector)
         ax.set_title(
             f"selector {selector}" + (" (upper bound)" if kind == "oracle" else ""),
@@ -140,6 +146,12 @@ def timeline_by_half_life(run: Run) -> Figure:
         "days since the first request" if _days(data[0][2]) else "decision in replay order"
     )
     handles, names = axes[0, 0].get_legend_handles_labels()
+    drawn = [c for c in run.cells if fmt_value(c.get("selector")) in panels]
+    headed(
+        fig,
+        [registry_heading("accuracy") + ", rolling mean by half-life"],
+        cells_text(run, drawn),
+    )
     fig.tight_layout()
     fig.legend(handles, names, title="half-life", loc="center left", bbox_to_anchor=(1.0, 0.5))
     window_text = " / ".join(str(w) for w in sorted(windows))
@@ -154,4 +166,4 @@ def timeline_by_half_life(run: Run) -> Figure:
         + (" Usage-ordered cells only: other orderings ignore the half-life." if left_out else "")
         + pooled
     )
-    return Figure("timeline", title, png(fig), caption)
+    return Figure("timeline", title, png(fig), caption, {"accuracy": dict(values)})

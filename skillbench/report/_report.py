@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics import METRICS, OUTCOMES
+from skillbench.metrics import METRICS, OUTCOMES, find_metric
 from skillbench.report._advice import confused_pairs, hidden_skills
 from skillbench.report._advice_axes import axis_advice, budget_advice
 from skillbench.report._advice_half_life import half_life_advice
@@ -25,8 +25,8 @@ from skillbench.report._doc import (
     to_html,
     to_markdown,
 )
-from skillbench.report._effects import Effects
-from skillbench.report._headline import best_cell, headline
+from skillbench.report._effects import Effects, is_baseline
+from skillbench.report._headline import OBJECTIVE, best_cell, headline
 from skillbench.report._plots import render_plots
 from skillbench.report._plots_sizes import size_figure
 from skillbench.report._plots_skills import cost_table
@@ -209,8 +209,15 @@ def _advice(run: Run, effects: Effects, best: Mapping[str, Any] | None) -> list[
     return out
 
 
-def build_report(run: Run) -> Document:
-    """The report as blocks (shared by the Markdown and HTML outputs)."""
+def build_report(run: Run, objective: str = OBJECTIVE) -> Document:
+    """The report as blocks (shared by the Markdown and HTML outputs); the headline's best
+    cell is the best on ``objective`` (a per-decision metric of the registry)."""
+    metric = find_metric(objective)
+    if not metric.per_row:
+        raise SkillbenchError(
+            f"objective {objective!r} is not a per-decision metric; use accuracy, recall, "
+            "precision or a rate"
+        )
     doc = Document(f"skillbench report: {run.name}")
     if run.banner:
         doc.add(Para(f"**{run.banner}**"))
@@ -227,14 +234,15 @@ def build_report(run: Run) -> Document:
     doc.add(*_notes(run))
 
     effects = Effects(run)
-    best = best_cell(run)
-    doc.add(Heading("Headline"), *headline(run, effects))
+    best = best_cell(run, metric.name)
+    doc.add(Heading("Headline"), *headline(run, effects, metric.name))
     doc.add(Heading("What to do"))
     doc.add(*_advice(run, effects, best))
     doc.add(Heading("By tag"), *tag_tables(run, effects, best))
     sizes = size_lines(run)
     if sizes:
-        doc.add(*size_blocks(run, sizes), size_figure(sizes))
+        drawn = [line for line in sizes if not is_baseline(run, line.reference)] or sizes
+        doc.add(*size_blocks(run, sizes), size_figure(drawn))
 
     doc.add(Heading("Cells"))
     metrics = _overview_metrics(run)
@@ -322,6 +330,7 @@ def write_report(
     run_dir: str | Path,
     formats: Sequence[str] = FORMATS,
     output: str | Path | None = None,
+    objective: str = OBJECTIVE,
 ) -> list[Path]:
     """Write the report of a run directory; returns the files written.
 
@@ -330,6 +339,7 @@ def write_report(
         formats: any of ``md`` (report.md + plots/*.png), ``html`` (one self-contained file)
             and ``csv`` (summary.csv, one row per cell; decisions.csv, one row per decision).
         output: where to write (default: the run directory itself).
+        objective: the metric the headline ranks cells on.
     """
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
@@ -341,7 +351,7 @@ def write_report(
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     if "md" in formats or "html" in formats:
-        doc = build_report(run)
+        doc = build_report(run, objective)
         if "md" in formats:
             plots = out / "plots"
             plots.mkdir(exist_ok=True)

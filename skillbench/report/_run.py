@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from skillbench._errors import SkillbenchError
+from skillbench.listing import NotShown, why_not_shown
 from skillbench.metrics import counted_rows
 from skillbench.types import CELL_FIELDS, CellKey
 
@@ -209,3 +210,19 @@ def status_counts(run: Run) -> dict[str, int]:
             if isinstance(count, int) and count > 0:
                 out[status] = max(out.get(status, 0), count)
     return out
+
+
+def not_shown_reason(run: Run, name: str, where: Row) -> NotShown:
+    """Why the skill ``name`` was missing from the listing of ``where`` (a results row or a
+    summary cell: its catalog variant and budget), from the manifest's catalog facts."""
+    catalogs = run.manifest.get("catalogs")
+    variant = catalogs.get(where.get("catalog")) if isinstance(catalogs, Mapping) else None
+    if not isinstance(variant, Mapping):
+        return why_not_shown(name, statuses=skill_statuses(run), budget=where.get("budget"))
+    return why_not_shown(
+        name,
+        statuses=variant.get("status") or {},
+        loaded=set(variant.get("skills") or ()),
+        overridden=variant.get("overridden") or {},
+        budget=where.get("budget"),
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from skillbench.results._row import SCHEMA_VERSION, Record
 
@@ -33,6 +33,8 @@ class CatalogFacts(Record):
     """Skills whose `paths` do not match the working directory."""
     status: dict[str, str]
     """Skill name → status, for skills that are not active."""
+    overridden: dict[str, str] = Field(default_factory=dict)
+    """Name of a skill the loader set aside for another (one no winner carries) → why."""
 
 
 class Manifest(Record):

@@ -47,7 +47,10 @@ class CellFields(SizedRecord):
     per_skill: dict[str, dict[str, Any]]
     """Per skill name: requests accepting it, recall, times chosen, precision (each with _ci)."""
     confusion: dict[str, dict[str, int]]
-    """Counts of expected → chosen (`none` for no skill, `<error>`/`<malformed>`)."""
+    """Counts of expected → chosen (`none` for no skill, `<error>`/`<malformed>`), over the
+    decisions whose expected skill was shown."""
+    not_shown: dict[str, int] = Field(default_factory=dict)
+    """Per expected skill: decisions whose listing did not show it (outside `confusion`)."""
     mean_listing_chars: float | None
     """Mean listing size in characters."""
     mean_listing_tokens: float | None

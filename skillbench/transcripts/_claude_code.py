@@ -114,6 +114,7 @@ def parse_claude_code(
         elif kind == "assistant" and isinstance(content, list):
             for skill in _skill_calls(content):
                 if known is not None and skill not in known:
+                    turns.outside(skill)
                     continue
                 if turns.invoked(skill, "model_invoked") and at:
                     yield Invocation(skill, at)

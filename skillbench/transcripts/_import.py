@@ -20,6 +20,7 @@ from skillbench.transcripts._types import (
     ImportSummary,
     Invocation,
     Item,
+    OutsideCall,
     RecordedListing,
 )
 
@@ -147,6 +148,12 @@ def _write(
             elif isinstance(item, Invocation):
                 uses.setdefault(item.skill, []).append(item.at)
                 summary.invocations += 1
+            elif isinstance(item, OutsideCall):
+                for skill in item.skills:
+                    summary.outside[skill] = summary.outside.get(skill, 0) + 1
+                summary.left_out += item.dropped
+                summary.diagnostics.append(item.diagnostic())
+                on_diagnostic(item.diagnostic())
             else:
                 summary.diagnostics.append(item)
                 on_diagnostic(item)

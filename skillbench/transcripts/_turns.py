@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from skillbench.transcripts._types import ImportedRequest, LabelSource
+from skillbench.transcripts._types import ImportedRequest, LabelSource, OutsideCall
 
 
 @dataclass
@@ -24,6 +24,7 @@ class _Open:
     tags: tuple[str, ...]
     user: list[str] = field(default_factory=list)
     model: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
 
 
 class Turns:
@@ -49,7 +50,7 @@ class Turns:
         *,
         args: str | None = None,
         tags: tuple[str, ...] = (),
-    ) -> Iterator[ImportedRequest]:
+    ) -> Iterator[ImportedRequest | OutsideCall]:
         """Open a new turn; yields the turn it closes, if any."""
         yield from self.close()
         turn = self._counts.get(session, 0)
@@ -74,11 +75,27 @@ class Turns:
             names.append(name)
         return first
 
-    def close(self) -> Iterator[ImportedRequest]:
-        """Yield the open turn as a request, labelled; the user's choice outranks the model's."""
+    def outside(self, name: str) -> None:
+        """Record that the model called ``name``, a skill outside the known catalog, in the
+        open turn (nothing without an open turn)."""
+        if self._open is not None and name not in self._open.outside:
+            self._open.outside.append(name)
+
+    def close(self) -> Iterator[ImportedRequest | OutsideCall]:
+        """Yield the open turn as a request, labelled; the user's choice outranks the model's.
+
+        A turn whose only calls were to skills outside the catalog is no request: unlabelled,
+        it would read as one that needs no skill. It yields an ``OutsideCall`` instead (and
+        one beside the request when the turn invoked known skills too).
+        """
         turn, self._open = self._open, None
         if turn is None:
             return
+        if turn.outside:
+            dropped = not (turn.user or turn.model)
+            yield OutsideCall(tuple(turn.outside), turn.session, turn.turn, turn.source, dropped)
+            if dropped:
+                return
         source: LabelSource = (
             "user_invoked" if turn.user else "model_invoked" if turn.model else "none"
         )

@@ -84,6 +84,36 @@ class Invocation(NamedTuple):
     at: str
 
 
+class OutsideCall(NamedTuple):
+    """The model called skills outside the catalog given with ``--skills`` in one turn.
+
+    ``dropped``: the turn invoked nothing else, so it was left out of the requests: with no
+    label it would read as a request that needs no skill, which it was not.
+    """
+
+    skills: tuple[str, ...]
+    session: str
+    turn: int
+    source: str
+    dropped: bool
+
+    def diagnostic(self) -> Diagnostic:
+        file, _, line = self.source.rpartition(":")
+        names = ", ".join(f"`{s}`" for s in self.skills)
+        then = (
+            "turn left out of the requests (it is no negative)"
+            if self.dropped
+            else "the turn keeps its other skills as labels"
+        )
+        return Diagnostic(
+            file,
+            int(line) if line.isdigit() else 0,
+            "note",
+            f"session {self.session} turn {self.turn}: the model called {names}, not among "
+            f"--skills; {then}",
+        )
+
+
 @dataclass
 class ImportSummary:
     """Counts of one import, for the closing line and the exit code."""
@@ -94,11 +124,15 @@ class ImportSummary:
     listings: int = 0
     invocations: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    outside: dict[str, int] = field(default_factory=dict)
+    """Model calls to skills outside ``--skills``, by skill name."""
+    left_out: int = 0
+    """Turns not written as requests because their only calls were outside ``--skills``."""
 
     @property
     def skipped(self) -> int:
         return sum(1 for d in self.diagnostics if d.severity == "skipped")
 
 
-Item = ImportedRequest | RecordedListing | Invocation | Diagnostic
+Item = ImportedRequest | RecordedListing | Invocation | OutsideCall | Diagnostic
 """What a log parser yields, in file order."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -81,8 +82,14 @@ def test_offline_tune_improves_train_and_reports_test(tmp_path: Path) -> None:
     assert result.base_train.accuracy < result.tuned_train.accuracy
     assert set(result.changes) == {"flaky-checks"}
     new = result.changes["flaky-checks"]
-    assert new.startswith("Stabilise a test suite. Key terms: ")
-    assert "intermittently" in new
+    # the baseline proposer quotes its own body: the description, then one of the body's
+    # two sentences verbatim (both carry intermittently, timing and races), no keyword list
+    body = [
+        "When checks fail intermittently, rerun them with a fixed seed and look for timing "
+        "races between workers.",
+        "Intermittently failing checks usually come from timing, races or shared state.",
+    ]
+    assert new in {f"Stabilise a test suite. {sentence}" for sentence in body}
     data = write_report(result, out, "offline")
     test = data["test"]
     # 4 of the 10 flaky requests are held out; all 4 are fixed and nothing breaks, so the
@@ -99,6 +106,13 @@ def test_offline_tune_improves_train_and_reports_test(tmp_path: Path) -> None:
     assert compare.subdirs["deploy"].diff_files == []
     diff = (out / "changes.diff").read_text(encoding="utf-8")
     assert diff.count("+++ ") == 1 and f"+description: {json.dumps(new)}" in diff
+    # outside a git repository, paths are relative to the skill source folder
+    assert "+++ b/flaky-checks/SKILL.md" in diff
+    # 4 better, 0 worse on test: p = 0.125 is no evidence at 0.05, so the verdict says no
+    assert data["verdict"]["apply"] is False
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "**Verdict: do not apply: the test gain could be noise (p ≥ 0.05)" in md
+    assert "The offline proposer is a baseline" in md
 
 
 def test_no_improvement_stops_and_leaves_the_catalog(tmp_path: Path) -> None:
@@ -129,3 +143,26 @@ def test_cli_dry_run_and_bad_skill(tmp_path: Path, capsys: pytest.CaptureFixture
     total = len(FLAKY) + len(DOCS) + len(DEPLOY) + len(NEGATIVE)
     assert (plan["train"] + plan["test"], plan["skills"]) == (total, 3)
     assert main(["tune", str(config), "--skills", "nope", "-o", str(tmp_path / "o")]) == 1
+
+
+def test_changes_diff_applies_in_the_catalogs_git_repository(tmp_path: Path) -> None:
+    config = write_tune_project(tmp_path / "project")
+    repo = tmp_path / "project"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "catalog"]):
+        subprocess.run([*git, *args], cwd=repo, check=True)
+    out = tmp_path / "out"
+    assert main(["tune", str(config), "-o", str(out), "-q"]) == 0
+    diff = (out / "changes.diff").read_text(encoding="utf-8")
+    assert "--- a/skills/flaky-checks/SKILL.md" in diff
+    check = subprocess.run(
+        ["git", "apply", "--check", str(out / "changes.diff")],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stderr
+    subprocess.run(["git", "apply", str(out / "changes.diff")], cwd=repo, check=True)
+    after = load_catalog([str(repo / "skills")]).get("flaky-checks")
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert after is not None and after.description == report["changes"]["flaky-checks"]["after"]

@@ -87,11 +87,13 @@ def test_by_position_per_skill_and_confusion() -> None:
     assert (a["n"], a["recall"], a["chosen"], a["precision"]) == (2, 0.5, 2, 0.5)
     assert (b["n"], b["recall"], b["chosen"], b["precision"]) == (2, 0.0, 1, 0.0)
     assert (zz["n"], zz["recall"], zz["recall_ci"], zz["chosen"]) == (0, None, None, 1)
+    # the fourth row's expected skill was not shown: outside the confusion, in not_shown
     assert m["confusion"] == {
         "a": {"<error>": 1, "a": 1, "b": 1},
-        "b": {"none": 2},
+        "b": {"none": 1},
         "none": {"a": 1, "none": 1, "zz": 1},
     }
+    assert m["not_shown"] == {"b": 1}
 
 
 def test_train_rows_are_excluded_when_a_split_exists() -> None:

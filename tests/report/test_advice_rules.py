@@ -170,14 +170,19 @@ def test_report_headline_leads_with_the_best_cell_and_each_field(tmp_path: Path)
     run = _run(tmp_path, rows)
     md = to_markdown(build_report(run))
     head = md[md.index("## Headline") : md.index("## What to do")]
-    # best: usage at 4000, (110 + 100) / 300 = 0.700
-    assert (
-        "**Best cell: budget=4000 ordering=usage selector=embedding**, accuracy **0.700**" in head
-    )
+    # best: usage at 4000, (110 + 100) / 300 = 0.700, ranked on the named objective
+    assert "**Best cell on accuracy** (the objective; right answers" in head
+    assert "**budget=4000 ordering=usage selector=embedding**, accuracy **0.700**" in head
+    assert "unwanted_invocation_rate 0.000" in head  # no false trigger in any cell
+    # Δ accuracy, its interval, then Δ unwanted_invocation_rate (no false triggers: 0)
     assert "| budget | 4000 vs 1000 | +0.133 |" in head  # (110 − 70) / 300
     assert "| ordering | usage vs alpha | +0.067 |" in head  # 20 / 300
-    # the oracle at 4000 is right on all 180 shown: (110 − 180) / 300
-    assert "| selector | embedding vs oracle (oracle baseline) | -0.233 |" in head
+    assert head.count("| +0.000 |") == 2
+    # baselines are not rivals: no row where the "best" loses to the oracle, a line apart
+    assert "vs oracle" not in head and "| selector |" not in head
+    # the oracle at 4000 is right on all 180 shown and the 100 negatives: 280 / 300; never
+    # on the 100 negatives only
+    assert "Baselines on the same listing (accuracy): oracle 0.933, never 0.333" in head
     assert md.index("## Headline") < md.index("## What to do") < md.index("## By tag")
     assert "### Ordering" in md and "### Budget" in md
     # coverage is the listing's: the oracle and never lines would hide under embedding's

@@ -138,3 +138,45 @@ def test_unpaired_requests_exit_1(tmp_path: Path, capsys) -> None:
     b = write_run(tmp_path / "b", paired_rows([True] * 8))
     assert main(["compare", str(a), str(b)]) == 1
     assert "unpaired requests" in capsys.readouterr().err
+
+
+def _markdown(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["compare", *argv, "--resamples", "500"]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_reading_column_says_regressed_or_improved_and_no_bare_star(pair_dirs, capsys) -> None:
+    a, b = pair_dirs(n=30, worse=8, better=1)
+    # 8 worse, 1 better: one-sided p = 10/512 < 0.05 and the drop 7/30 > 0.02
+    worse = _markdown(capsys, str(a), str(b))
+    assert not any("*" in line for line in worse.splitlines() if line.startswith("|"))
+    assert "| 0.0195 | regressed |" in worse
+    # the other way round: 1 worse, 8 better, two-sided p = 20/512 < 0.05
+    better = _markdown(capsys, str(b), str(a))
+    # p(B worse) = P(at least 1 of 9 discordant worse) = 1 − 1/512
+    assert "| 0.0391 | 0.998 | improved |" in better and "regressed |" not in better
+    assert not any("*" in line for line in better.splitlines() if line.startswith("|"))
+
+
+def test_identical_runs_say_so_in_a_few_lines(pair_dirs, capsys) -> None:
+    a, _ = pair_dirs(n=30, worse=0, better=0)
+    text = _markdown(capsys, str(a), str(a))
+    assert (
+        "**No differences**: in 1 cell pair (30 paired requests) every request has the same "
+        "accuracy in A and B (1.000 in each pair)." in text
+    )
+    assert len(text.strip().splitlines()) <= 6
+
+
+def test_baseline_pairs_get_a_table_row_but_no_section(tmp_path: Path, capsys) -> None:
+    flips = [False] * 6 + [True] * 24
+    never = [
+        {**r, "selector": "never", "chosen": None, "outcome": "missed"}
+        for r in paired_rows([False] * 30)
+    ]
+    a = write_run(tmp_path / "a", paired_rows([True] * 30) + never)
+    b = write_run(tmp_path / "b", paired_rows(flips) + never)
+    text = _markdown(capsys, str(a), str(b))
+    assert "| selector=never | 30 |" in text  # Δ = 0 by construction: a row, no section
+    assert "## selector=embedding" in text and "## selector=never" not in text
+    assert "No section for 1 cell pair: 1 of baselines" in text

@@ -145,7 +145,7 @@ def test_cost_objects_give_break_even_and_a_cost_table(tmp_path: Path) -> None:
     (run / "results.jsonl").unlink()  # the plot falls back on cost.per_skill
     write_report(run, formats=["md"])
     md = (run / "report.md").read_text()
-    assert "(plots/inline_vs_fork.png)" in md and "“Fork from N turns”" in md
+    assert "(plots/inline_vs_fork.png)" in md and "“from N turns left”" in md
     table = md[md.index("### Token cost per cell") :]
     assert "| listing tokens | inline tokens | fork tokens |" in table and "| 2,400 |" in table
 

@@ -164,3 +164,56 @@ def test_no_logs_is_an_error(tmp_path: Path, capsys) -> None:
     (tmp_path / "empty").mkdir()
     assert main(["import", "claude-code", str(tmp_path / "empty"), "-o", str(tmp_path / "o")]) == 1
     assert "error: no claude-code log files under" in capsys.readouterr().err
+
+
+def _say(role: str, content: object, minute: int) -> str:
+    return json.dumps(
+        {
+            "type": role,
+            "sessionId": "s",
+            "timestamp": f"2026-01-01T00:{minute:02d}:00Z",
+            "message": {"role": role, "content": content},
+        }
+    )
+
+
+def _skill_call(*names: str) -> list[dict[str, object]]:
+    return [
+        {"type": "tool_use", "id": f"t{i}", "name": "Skill", "input": {"skill": name}}
+        for i, name in enumerate(names)
+    ]
+
+
+def test_a_call_outside_the_skills_is_named_and_its_turn_is_no_negative(
+    tmp_path: Path, capsys
+) -> None:
+    skills = tmp_path / "skills" / "review"
+    skills.mkdir(parents=True)
+    (skills / "SKILL.md").write_text("---\nname: review\ndescription: Review a diff.\n---\nBody.\n")
+    log = tmp_path / "s.jsonl"
+    lines = [
+        _say("user", "make me a slide deck", 0),  # line 1: turn 0, only pptx
+        _say("assistant", _skill_call("pptx"), 1),
+        _say("user", "review my diff", 2),  # line 3: turn 1, review
+        _say("assistant", _skill_call("review"), 3),
+        _say("user", "hello", 4),  # line 5: turn 2, nothing: a real negative
+        _say("user", "review it and make slides", 6),  # line 6: turn 3, review and pptx
+        _say("assistant", _skill_call("review", "pptx"), 7),
+    ]
+    log.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    argv = ["import", "claude-code", str(log), "-o", str(out), "--skills", str(skills.parent)]
+    assert main([*argv, "--format", "json"]) == 0
+    counts = json.loads(capsys.readouterr().out)
+    assert counts["outside_skills"] == {"pptx": 2} and counts["turns_left_out"] == 1
+    requests = {r["id"]: r["expected"] for r in read_jsonl(out / "requests.jsonl")}
+    assert requests == {"s#1": ["review"], "s#2": None, "s#3": ["review"]}  # s#0 left out
+    notes = (out / "diagnostics.txt").read_text()
+    assert (
+        f"{log}:1: note: session s turn 0: the model called `pptx`, not among --skills; "
+        "turn left out of the requests (it is no negative)"
+    ) in notes
+    assert f"{log}:6: note: session s turn 3: the model called `pptx`" in notes
+    assert main([*argv, "-o", str(tmp_path / "again")]) == 0
+    err = capsys.readouterr().err
+    assert "model calls to skills outside --skills: pptx (2); 1 turn that called nothing " in err
