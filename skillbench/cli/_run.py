@@ -102,6 +102,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "else a local Ray instance; pip install 'skillbench[ray]'); default: the config's "
         "executor, else local [env: SKILLBENCH_EXECUTOR]",
     )
+    parser.add_argument(
+        "--labels",
+        metavar="FILE",
+        default=env_default("labels"),
+        help="label overrides (JSONL of {id, expected}, as the viewer exports them) that "
+        "replace those requests' labels [env: SKILLBENCH_LABELS]",
+    )
     add_quiet(parser)
 
 
@@ -113,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         config = with_model(config, args.model)
     if args.processes is not None:
         config = with_processes(config, int(args.processes))
+    if args.labels:
+        config = with_labels(config, Path(args.labels))
     if args.limit is not None and args.limit < 1:
         from skillbench._errors import SkillbenchError
 
@@ -153,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n{result.decisions} decisions → {result.run_dir}")
         if report is not None:
             print(f"report: {report}")
+        print(f"every decision, filterable: skillbench view {result.run_dir}")
     if result.status == "complete":
         return EXIT_OK
     print(
@@ -170,6 +180,16 @@ def with_model(config: RunConfig, model: str) -> RunConfig:
     if not any(s.type == "litellm" for s in config.selectors):
         raise SkillbenchError(f"--model {model}: the config has no litellm selector")
     return _in_litellm_selectors(config, "model", model)
+
+
+def with_labels(config: RunConfig, labels: Path) -> RunConfig:
+    """``config`` scoring against the label overrides in ``labels`` (read when the grid is
+    built, so a bad line is reported with the requests)."""
+    from skillbench._errors import InputError, Location
+
+    if not labels.is_file():
+        raise InputError(Location(str(labels)), "--labels: file not found")
+    return config.model_copy(update={"labels": str(labels.resolve())})
 
 
 def with_processes(config: RunConfig, processes: int) -> RunConfig:

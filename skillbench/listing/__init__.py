@@ -14,7 +14,7 @@ from skillbench.listing._orderings import (
     UsageOrdering,
     get_ordering,
 )
-from skillbench.listing._plan import ListingPlan, render_listing
+from skillbench.listing._plan import ListingPlan, Place, render_listing
 from skillbench.listing._profile import (
     PROFILES,
     Placement,
@@ -53,6 +53,7 @@ __all__ = [
     "Listing",
     "ListingPlan",
     "Ordering",
+    "Place",
     "Placed",
     "Placement",
     "Profile",

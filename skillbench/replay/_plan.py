@@ -7,6 +7,7 @@ from typing import Any
 from skillbench.replay._config import RunConfig
 from skillbench.replay._grid import Grid, SelectorPool, build_grid, selector_env, usage_trackers
 from skillbench.replay._retrieve import RetrieveStages
+from skillbench.replay._timeline import listing_at
 from skillbench.replay._types import Plannable
 from skillbench.selectors import Query
 
@@ -41,10 +42,8 @@ def dry_run(
                 plan, usage = grid.plans[cell], tracker(cell.half_life)
                 top = stages.top(name, plan)
                 for r in grid.requests:
-                    assert r.at is not None
-                    scores = usage.scores(r.at) if plan.uses_scores else {}
-                    listing = plan.render(scores, only=None if top is None else top[r.id])
-                    queries.append(Query(r, listing, cell.repeat, cell.label))
+                    shown = listing_at(plan, usage, r, None if top is None else top[r.id])
+                    queries.append(Query(r, shown.listing, cell.repeat, cell.label))
             entry["plan"] = dict(selector.plan(queries))
         selectors[name] = entry
     return {

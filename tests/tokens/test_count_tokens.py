@@ -27,7 +27,9 @@ def test_empty_text_has_no_tokens() -> None:
 
 def test_special_token_strings_count_as_text() -> None:
     text = "end <|endoftext|> of <|fim_prefix|> text"
-    assert count_tokens(text, "gpt-4o") == litellm_offline().token_counter(model="gpt-4o", text=text)
+    assert count_tokens(text, "gpt-4o") == litellm_offline().token_counter(
+        model="gpt-4o", text=text
+    )
 
 
 def test_cost_map_is_litellms() -> None:
