@@ -25,6 +25,7 @@ from skillbench.replay._grid import (
     usage_trackers,
 )
 from skillbench.replay._plan import dry_run
+from skillbench.replay._relabel import Relabelled, relabel_run
 from skillbench.replay._results import read_rows
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._schema import config_schema
@@ -60,6 +61,7 @@ __all__ = [
     "Executor",
     "Grid",
     "Plannable",
+    "Relabelled",
     "ReplayJob",
     "RetrieveConfig",
     "RetrieveStages",
@@ -88,6 +90,7 @@ __all__ = [
     "plan_sizes",
     "read_rows",
     "recorded_use",
+    "relabel_run",
     "replay_order",
     "replayed_listings",
     "run_experiment",

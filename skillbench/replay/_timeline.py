@@ -83,7 +83,7 @@ class Step(NamedTuple):
 
 
 def replayed_listings(
-    config: RunConfig, grid: Grid, rows: Mapping[tuple[Any, int, str], Mapping[str, Any]]
+    config: RunConfig, grid: Grid, rows: Mapping[Any, Mapping[str, Any]]
 ) -> Iterator[Step]:
     """Every cell's listings at every request of a finished run, cell by cell in time order,
     with the usage history rebuilt from ``rows`` (the choices) or the labels, as the run
