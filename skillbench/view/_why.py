@@ -30,7 +30,9 @@ def why_not_shown(
     plan, catalog = grid.plans[cell], grid.catalogs[cell.catalog, cell.profile]
     at = step.request.at
     scores = step.usage.scores(at) if at is not None else {}
-    fates = {e.name: e for e in explain(step.shown.full, catalog, options.get(cell.profile))}
+    fates: dict[str, Explanation] = {}
+    for fate in explain(step.shown.full, catalog, options.get(cell.profile)):
+        fates.setdefault(fate.name, fate)  # the loaded skill first, then those it overrode
     return "; ".join(_why(n, step.shown, plan, fates, scores) for n in names)
 
 
@@ -52,10 +54,11 @@ def _why(
         if place is None or budget is None:
             return f"{name}: cut by the budget"
         used = shown.full.used if shown.full.used is not None else shown.full.chars
+        n = len(shown.full.shown_names)
         return (
             f"{name}: cut by the budget: the ordering ranks it {place.rank + 1} of "
-            f"{place.of} and its entry needs {place.chars:,} characters; the "
-            f"{len(shown.full.shown_names)} skills shown used {used:,} of {budget:,}"
+            f"{place.of} and its entry needs {place.chars:,} characters; the {n} "
+            f"skill{'' if n == 1 else 's'} shown used {used:,} of {budget:,}"
         )
     prefix = _PREFIX.get(fate.fate, fate.fate)
     return f"{name}: {prefix}: {fate.why}" if fate.why else f"{name}: {prefix}"
