@@ -9,8 +9,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skillbench._errors import SkillbenchError
 from skillbench.cli._common import (
     EXIT_ERROR,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     add_output,
     add_quiet,
@@ -123,15 +125,16 @@ def run(args: argparse.Namespace) -> int:
     if args.labels:
         config = with_labels(config, Path(args.labels))
     if args.limit is not None and args.limit < 1:
-        from skillbench._errors import SkillbenchError
-
         raise SkillbenchError("--limit must be at least 1")
     if args.dry_run:
         print_plan(dry_run(config, limit=args.limit, max_concurrency=args.max_concurrency))
         return EXIT_OK
-    from skillbench.cli._progress import TerminalProgress
+    from skillbench.cli._progress import make_progress
 
-    observer = TerminalProgress() if not args.quiet and sys.stderr.isatty() else None
+    target = Path(args.output) if args.output else config.output_path()
+    fresh = not target.exists()
+    observer = None if args.quiet else make_progress(sys.stderr)
+    report = None
     try:
         result = run_experiment(
             config,
@@ -145,8 +148,18 @@ def run(args: argparse.Namespace) -> int:
             executor=args.executor,
         )
         if observer is not None:
-            observer.phase("writing the report")
+            observer.phase("writing the report: tables, plots, report.md and report.html")
         report = _report(result.run_dir)
+    except KeyboardInterrupt:
+        if observer is not None:
+            observer.close(finished=False)
+            observer = None
+        print(interrupted_message(args.config, target), file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SkillbenchError:
+        if fresh and target.is_dir() and not any(target.iterdir()):
+            target.rmdir()  # nothing was written: leave no empty folder behind
+        raise
     finally:
         if observer is not None:
             observer.close()
@@ -171,6 +184,21 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_ERROR
+
+
+def interrupted_message(config: str, run_dir: Path) -> str:
+    """What Ctrl-C leaves: the decisions kept in ``run_dir`` and how to continue."""
+    from skillbench.results import RESULTS
+
+    results = run_dir / RESULTS
+    kept = 0
+    if results.is_file():
+        with results.open("rb") as fh:
+            kept = sum(1 for line in fh if line.strip())
+    return (
+        f"interrupted: {kept:,} decision(s) kept in {run_dir}\n"
+        f"continue with: skillbench run {config} --resume -o {run_dir}"
+    )
 
 
 def with_model(config: RunConfig, model: str) -> RunConfig:
