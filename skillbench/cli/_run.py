@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -285,25 +285,64 @@ def summary_table(cells: Sequence[Mapping[str, Any]]) -> str:
     )
 
 
+PLAN_LINES = (
+    (
+        "calls",
+        "calls to make: {calls:,} of {unique_prompts:,} distinct prompts ({cached:,} cached)",
+    ),
+    (
+        "est_prompt_tokens",
+        "tokens (estimate): ~{est_prompt_tokens:,} prompt + ~{est_completion_tokens:,} completion",
+    ),
+    ("fork_calls", "fork calls: {fork_calls:,} ({fork_cached:,} cached)"),
+    (
+        "est_fork_prompt_tokens",
+        "fork tokens (estimate): ~{est_fork_prompt_tokens:,} prompt + "
+        "~{est_fork_completion_tokens:,} completion",
+    ),
+)
+"""How a selector's plan figures read, each line shown when its first key is present."""
+
+
+def _dollars(value: Any) -> str:
+    return "unknown (no price for the model)" if value is None else f"~${value:,.4f}"
+
+
+def plan_lines(plan: Mapping[str, Any]) -> list[str]:
+    """A selector's ``--dry-run`` figures as sentences; keys this knows nothing of are listed
+    as they are."""
+    lines = [text.format(**plan) for key, text in PLAN_LINES if key in plan]
+    if "est_cost_usd" in plan:
+        cap = plan.get("max_cost_usd")
+        limit = "" if cap is None else f" (spend cap ${cap:,.2f})"
+        lines.append(f"cost (estimate): {_dollars(plan['est_cost_usd'])}{limit}")
+    if "est_fork_cost_usd" in plan:
+        lines.append(f"fork cost (estimate): {_dollars(plan['est_fork_cost_usd'])}")
+    known = {k for text in PLAN_LINES for k in re.findall(r"{(\w+)", text[1])}
+    known |= {"model", "queries", "est_cost_usd", "max_cost_usd", "est_fork_cost_usd"}
+    lines += [f"{key}: {value}" for key, value in sorted(plan.items()) if key not in known]
+    return lines
+
+
 def print_plan(plan: Mapping[str, Any]) -> None:
     """The dry-run report: grid size, then per selector its cells and any cost estimate."""
     grid = plan["grid"]
+    repeats = plan.get("repeats", 1)
+    times = f" × {repeats} repeats" if repeats > 1 else ""
     print(
-        f"run {plan['name']}: {plan['requests']} requests × {plan['cells']} cells "
-        f"= {plan['decisions']} decisions"
+        f"run {plan['name']}: {plan['requests']:,} requests × {plan['cells']:,} cells{times} "
+        f"= {plan['decisions']:,} decisions"
     )
     for key in ("catalogs", "profiles", "budgets", "orderings", "half_lives", "selectors"):
         print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
-    print(f"  repeats    {grid['repeats']}")
     for key in ("catalog_sizes", "distractors"):
         if key in grid:
             print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
     for note in plan.get("notes", ()):
         print(f"  note: {note}")
     for name, sel in plan["selectors"].items():
-        line = (
-            f"selector {name} ({sel['type']}): {sel['cells']} cells, {sel['decisions']} decisions"
-        )
-        if "plan" in sel:
-            line += " · " + json.dumps(sel["plan"], sort_keys=True)
-        print(line)
+        model = sel.get("plan", {}).get("model")
+        what = sel["type"] + (f", {model}" if model else "")
+        print(f"selector {name} ({what}): {sel['cells']} cells, {sel['decisions']:,} decisions")
+        for line in plan_lines(sel.get("plan", {})):
+            print(f"  {line}")

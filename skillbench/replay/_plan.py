@@ -17,6 +17,9 @@ def dry_run(
 ) -> dict[str, Any]:
     """What ``run_experiment`` would do, without asking any selector to decide.
 
+    ``cells`` counts listing settings × selectors (a cell's repeats are one cell, as in the
+    summary); ``decisions`` counts every repeat.
+
     Plannable selectors get every query of their cells with listings as the warm-start usage
     shows them (the replay's own history cannot be known in advance), cut to the top k by
     their retrieve stage if any: an estimate.
@@ -33,7 +36,7 @@ def dry_run(
         cells = [c for c in grid.cells if c.selector == name]
         entry: dict[str, Any] = {
             "type": grid.selector_configs[name].type,
-            "cells": len(cells),
+            "cells": len({c.key for c in cells}),
             "decisions": len(cells) * len(grid.requests),
         }
         if isinstance(selector, Plannable):
@@ -50,7 +53,8 @@ def dry_run(
         "name": config.name,
         **({"notes": grid.notes} if grid.notes else {}),
         "requests": len(grid.requests),
-        "cells": len(grid.cells),
+        "cells": len({c.key for c in grid.cells}),
+        "repeats": config.repeats,
         "decisions": grid.decisions,
         "grid": {
             "catalogs": list(config.catalogs),
