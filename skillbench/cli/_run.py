@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -260,29 +261,60 @@ def _fmt(value: Any) -> str:
     return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
-def summary_table(cells: Sequence[Mapping[str, Any]]) -> str:
-    """One line per summary cell: the settings, n (and errors, when any), the headline
-    metrics of the registry with accuracy's interval."""
+def _short(metric: str) -> str:
+    """A metric's column header: ``false_invocation_rate`` → ``false inv``."""
+    return metric.removesuffix("_rate").replace("invocation", "inv").replace("_", " ")
+
+
+def summary_table(cells: Sequence[Mapping[str, Any]], width: int | None = None) -> str:
+    """One line per summary cell, fitted to ``width`` (default: the terminal's).
+
+    Settings and counts every cell shares go in one line above the table; the columns are
+    the settings that vary, n (and errors, when any), the registry's headline metrics (short
+    names) with accuracy's interval. Metric columns that still do not fit are left out from
+    the right, and the table says so.
+    """
     from skillbench.metrics import METRICS
     from skillbench.types import cell_fields
 
-    keys = cell_fields(cells)
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    fields = [
+        *cell_fields(cells),
+        "n",
+        *(["errors"] if any(c.get("errors") for c in cells) else []),
+    ]
+    same = (
+        [k for k in fields if len({_fmt(c.get(k)) for c in cells}) == 1] if len(cells) > 1 else []
+    )
+    keys = [k for k in fields if k not in same]
     metrics = [m.name for m in METRICS.values() if m.headline]
-    counts = ["n", "errors"] if any(c.get("errors") for c in cells) else ["n"]
-    lines = [[*keys, *counts, metrics[0], "95% CI", *metrics[1:]]]
+    header = [*keys, _short(metrics[0]), "95% CI", *(_short(m) for m in metrics[1:])]
+    lines = [header]
     for c in cells:
         ci = c.get(f"{metrics[0]}_ci") or [None, None]
         lines.append(
             [
-                *(_fmt(c.get(k)) for k in (*keys, *counts, metrics[0])),
+                *(_fmt(c.get(k)) for k in (*keys, metrics[0])),
                 f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
                 *(_fmt(c.get(m)) for m in metrics[1:]),
             ]
         )
-    widths = [max(len(row[i]) for row in lines) for i in range(len(lines[0]))]
-    return "\n".join(
-        "  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in lines
-    )
+    widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
+    shown = len(header)
+    while shown > len(keys) + 2 and sum(widths[:shown]) + 2 * (shown - 1) > width:
+        shown -= 1
+    out = []
+    if same:
+        out.append("every cell: " + "  ".join(f"{k}={_fmt(cells[0].get(k))}" for k in same))
+    out += [
+        "  ".join(v.ljust(w) for v, w in zip(row[:shown], widths, strict=False)).rstrip()
+        for row in lines
+    ]
+    if shown < len(header):
+        out.append(
+            f"(left out to fit {width} columns: {', '.join(header[shown:])}; see the report)"
+        )
+    return "\n".join(out)
 
 
 PLAN_LINES = (

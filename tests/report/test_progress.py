@@ -111,3 +111,45 @@ def test_a_selector_typo_leaves_no_output_folder(tmp_path: Path) -> None:
     out = tmp_path / "out" / "run"
     assert main(["run", str(config), "-o", str(out), "-q"]) == 1
     assert not out.exists()
+
+
+def test_the_final_table_fits_the_terminal() -> None:
+    """Shared settings go above the table; metric columns that do not fit are named."""
+    from skillbench.cli._run import summary_table
+
+    cells = [
+        {
+            "catalog": "devtools",
+            "profile": "codebot",
+            "budget": budget,
+            "ordering": "usage",
+            "half_life": "7d",
+            "selector": "embedding",
+            "n": 200,
+            "accuracy": 0.5,
+            "accuracy_ci": [0.4, 0.6],
+            "false_invocation_rate": 0.25,
+            "miss_rate": 0.125,
+            "coverage": 1.0,
+        }
+        for budget in (2000, 4000)
+    ]
+    wide = summary_table(cells, 100).splitlines()
+    assert wide[0] == (
+        "every cell: catalog=devtools  profile=codebot  ordering=usage  "
+        "half_life=7d  selector=embedding  n=200"
+    )
+    assert wide[1].split() == [
+        "budget",
+        "accuracy",
+        "95%",
+        "CI",
+        "false",
+        "inv",
+        "miss",
+        "coverage",
+    ]
+    assert wide[2].split() == ["2000", "0.500", "[0.400,", "0.600]", "0.250", "0.125", "1.000"]
+    narrow = summary_table(cells, 40).splitlines()
+    assert all(len(line) <= 40 for line in narrow[1:-1])
+    assert narrow[-1] == "(left out to fit 40 columns: false inv, miss, coverage; see the report)"
