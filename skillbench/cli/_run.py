@@ -102,8 +102,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--executor",
         default=env_default("executor"),
         help="where the replay runs: local (this process) or ray (Ray tasks on RAY_ADDRESS, "
-        "else a local Ray instance; pip install -e '.[ray]' in the skillbench checkout); default: the config's "
-        "executor, else local [env: SKILLBENCH_EXECUTOR]",
+        "else a local Ray instance; pip install -e '.[ray]' in the skillbench checkout); "
+        "default: the config's executor, else local [env: SKILLBENCH_EXECUTOR]",
     )
     parser.add_argument(
         "--labels",

@@ -7,8 +7,8 @@ the driver did and replays its cells with the local lockstep engine; the driver 
 rows as tasks finish. Workers read no input files and, when every text they meet was
 embedded in the driver, never load the embedding model.
 
-Ray is imported only when this executor runs (``pip install -e '.[ray]'`` in a checkout). ``ray.init``
-connects to ``RAY_ADDRESS`` when set and otherwise starts a local instance for the run.
+Ray is imported only when this executor runs (``pip install -e '.[ray]'`` in a checkout).
+``ray.init`` connects to ``RAY_ADDRESS`` when set and otherwise starts a local instance for the run.
 """
 
 from __future__ import annotations
