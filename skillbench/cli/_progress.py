@@ -74,6 +74,11 @@ class TerminalProgress:
             self.errors += row.get("outcome") in UNANSWERED
             self.unwanted += row.get("outcome") in UNWANTED
 
+    def count(self, done: int, total: int) -> None:
+        """Set the current phase's count: ``done`` of ``total`` (texts embedded)."""
+        with self._lock:
+            self.done, self.total = done, total
+
     def close(self, *, finished: bool = True) -> None:
         """Close the last phase (``finished=False``: it was interrupted) and stop redrawing."""
         self._stop.set()

@@ -6,8 +6,10 @@ from skillbench.selectors._baselines import NeverSelector, OracleSelector, Rando
 from skillbench.selectors._embedder import (
     DEFAULT_MODEL,
     Embedder,
+    EmbedProgress,
     Vectors,
     VectorStore,
+    embedding_progress,
     preload_vectors,
     shared_vectors,
 )
@@ -65,6 +67,7 @@ __all__ = [
     "Choice",
     "Decision",
     "DecisionKind",
+    "EmbedProgress",
     "Embedder",
     "EmbeddingRetriever",
     "EmbeddingSelector",
@@ -86,6 +89,7 @@ __all__ = [
     "VectorStore",
     "Vectors",
     "best_threshold",
+    "embedding_progress",
     "entry_text",
     "keyword_hit",
     "preload_vectors",
