@@ -1,8 +1,9 @@
 """Start-up time of every command that calls no model, as a user runs it (a fresh process).
 
 Each command runs on the bundled devtools data and a small oracle run made first; the figure
-is the median wall time of ``--repeats`` runs, and the last column says whether litellm was
-imported (it never should be: its import alone takes seconds).
+is the median wall and CPU time of ``--repeats`` runs (CPU seconds are steadier on a busy
+machine), and the last column says whether litellm was imported (it never should be: its
+import alone takes seconds).
 
     .venv/bin/python benchmarks/startup_bench.py            # goal: each ≤ 1 s on an idle machine
 """
@@ -11,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parents[1]
 DEVTOOLS = REPO / "datasets" / "devtools"
@@ -86,15 +89,28 @@ def commands(paths: dict[str, str]) -> dict[str, list[str]]:
     }
 
 
-def launch(argv: list[str]) -> tuple[float, int, bool]:
-    """Wall seconds, exit code and whether litellm was imported, for one fresh process."""
+class Launch(NamedTuple):
+    """One fresh process: wall and CPU seconds, exit code, whether litellm was imported."""
+
+    wall: float
+    cpu: float
+    code: int
+    litellm: bool
+
+
+def launch(argv: list[str]) -> Launch:
+    """Run one command in a fresh process, as a user would."""
     env = {**os.environ, "SKILLBENCH_UNSET_KEY": ""}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, env=env, cwd=REPO
     )
-    seconds = time.perf_counter() - start
-    return seconds, done.returncode, "litellm imported" in done.stderr.splitlines()[-1:]
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    imported = "litellm imported" in done.stderr.splitlines()[-1:]
+    return Launch(wall, cpu, done.returncode, imported)
 
 
 def main() -> None:
@@ -102,17 +118,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="runs per command (median)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"{'command':<22}{'median s':>9}{'exit':>6}  litellm")
+        print(f"{'command':<22}{'wall s':>8}{'CPU s':>8}{'exit':>6}  litellm")
         for name, argv in commands(inputs(Path(tmp))).items():
-            times, codes, imported = [], set(), False
-            for _ in range(args.repeats):
-                seconds, code, litellm = launch(argv)
-                times.append(seconds)
-                codes.add(code)
-                imported |= litellm
-            exits = "/".join(str(c) for c in sorted(codes))
-            said = "imported" if imported else "-"
-            print(f"{name:<22}{statistics.median(times):>9.2f}{exits:>6}  {said}")
+            runs = [launch(argv) for _ in range(args.repeats)]
+            wall = statistics.median(r.wall for r in runs)
+            cpu = statistics.median(r.cpu for r in runs)
+            exits = "/".join(str(c) for c in sorted({r.code for r in runs}))
+            said = "imported" if any(r.litellm for r in runs) else "-"
+            print(f"{name:<22}{wall:>8.2f}{cpu:>8.2f}{exits:>6}  {said}")
 
 
 if __name__ == "__main__":

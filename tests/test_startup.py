@@ -51,4 +51,4 @@ def test_the_probe_sees_litellm_when_a_command_imports_it(tmp_path: Path) -> Non
     (tmp_path / "s").mkdir()
     (tmp_path / "s" / "SKILL.md").write_text("---\nname: s\ndescription: d\n---\n")
     argv = ["render", f"project={tmp_path}", "--format", "json", "--model", "claude-sonnet-4-5"]
-    assert launch(argv)[2]
+    assert launch(argv).litellm
