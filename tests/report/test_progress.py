@@ -153,3 +153,30 @@ def test_the_final_table_fits_the_terminal() -> None:
     narrow = summary_table(cells, 40).splitlines()
     assert all(len(line) <= 40 for line in narrow[1:-1])
     assert narrow[-1] == "(left out to fit 40 columns: false inv, miss, coverage; see the report)"
+
+
+def test_render_rejects_a_zero_budget_like_configs(capsys: pytest.CaptureFixture[str]) -> None:
+    from skillbench.cli._main import main
+
+    skills = Path(__file__).parents[2] / "datasets" / "devtools" / "skills" / "project"
+    with pytest.raises(SystemExit) as exit_:
+        main(["render", f"project={skills}", "--budget", "0"])
+    assert exit_.value.code == 2
+    assert "argument --budget: must be >= 1" in capsys.readouterr().err
+
+
+def test_dry_run_counts_cells_without_their_repeats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """quickstart: 3 budgets × 2 orderings × 3 selectors = 18 cells; 2 repeats of 10 requests
+    make 360 decisions."""
+    from skillbench.cli._main import main
+
+    config = Path(__file__).parents[2] / "configs" / "quickstart.yaml"
+    text = config.read_text(encoding="utf-8").replace("seed: 0", "seed: 0\nrepeats: 2")
+    text = text.replace("datasets/", f"{config.parents[1]}/datasets/")
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    assert main(["run", str(tmp_path / "q.yaml"), "--dry-run", "--limit", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "10 requests × 18 cells × 2 repeats = 360 decisions" in out
+    assert "selector embedding (embedding): 6 cells, 120 decisions" in out

@@ -106,3 +106,19 @@ def test_listings_behind_a_retrieve_stage_are_rebuilt(tmp_path: Path) -> None:
                 f"{name}: shown in the full listing, but not among the retrieve stage's top k"
             )
     assert any(r["expected"] and not r["visible"] and r["budget"] == 4000 for r in rows)
+
+
+def test_two_runs_differ_in_settings_and_in_a_rewritten_description() -> None:
+    from skillbench.view._diff import run_diff, word_diff
+    from skillbench.view._source import RunData
+
+    def run(record: str, description: str) -> RunData:
+        settings = {"name": "x", "usage": {"record": record}, "budgets": [4000]}
+        return RunData("x", Path("x"), [], [], [], None, settings, (), {"deploy": description})
+
+    diff = run_diff(run("chosen", "Deploy the app."), run("label", "Deploy the web app."))
+    assert diff["settings"] == [["usage.record", "chosen", "label"]]
+    assert diff["descriptions"] == [
+        ["deploy", [["=", "Deploy the "], ["+", "web "], ["=", "app."]]]
+    ]
+    assert word_diff("a b", "a c") == [["=", "a "], ["-", "b"], ["+", "c"]]

@@ -104,3 +104,11 @@ def test_report_with_labels_rescores_the_finished_run(
     assert _accuracy(relabelled, "oracle", 4000) == pytest.approx(4 / 6)
     assert _accuracy(run, "oracle", 4000) == 1.0  # the run itself is untouched
     assert "relabelled" in capsys.readouterr().out
+    assert f"`skillbench view {relabelled}`" in (relabelled / "report.md").read_text()
+
+
+def test_run_ends_with_the_view_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_inputs(tmp_path, "  - {type: never}\n")
+    out = tmp_path / "run"
+    assert main(["run", str(config), "-o", str(out)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(f"skillbench view {out}")
