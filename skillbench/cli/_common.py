@@ -10,6 +10,7 @@ from typing import Any
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_GATE_FAILED = 100
+EXIT_INTERRUPTED = 130
 
 
 def env_default(flag: str, default: Any = None) -> Any:
@@ -72,9 +73,10 @@ def add_profile_and_budget(parser: argparse.ArgumentParser, profiles: list[str],
     )
     parser.add_argument(
         "--budget",
-        type=int,
+        type=positive_int,
         default=env_default("budget"),
-        help="listing budget in characters (default: the profile's) [env: SKILLBENCH_BUDGET]",
+        help="listing budget in characters, at least 1, as in run configs (default: the "
+        "profile's) [env: SKILLBENCH_BUDGET]",
     )
 
 

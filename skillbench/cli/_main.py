@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from skillbench import __version__
 from skillbench._errors import SkillbenchError
-from skillbench.cli._common import EXIT_ERROR
+from skillbench.cli._common import EXIT_ERROR, EXIT_INTERRUPTED
 
 SUBCOMMANDS = (
     "run",
@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
 

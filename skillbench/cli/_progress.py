@@ -1,9 +1,11 @@
-"""Terminal progress for ``skillbench run``: one line per phase, on stderr, TTY only.
+"""Progress for ``skillbench run``: one line per phase, on stderr.
 
 A run spends its first half-minute loading inputs and models and embedding texts before the
 first decision; a single decisions bar sat at zero through that and then extrapolated a
 wild ETA from it. Here every phase shows its own line with its elapsed time, and the
-replay's ETA is taken from the replay alone, once it has a rate to go on.
+replay's ETA comes from the rate of its last ``WINDOW`` seconds (a model's cache hits and a
+cell's first listings make the early rate a poor guide). On a terminal the current line is
+redrawn in place; elsewhere (CI logs) a plain line is printed every ``PLAIN_EVERY`` seconds.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping
 from typing import Any, TextIO
 
@@ -20,6 +23,10 @@ TICK = 0.2
 """Seconds between redraws of the current line."""
 SETTLE = (0.02, 2.0)
 """The ETA appears once this share of the decisions is done and this many seconds passed."""
+WINDOW = 30.0
+"""Seconds of recent progress the ETA's rate is taken from."""
+PLAIN_EVERY = 15.0
+"""Seconds between progress lines when stderr is not a terminal."""
 
 
 def _clock(seconds: float) -> str:
@@ -36,12 +43,15 @@ class TerminalProgress:
     time passing.
     """
 
-    def __init__(self, stream: TextIO = sys.stderr) -> None:
+    def __init__(self, stream: TextIO = sys.stderr, *, plain: bool = False) -> None:
         self.stream = stream
+        self.plain = plain
         self.name: str | None = None
         self.total: int | None = None
         self.done = self.errors = self.unwanted = 0
         self.started = 0.0
+        self._samples: deque[tuple[float, int]] = deque()
+        self._printed = 0.0
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._tick, daemon=True)
@@ -53,6 +63,8 @@ class TerminalProgress:
             self._finish()
             self.name, self.total, self.started = name, total, time.monotonic()
             self.done = 0
+            self._samples.clear()
+            self._printed = self.started - PLAIN_EVERY  # a new phase prints at once
             self._draw()
 
     def decision(self, row: Mapping[str, Any]) -> None:
@@ -62,12 +74,17 @@ class TerminalProgress:
             self.errors += row.get("outcome") in UNANSWERED
             self.unwanted += row.get("outcome") in UNWANTED
 
-    def close(self) -> None:
-        """Close the last phase and stop redrawing."""
+    def count(self, done: int, total: int) -> None:
+        """Set the current phase's count: ``done`` of ``total`` (texts embedded)."""
+        with self._lock:
+            self.done, self.total = done, total
+
+    def close(self, *, finished: bool = True) -> None:
+        """Close the last phase (``finished=False``: it was interrupted) and stop redrawing."""
         self._stop.set()
         self._thread.join()
         with self._lock:
-            self._finish()
+            self._finish(finished)
             self.name = None
 
     def line(self) -> str:
@@ -77,27 +94,52 @@ class TerminalProgress:
             return f"… {self.name}  {_clock(elapsed)}"
         share = self.done / self.total if self.total else 1.0
         eta = "–"
-        if self.done and share >= SETTLE[0] and elapsed >= SETTLE[1]:
-            eta = _clock(elapsed / self.done * (self.total - self.done))
+        rate = self._rate()
+        if rate and share >= SETTLE[0] and elapsed >= SETTLE[1]:
+            eta = _clock((self.total - self.done) / rate)
         return (
             f"… {self.name}  {self.done:,}/{self.total:,} ({share:.0%})  {_clock(elapsed)} "
             f"ETA {eta}  errors {self.errors:,}  unwanted invocations {self.unwanted:,}"
         )
 
-    def _finish(self) -> None:
+    def _rate(self) -> float | None:
+        """Decisions per second over the last ``WINDOW`` seconds (None: too early to say)."""
+        now = time.monotonic()
+        self._samples.append((now, self.done))
+        while len(self._samples) > 2 and self._samples[0][0] < now - WINDOW:
+            self._samples.popleft()
+        (t0, d0), (t1, d1) = self._samples[0], self._samples[-1]
+        return (d1 - d0) / (t1 - t0) if t1 > t0 and d1 > d0 else None
+
+    def _finish(self, finished: bool = True) -> None:
         if self.name is None:
             return
         elapsed = time.monotonic() - self.started
         counted = f" {self.done:,}/{self.total:,}" if self.total is not None else ""
-        self.stream.write(f"\r\033[K✓ {self.name}{counted}  {_clock(elapsed)}\n")
+        mark, end = ("✓", "") if finished else ("✗", "  interrupted")
+        erase = "" if self.plain else "\r\033[K"
+        self.stream.write(f"{erase}{mark} {self.name}{counted}  {_clock(elapsed)}{end}\n")
         self.stream.flush()
 
     def _draw(self) -> None:
-        if self.name is not None:
-            self.stream.write("\r\033[K" + self.line())
-            self.stream.flush()
+        if self.name is None:
+            return
+        if self.plain:
+            now = time.monotonic()
+            if now - self._printed >= PLAIN_EVERY:
+                self._printed = now
+                self.stream.write(self.line() + "\n")
+                self.stream.flush()
+            return
+        self.stream.write("\r\033[K" + self.line())
+        self.stream.flush()
 
     def _tick(self) -> None:
         while not self._stop.wait(TICK):
             with self._lock:
                 self._draw()
+
+
+def make_progress(stream: TextIO) -> TerminalProgress:
+    """Progress on ``stream``: redrawn in place on a terminal, plain lines elsewhere."""
+    return TerminalProgress(stream, plain=not stream.isatty())

@@ -14,9 +14,14 @@ Write the report of a run directory (also done at the end of `skillbench run`):
   report.html                the same, self-contained (plots embedded; opens from disk)
   summary.csv, decisions.csv one row per cell; one row per decision
 
+With --labels FILE the run is scored again under those label overrides (each decision keeps
+its choice; outcomes follow from the new labels and the listings shown) into a copy of the run
+(-o, default DIR/relabelled), and that copy is reported.
+
 examples:
   skillbench report reports/budget-sweep --format html -o /tmp/sweep-report
   skillbench report reports/quickstart --objective false_invocation_rate
+  skillbench report reports/quickstart --labels labels.jsonl
 """
 
 
@@ -33,7 +38,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="per-decision metric the headline ranks cells on (default: accuracy) "
         "[env: SKILLBENCH_OBJECTIVE]",
     )
-    add_output(parser, "directory to write into (default: DIR)")
+    add_output(parser, "directory to write into (default: DIR; DIR/relabelled with --labels)")
+    parser.add_argument(
+        "--labels",
+        metavar="FILE",
+        default=env_default("labels"),
+        help="score the run's decisions again under these label overrides (JSONL of "
+        "{id, expected}, as the viewer exports them) and report that copy of the run "
+        "[env: SKILLBENCH_LABELS]",
+    )
     add_quiet(parser)
 
 
@@ -43,7 +56,21 @@ def run(args: argparse.Namespace) -> int:
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     if not formats:
         raise SkillbenchError(f"--format: no report format given in {args.format!r}")
-    written = write_report(args.run_dir, formats, output=args.output, objective=args.objective)
+    run_dir, output = args.run_dir, args.output
+    if args.labels:
+        from pathlib import Path
+
+        from skillbench.replay import relabel_run
+
+        target = Path(output) if output else Path(run_dir) / "relabelled"
+        done = relabel_run(run_dir, args.labels, target)
+        if not args.quiet:
+            print(
+                f"{done.decisions} decision(s) relabelled, {done.changed} changed outcome "
+                f"→ {done.run_dir}"
+            )
+        run_dir, output = done.run_dir, None
+    written = write_report(run_dir, formats, output=output, objective=args.objective)
     if not args.quiet:
         for path in written:
             if path.suffix != ".png":

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
+import re
+import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skillbench._errors import SkillbenchError
 from skillbench.cli._common import (
     EXIT_ERROR,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     add_output,
     add_quiet,
@@ -99,8 +102,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--executor",
         default=env_default("executor"),
         help="where the replay runs: local (this process) or ray (Ray tasks on RAY_ADDRESS, "
-        "else a local Ray instance; pip install 'skillbench[ray]'); default: the config's "
-        "executor, else local [env: SKILLBENCH_EXECUTOR]",
+        "else a local Ray instance; pip install -e '.[ray]' in the skillbench checkout); "
+        "default: the config's executor, else local [env: SKILLBENCH_EXECUTOR]",
+    )
+    parser.add_argument(
+        "--labels",
+        metavar="FILE",
+        default=env_default("labels"),
+        help="label overrides (JSONL of {id, expected}, as the viewer exports them) that "
+        "replace those requests' labels [env: SKILLBENCH_LABELS]",
     )
     add_quiet(parser)
 
@@ -113,16 +123,19 @@ def run(args: argparse.Namespace) -> int:
         config = with_model(config, args.model)
     if args.processes is not None:
         config = with_processes(config, int(args.processes))
+    if args.labels:
+        config = with_labels(config, Path(args.labels))
     if args.limit is not None and args.limit < 1:
-        from skillbench._errors import SkillbenchError
-
         raise SkillbenchError("--limit must be at least 1")
     if args.dry_run:
         print_plan(dry_run(config, limit=args.limit, max_concurrency=args.max_concurrency))
         return EXIT_OK
-    from skillbench.cli._progress import TerminalProgress
+    from skillbench.cli._progress import make_progress
 
-    observer = TerminalProgress() if not args.quiet and sys.stderr.isatty() else None
+    target = Path(args.output) if args.output else config.output_path()
+    fresh = not target.exists()
+    observer = None if args.quiet else make_progress(sys.stderr)
+    report = None
     try:
         result = run_experiment(
             config,
@@ -136,8 +149,18 @@ def run(args: argparse.Namespace) -> int:
             executor=args.executor,
         )
         if observer is not None:
-            observer.phase("writing the report")
+            observer.phase("writing the report: tables, plots, report.md and report.html")
         report = _report(result.run_dir)
+    except KeyboardInterrupt:
+        if observer is not None:
+            observer.close(finished=False)
+            observer = None
+        print(interrupted_message(args.config, target), file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SkillbenchError:
+        if fresh and target.is_dir() and not any(target.iterdir()):
+            target.rmdir()  # nothing was written: leave no empty folder behind
+        raise
     finally:
         if observer is not None:
             observer.close()
@@ -153,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n{result.decisions} decisions → {result.run_dir}")
         if report is not None:
             print(f"report: {report}")
+        print(f"every decision, filterable: skillbench view {result.run_dir}")
     if result.status == "complete":
         return EXIT_OK
     print(
@@ -163,6 +187,21 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_ERROR
 
 
+def interrupted_message(config: str, run_dir: Path) -> str:
+    """What Ctrl-C leaves: the decisions kept in ``run_dir`` and how to continue."""
+    from skillbench.results import RESULTS
+
+    results = run_dir / RESULTS
+    kept = 0
+    if results.is_file():
+        with results.open("rb") as fh:
+            kept = sum(1 for line in fh if line.strip())
+    return (
+        f"interrupted: {kept:,} decision(s) kept in {run_dir}\n"
+        f"continue with: skillbench run {config} --resume -o {run_dir}"
+    )
+
+
 def with_model(config: RunConfig, model: str) -> RunConfig:
     """``config`` with ``model`` in every litellm selector (an error when it has none)."""
     from skillbench._errors import SkillbenchError
@@ -170,6 +209,16 @@ def with_model(config: RunConfig, model: str) -> RunConfig:
     if not any(s.type == "litellm" for s in config.selectors):
         raise SkillbenchError(f"--model {model}: the config has no litellm selector")
     return _in_litellm_selectors(config, "model", model)
+
+
+def with_labels(config: RunConfig, labels: Path) -> RunConfig:
+    """``config`` scoring against the label overrides in ``labels`` (read when the grid is
+    built, so a bad line is reported with the requests)."""
+    from skillbench._errors import InputError, Location
+
+    if not labels.is_file():
+        raise InputError(Location(str(labels)), "--labels: file not found")
+    return config.model_copy(update={"labels": str(labels.resolve())})
 
 
 def with_processes(config: RunConfig, processes: int) -> RunConfig:
@@ -212,50 +261,120 @@ def _fmt(value: Any) -> str:
     return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
-def summary_table(cells: Sequence[Mapping[str, Any]]) -> str:
-    """One line per summary cell: the settings, n (and errors, when any), the headline
-    metrics of the registry with accuracy's interval."""
+def _short(metric: str) -> str:
+    """A metric's column header: ``false_invocation_rate`` → ``false inv``."""
+    return metric.removesuffix("_rate").replace("invocation", "inv").replace("_", " ")
+
+
+def summary_table(cells: Sequence[Mapping[str, Any]], width: int | None = None) -> str:
+    """One line per summary cell, fitted to ``width`` (default: the terminal's).
+
+    Settings and counts every cell shares go in one line above the table; the columns are
+    the settings that vary, n (and errors, when any), the registry's headline metrics (short
+    names) with accuracy's interval. Metric columns that still do not fit are left out from
+    the right, and the table says so.
+    """
     from skillbench.metrics import METRICS
     from skillbench.types import cell_fields
 
-    keys = cell_fields(cells)
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    fields = [
+        *cell_fields(cells),
+        "n",
+        *(["errors"] if any(c.get("errors") for c in cells) else []),
+    ]
+    same = (
+        [k for k in fields if len({_fmt(c.get(k)) for c in cells}) == 1] if len(cells) > 1 else []
+    )
+    keys = [k for k in fields if k not in same]
     metrics = [m.name for m in METRICS.values() if m.headline]
-    counts = ["n", "errors"] if any(c.get("errors") for c in cells) else ["n"]
-    lines = [[*keys, *counts, metrics[0], "95% CI", *metrics[1:]]]
+    header = [*keys, _short(metrics[0]), "95% CI", *(_short(m) for m in metrics[1:])]
+    lines = [header]
     for c in cells:
         ci = c.get(f"{metrics[0]}_ci") or [None, None]
         lines.append(
             [
-                *(_fmt(c.get(k)) for k in (*keys, *counts, metrics[0])),
+                *(_fmt(c.get(k)) for k in (*keys, metrics[0])),
                 f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
                 *(_fmt(c.get(m)) for m in metrics[1:]),
             ]
         )
-    widths = [max(len(row[i]) for row in lines) for i in range(len(lines[0]))]
-    return "\n".join(
-        "  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in lines
-    )
+    widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
+    shown = len(header)
+    while shown > len(keys) + 2 and sum(widths[:shown]) + 2 * (shown - 1) > width:
+        shown -= 1
+    out = []
+    if same:
+        out.append("every cell: " + "  ".join(f"{k}={_fmt(cells[0].get(k))}" for k in same))
+    out += [
+        "  ".join(v.ljust(w) for v, w in zip(row[:shown], widths, strict=False)).rstrip()
+        for row in lines
+    ]
+    if shown < len(header):
+        out.append(
+            f"(left out to fit {width} columns: {', '.join(header[shown:])}; see the report)"
+        )
+    return "\n".join(out)
+
+
+PLAN_LINES = (
+    (
+        "calls",
+        "calls to make: {calls:,} of {unique_prompts:,} distinct prompts ({cached:,} cached)",
+    ),
+    (
+        "est_prompt_tokens",
+        "tokens (estimate): ~{est_prompt_tokens:,} prompt + ~{est_completion_tokens:,} completion",
+    ),
+    ("fork_calls", "fork calls: {fork_calls:,} ({fork_cached:,} cached)"),
+    (
+        "est_fork_prompt_tokens",
+        "fork tokens (estimate): ~{est_fork_prompt_tokens:,} prompt + "
+        "~{est_fork_completion_tokens:,} completion",
+    ),
+)
+"""How a selector's plan figures read, each line shown when its first key is present."""
+
+
+def _dollars(value: Any) -> str:
+    return "unknown (no price for the model)" if value is None else f"~${value:,.4f}"
+
+
+def plan_lines(plan: Mapping[str, Any]) -> list[str]:
+    """A selector's ``--dry-run`` figures as sentences; keys this knows nothing of are listed
+    as they are."""
+    lines = [text.format(**plan) for key, text in PLAN_LINES if key in plan]
+    if "est_cost_usd" in plan:
+        cap = plan.get("max_cost_usd")
+        limit = "" if cap is None else f" (spend cap ${cap:,.2f})"
+        lines.append(f"cost (estimate): {_dollars(plan['est_cost_usd'])}{limit}")
+    if "est_fork_cost_usd" in plan:
+        lines.append(f"fork cost (estimate): {_dollars(plan['est_fork_cost_usd'])}")
+    known = {k for text in PLAN_LINES for k in re.findall(r"{(\w+)", text[1])}
+    known |= {"model", "queries", "est_cost_usd", "max_cost_usd", "est_fork_cost_usd"}
+    lines += [f"{key}: {value}" for key, value in sorted(plan.items()) if key not in known]
+    return lines
 
 
 def print_plan(plan: Mapping[str, Any]) -> None:
     """The dry-run report: grid size, then per selector its cells and any cost estimate."""
     grid = plan["grid"]
+    repeats = plan.get("repeats", 1)
+    times = f" × {repeats} repeats" if repeats > 1 else ""
     print(
-        f"run {plan['name']}: {plan['requests']} requests × {plan['cells']} cells "
-        f"= {plan['decisions']} decisions"
+        f"run {plan['name']}: {plan['requests']:,} requests × {plan['cells']:,} cells{times} "
+        f"= {plan['decisions']:,} decisions"
     )
     for key in ("catalogs", "profiles", "budgets", "orderings", "half_lives", "selectors"):
         print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
-    print(f"  repeats    {grid['repeats']}")
     for key in ("catalog_sizes", "distractors"):
         if key in grid:
             print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
     for note in plan.get("notes", ()):
         print(f"  note: {note}")
     for name, sel in plan["selectors"].items():
-        line = (
-            f"selector {name} ({sel['type']}): {sel['cells']} cells, {sel['decisions']} decisions"
-        )
-        if "plan" in sel:
-            line += " · " + json.dumps(sel["plan"], sort_keys=True)
-        print(line)
+        model = sel.get("plan", {}).get("model")
+        what = sel["type"] + (f", {model}" if model else "")
+        print(f"selector {name} ({what}): {sel['cells']} cells, {sel['decisions']:,} decisions")
+        for line in plan_lines(sel.get("plan", {})):
+            print(f"  {line}")

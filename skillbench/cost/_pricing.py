@@ -52,9 +52,9 @@ def pricing_for(model: str) -> Pricing:
     Raises:
         SkillbenchError: the map has no input/output price for the model.
     """
-    from skillbench.tokens import litellm_offline
+    from skillbench.tokens import cost_map
 
-    table = litellm_offline().model_cost
+    table = cost_map()
     for key in (model, model.split("/", 1)[-1]):
         entry = table.get(key)
         if entry and "input_cost_per_token" in entry and "output_cost_per_token" in entry:

@@ -22,7 +22,7 @@ from skillbench.listing._orderings import (
     UsageOrdering,
     get_ordering,
 )
-from skillbench.listing._plan import ListingPlan, render_listing
+from skillbench.listing._plan import ListingPlan, Place, render_listing
 from skillbench.listing._profile import (
     PROFILES,
     Mention,
@@ -69,6 +69,7 @@ __all__ = [
     "NotShown",
     "NotShownReason",
     "Ordering",
+    "Place",
     "Placed",
     "Placement",
     "Profile",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.catalog import Skill
@@ -138,6 +138,15 @@ def render_listing(
     return _listing(renderer, effective, skills, layout, excluded)
 
 
+class Place(NamedTuple):
+    """A listable skill's place in a plan's ordering: 0-based rank, of how many, and its
+    entry's characters in full."""
+
+    rank: int
+    of: int
+    chars: int
+
+
 class ListingPlan:
     """A catalog prepared for many renders that differ only in usage scores.
 
@@ -219,6 +228,21 @@ class ListingPlan:
         if not self.uses_scores:
             self._cached = listing
         return listing
+
+    def place_of(self, name: str, scores: Mapping[str, float] | None = None) -> Place | None:
+        """Where the ordering puts the listable skill ``name`` under ``scores`` and how long
+        its entry is: what a budget cut it at (None: the skill is not listable)."""
+        used: Mapping[str, float] = (scores or {}) if self.renderer.uses_scores else {}
+        if self._fast:
+            ordered: Sequence[Entry] = list(self._usage_order(used))
+        elif self._fixed is not None:
+            ordered = self._fixed
+        else:
+            ordered = [self._entries[j] for j in self.ordering.order(self._pool, used, self.seed)]
+        for rank, entry in enumerate(ordered):
+            if entry.skill.name == name:
+                return Place(rank, len(ordered), len(entry.text))
+        return None
 
     def _prepare_usage(self) -> None:
         """Static part of the usage key, sorted once: group, source priority, name."""

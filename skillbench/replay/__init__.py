@@ -15,9 +15,19 @@ from skillbench.replay._config import (
 from skillbench.replay._cost import CostAnnotator, cost_annotator
 from skillbench.replay._engine import RunResult, run_experiment
 from skillbench.replay._executor import EXECUTORS, Executor, ReplayJob
-from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
+from skillbench.replay._grid import (
+    Grid,
+    build_grid,
+    load_variant,
+    replay_order,
+    selector_env,
+    train_split,
+    usage_trackers,
+)
 from skillbench.replay._plan import dry_run
+from skillbench.replay._relabel import Relabelled, relabel_run
 from skillbench.replay._results import read_rows
+from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._schema import config_schema
 from skillbench.replay._sizes import (
     SizedCatalog,
@@ -26,6 +36,7 @@ from skillbench.replay._sizes import (
     distractor_order,
     plan_sizes,
 )
+from skillbench.replay._timeline import Shown, Step, listing_at, recorded_use, replayed_listings
 from skillbench.replay._types import (
     ANNOTATORS,
     Annotator,
@@ -50,16 +61,20 @@ __all__ = [
     "Executor",
     "Grid",
     "Plannable",
+    "Relabelled",
     "ReplayJob",
     "RetrieveConfig",
+    "RetrieveStages",
     "RunConfig",
     "RunObserver",
     "RunResult",
     "RunStatus",
     "RunStopped",
     "SelectorConfig",
+    "Shown",
     "SizedCatalog",
     "SourceConfig",
+    "Step",
     "SweepPlan",
     "TimelineConfig",
     "UsageConfig",
@@ -69,11 +84,17 @@ __all__ = [
     "cost_annotator",
     "distractor_order",
     "dry_run",
+    "listing_at",
     "load_config",
     "load_variant",
     "plan_sizes",
     "read_rows",
+    "recorded_use",
+    "relabel_run",
     "replay_order",
+    "replayed_listings",
     "run_experiment",
+    "selector_env",
     "train_split",
+    "usage_trackers",
 ]

@@ -17,10 +17,11 @@ from typing import Any, TypeVar
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
 from skillbench.replay._retrieve import TopK, retrieval_fields
+from skillbench.replay._timeline import listing_at, recorded_use
 from skillbench.replay._types import Cell
 from skillbench.selectors import Calibratable, Selector
 from skillbench.tokens import count_tokens
-from skillbench.types import NOT_RUN, Decision, Query, classify
+from skillbench.types import Decision, Query, classify
 from skillbench.usage import UsageTracker
 
 V = TypeVar("V")
@@ -111,15 +112,13 @@ class CellRun:
     def listing_at(self, request: LabelledRequest) -> Listing:
         """The listing this cell shows at ``request.at``, given the usage recorded so far
         (with a retrieve stage: of the request's top k; the full one is kept in ``full``)."""
-        scores: Mapping[str, float] = {}
-        if self.plan.uses_scores:
-            assert request.at is not None
-            scores = self.tracker.ranked(request.at)
-        full = self._interned(self.plan.render(scores))
+        top = None if self.retrieved is None else self.retrieved[request.id]
+        shown = listing_at(self.plan, self.tracker, request, top)
+        full = self._interned(shown.full)
         if self.retrieved is None:
             return full
         self.full[request.id] = full
-        return self._interned(self.plan.render(scores, only=self.retrieved[request.id]))
+        return self._interned(shown.listing)
 
     def _interned(self, listing: Listing) -> Listing:
         return self.seen.setdefault(listing.text, listing)
@@ -143,18 +142,16 @@ class CellRun:
                 out.append((i, query))
                 self.waiting = self.dependent
             if self.record_label:
-                if request.expected:
-                    assert request.at is not None
-                    self.tracker.record(request.expected[0], request.at)
+                self._record(request, None)
             elif row is not None and self.dependent:
-                self._record_chosen(request, row)
+                self._record(request, row)
             self.pos += 1
         return out
 
     def finish(self, request: LabelledRequest, row: Mapping[str, Any]) -> None:
         """Take the decision on ``request`` (recorded as usage when the cell is dependent)."""
         if self.dependent:
-            self._record_chosen(request, row)
+            self._record(request, row)
             self.waiting = False
 
     def calibrate(self, requests: Sequence[LabelledRequest]) -> Mapping[str, Any]:
@@ -168,11 +165,11 @@ class CellRun:
         ]
         return dict(self.selector.calibrate(queries))
 
-    def _record_chosen(self, request: LabelledRequest, row: Mapping[str, Any]) -> None:
-        """An agent's tracker records an invocation that ran: a shown skill was invoked."""
-        if row.get("chosen") is not None and row.get("outcome") not in NOT_RUN:
+    def _record(self, request: LabelledRequest, row: Mapping[str, Any] | None) -> None:
+        used = recorded_use(request, row, record_label=self.record_label)
+        if used is not None:
             assert request.at is not None
-            self.tracker.record(row["chosen"], request.at)
+            self.tracker.record(used, request.at)
 
 
 def make_row(

@@ -122,6 +122,8 @@ class SelectorConfig(BaseModel):
 
 SWEEP_KEYS = ("catalog_sizes", "distractors", "anchors")
 """Catalog-size sweep keys: hashed only when set, so older configs keep their hash."""
+OPTIONAL_KEYS = (*SWEEP_KEYS, "labels")
+"""Every key hashed only when set."""
 
 STAGE_KEYS = ("retrieve",)
 """Selector keys of optional stages: hashed only when set, for the same reason."""
@@ -163,6 +165,8 @@ class RunConfig(_Strict):
     distractors: Literal["random", "nearest", "both"] | None = None
     anchors: StrictInt | None = Field(default=None, ge=1)
     executor: str | None = None
+    labels: str | None = None
+    """A label-overrides file (JSONL of ``{id, expected}``) correcting some requests' labels."""
     """Where the replay runs (``local``, ``ray``); how, never what, so not in the hash."""
 
     _path: Path | None = PrivateAttr(default=None)
@@ -246,7 +250,7 @@ class RunConfig(_Strict):
         stopped by its spend cap resumes after the cap is raised, on any executor.
         """
         data = self.model_dump(mode="json", exclude={"output_dir", "executor"})
-        for key in SWEEP_KEYS:
+        for key in OPTIONAL_KEYS:
             if data[key] is None:
                 del data[key]
         data["selectors"] = [
@@ -258,9 +262,9 @@ class RunConfig(_Strict):
             for sel in data["selectors"]
         ]
         digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode())
-        requests = self.resolve(self.requests)
-        if requests.is_file():
-            digest.update(hashlib.sha256(requests.read_bytes()).digest())
+        for path in (self.requests, self.labels):
+            if path is not None and self.resolve(path).is_file():
+                digest.update(hashlib.sha256(self.resolve(path).read_bytes()).digest())
         return digest.hexdigest()[:16]
 
     def resolved(self) -> dict[str, Any]:
@@ -275,6 +279,8 @@ class RunConfig(_Strict):
             data["cwd"] = str(self.resolve(self.cwd))
         if self.usage.warm_start:
             data["usage"]["warm_start"] = str(self.resolve(self.usage.warm_start))
+        if self.labels:
+            data["labels"] = str(self.resolve(self.labels))
         return data
 
 
@@ -350,6 +356,7 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
             )
     inputs: list[tuple[tuple[Any, ...], str, str]] = [(("requests",), config.requests, "requests")]
     inputs += [(("cwd",), config.cwd, "working directory")] if config.cwd else []
+    inputs += [(("labels",), config.labels, "labels file")] if config.labels else []
     for variant, sources in config.catalogs.items():
         inputs += [
             (("catalogs", variant, j), s.path, "catalog source") for j, s in enumerate(sources)

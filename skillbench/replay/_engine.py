@@ -48,7 +48,7 @@ from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import ANNOTATORS, Annotator, Cell, RunObserver
 from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
-from skillbench.selectors import Calibratable, Preparable, Selector
+from skillbench.selectors import Calibratable, Preparable, Selector, embedding_progress
 from skillbench.types import Query, RunStopped
 
 Progress = Callable[[int, int], None]
@@ -278,7 +278,8 @@ def prepare_runs(
             if observer is not None:
                 what = f"{type(selector).__name__}: loading its model, embedding"
                 observer.phase(f"{what} {len(texts):,} request texts")
-            selector.prepare(texts)
+            with embedding_progress(None if observer is None else observer.count):
+                selector.prepare(texts)
     fitted: dict[Cell, Mapping[str, Any]] = {}
     for run in runs:
         if isinstance(run.selector, Calibratable):

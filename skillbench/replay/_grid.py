@@ -17,7 +17,14 @@ from typing import Any
 from skillbench._errors import InputError, SkillbenchError
 from skillbench.cache import default_cache_root
 from skillbench.catalog import Catalog, SourceSpec, load_catalog
-from skillbench.dataset import LabelledRequest, assign_timeline, check_expected, load_requests
+from skillbench.dataset import (
+    LabelledRequest,
+    apply_labels,
+    assign_timeline,
+    check_expected,
+    load_labels,
+    load_requests,
+)
 from skillbench.listing import ListingPlan
 from skillbench.replay._config import RunConfig, SelectorConfig
 from skillbench.replay._sizes import SizedCatalog, anchor_requests, plan_sizes
@@ -66,6 +73,9 @@ def replay_order(request: LabelledRequest) -> tuple[Any, ...]:
 def prepare_requests(config: RunConfig, limit: int | None) -> list[LabelledRequest]:
     """The requests in replay order: the first ``limit`` of the file, timeline filled in."""
     requests = load_requests(config.resolve(config.requests))
+    if config.labels:
+        labels = config.resolve(config.labels)
+        requests = apply_labels(requests, load_labels(labels), labels)
     if limit is not None:
         requests = requests[:limit]
     if any(r.at is None for r in requests):

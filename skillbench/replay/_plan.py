@@ -7,6 +7,7 @@ from typing import Any
 from skillbench.replay._config import RunConfig
 from skillbench.replay._grid import Grid, SelectorPool, build_grid, selector_env, usage_trackers
 from skillbench.replay._retrieve import RetrieveStages
+from skillbench.replay._timeline import listing_at
 from skillbench.replay._types import Plannable
 from skillbench.selectors import Query
 
@@ -15,6 +16,9 @@ def dry_run(
     config: RunConfig, *, limit: int | None = None, max_concurrency: int = 8
 ) -> dict[str, Any]:
     """What ``run_experiment`` would do, without asking any selector to decide.
+
+    ``cells`` counts listing settings × selectors (a cell's repeats are one cell, as in the
+    summary); ``decisions`` counts every repeat.
 
     Plannable selectors get every query of their cells with listings as the warm-start usage
     shows them (the replay's own history cannot be known in advance), cut to the top k by
@@ -32,7 +36,7 @@ def dry_run(
         cells = [c for c in grid.cells if c.selector == name]
         entry: dict[str, Any] = {
             "type": grid.selector_configs[name].type,
-            "cells": len(cells),
+            "cells": len({c.key for c in cells}),
             "decisions": len(cells) * len(grid.requests),
         }
         if isinstance(selector, Plannable):
@@ -41,17 +45,16 @@ def dry_run(
                 plan, usage = grid.plans[cell], tracker(cell.half_life)
                 top = stages.top(name, plan)
                 for r in grid.requests:
-                    assert r.at is not None
-                    scores = usage.scores(r.at) if plan.uses_scores else {}
-                    listing = plan.render(scores, only=None if top is None else top[r.id])
-                    queries.append(Query(r, listing, cell.repeat, cell.label))
+                    shown = listing_at(plan, usage, r, None if top is None else top[r.id])
+                    queries.append(Query(r, shown.listing, cell.repeat, cell.label))
             entry["plan"] = dict(selector.plan(queries))
         selectors[name] = entry
     return {
         "name": config.name,
         **({"notes": grid.notes} if grid.notes else {}),
         "requests": len(grid.requests),
-        "cells": len(grid.cells),
+        "cells": len({c.key for c in grid.cells}),
+        "repeats": config.repeats,
         "decisions": grid.decisions,
         "grid": {
             "catalogs": list(config.catalogs),

@@ -7,8 +7,8 @@ the driver did and replays its cells with the local lockstep engine; the driver 
 rows as tasks finish. Workers read no input files and, when every text they meet was
 embedded in the driver, never load the embedding model.
 
-Ray is imported only when this executor runs (``pip install 'skillbench[ray]'``). ``ray.init``
-connects to ``RAY_ADDRESS`` when set and otherwise starts a local instance for the run.
+Ray is imported only when this executor runs (``pip install -e '.[ray]'`` in a checkout).
+``ray.init`` connects to ``RAY_ADDRESS`` when set and otherwise starts a local instance for the run.
 """
 
 from __future__ import annotations
@@ -82,7 +82,10 @@ def _ray() -> ModuleType:
     try:
         import ray
     except ImportError:
-        raise SkillbenchError("the ray executor needs Ray: pip install 'skillbench[ray]'") from None
+        raise SkillbenchError(
+            "the ray executor needs Ray: pip install -e '.[ray]' in the skillbench checkout "
+            "(not 'pip install skillbench': that name on PyPI is another project)"
+        ) from None
     return ray
 
 

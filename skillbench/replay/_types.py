@@ -64,6 +64,10 @@ class RunObserver(Protocol):
         """A decision of the replay finished with results row ``row``."""
         ...
 
+    def count(self, done: int, total: int) -> None:
+        """``done`` of the current phase's ``total`` items are through (texts embedded)."""
+        ...
+
 
 @runtime_checkable
 class Plannable(Protocol):

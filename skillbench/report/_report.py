@@ -231,6 +231,13 @@ def build_report(run: Run, objective: str = OBJECTIVE) -> Document:
     if run.manifest.get("stop_reason"):
         meta.append(f"stop: {run.manifest['stop_reason']}")
     doc.add(Para(" · ".join(meta), muted=True))
+    doc.add(
+        Para(
+            f"Every decision, the listing it saw and why a skill was not shown or missed: "
+            f"`skillbench view {run.path}`.",
+            muted=True,
+        )
+    )
     doc.add(*_notes(run))
 
     effects = Effects(run)

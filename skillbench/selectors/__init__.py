@@ -7,8 +7,10 @@ from skillbench.selectors._baselines import NeverSelector, OracleSelector, Rando
 from skillbench.selectors._embedder import (
     DEFAULT_MODEL,
     Embedder,
+    EmbedProgress,
     Vectors,
     VectorStore,
+    embedding_progress,
     preload_vectors,
     shared_vectors,
 )
@@ -68,6 +70,7 @@ __all__ = [
     "Choice",
     "Decision",
     "DecisionKind",
+    "EmbedProgress",
     "Embedder",
     "EmbeddingRetriever",
     "EmbeddingSelector",
@@ -89,6 +92,7 @@ __all__ = [
     "VectorStore",
     "Vectors",
     "best_threshold",
+    "embedding_progress",
     "entry_text",
     "keyword_hit",
     "preload_vectors",

@@ -15,8 +15,9 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
-from contextlib import closing
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -156,6 +157,22 @@ class VectorStore:
             con.close()
 
 
+EmbedProgress = Callable[[int, int], None]
+"""Called as ``report(done, total)``: once the model is loaded, then after each batch."""
+_PROGRESS: ContextVar[EmbedProgress | None] = ContextVar("embedding_progress", default=None)
+
+
+@contextmanager
+def embedding_progress(report: EmbedProgress | None) -> Iterator[None]:
+    """Within the block, texts sent to a model are counted to ``report`` (None: not at all);
+    the run's terminal shows the count while a selector embeds its texts."""
+    token = _PROGRESS.set(report)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
 class Embedder:
     """Unit-normalised sentence embeddings for one model, each unique text encoded once.
 
@@ -225,13 +242,30 @@ class Embedder:
     def _encode(self, texts: list[str]) -> np.ndarray:
         if self.on_encode is not None:
             self.on_encode(texts)
-        vectors = self._load().encode(
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        model = self._load()
+        report = _PROGRESS.get()
+        handle = None
+        if report is not None:
+            done = 0
+            report(done, len(texts))
+
+            def counted(module: Any, args: Any, output: Any) -> None:
+                nonlocal done
+                done += len(output["sentence_embedding"])
+                report(done, len(texts))
+
+            handle = model.register_forward_hook(counted)  # one call per batch
+        try:
+            vectors = model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        finally:
+            if handle is not None:
+                handle.remove()
         return np.asarray(vectors, dtype=np.float32)
 
     def _load(self) -> Any:

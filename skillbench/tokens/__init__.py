@@ -1,7 +1,9 @@
 """Token counts with litellm's offline tokenizers, cached per (model, text).
 
-litellm is imported on first use (it takes seconds) and configured for offline work:
-the bundled cost map and no Hugging Face tokenizer downloads.
+Models tiktoken names (the default ``gpt-4o`` among them) are counted with the tiktoken files
+litellm ships, without importing litellm; any other model goes through litellm, imported on
+first use (it takes seconds) and configured for offline work: the bundled cost map and no
+Hugging Face tokenizer downloads.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import os
 from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
+
+from skillbench.tokens._bundled import CHUNK_CHARS, EXACT_CHARS, cost_map, encoding, encoding_name
 
 DEFAULT_TOKEN_MODEL = "gpt-4o"
 """A common chat model whose tokenizer (o200k) litellm ships in its wheel."""
@@ -29,7 +33,7 @@ def litellm_offline() -> Any:
 
 
 @cache
-def _counter(model: str) -> Callable[[str], int]:
+def _litellm_counter(model: str) -> Callable[[str], int]:
     """The function ``litellm.token_counter(model=model, text=...)`` counts text with.
 
     ``token_counter`` selects the tokenizer and loads its encoding on every call, which cost
@@ -43,6 +47,25 @@ def _counter(model: str) -> Callable[[str], int]:
     return count
 
 
+@cache
+def _counter(model: str) -> Callable[[str], int]:
+    """``_litellm_counter(model)``, but for a tiktoken model without importing litellm: the
+    encoding's counts of ordinary text (special-token strings count as text) summed over
+    ``CHUNK_CHARS`` pieces, as litellm counts."""
+    name = encoding_name(model)
+    if name is None:
+        return _litellm_counter(model)
+    tokenizer = encoding(name)
+
+    def count(text: str) -> int:
+        if len(text) > EXACT_CHARS:  # litellm extrapolates from samples past this length
+            return _litellm_counter(model)(text)
+        pieces = (text[i : i + CHUNK_CHARS] for i in range(0, len(text), CHUNK_CHARS))
+        return sum(len(tokenizer.encode_ordinary(piece)) for piece in pieces)
+
+    return count
+
+
 @lru_cache(maxsize=200_000)
 def count_tokens(text: str, model: str = DEFAULT_TOKEN_MODEL) -> int:
     """Tokens in ``text`` as ``model``'s tokenizer counts them (no chat-message overhead)."""
@@ -51,4 +74,4 @@ def count_tokens(text: str, model: str = DEFAULT_TOKEN_MODEL) -> int:
     return int(_counter(model)(text))
 
 
-__all__ = ["DEFAULT_TOKEN_MODEL", "count_tokens", "litellm_offline"]
+__all__ = ["DEFAULT_TOKEN_MODEL", "cost_map", "count_tokens", "litellm_offline"]

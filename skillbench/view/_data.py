@@ -10,9 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from skillbench.types import CORRECT
-from skillbench.view._listings import Rebuilt, RowKey, rebuild_listings
+from skillbench.report._run import BASELINES, ORACLE
+from skillbench.types import CELL_FIELDS, CORRECT
+from skillbench.view._diff import run_diff
+from skillbench.view._listings import CellKey, Rebuilt, RowKey, rebuild_listings
 from skillbench.view._source import RunData, cell_key
+
+BASELINE_TYPES = BASELINES | {ORACLE}
+"""Selector types that bound a run rather than being tested by it: behind a switch."""
 
 
 class _Interner:
@@ -62,6 +67,7 @@ def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
     for r, run in enumerate(runs):
         rebuilt = rebuild_listings(run.config, run.rows)
         cells = {key: i for i, key in enumerate(run.cells)}
+        thresholds = _thresholds(run)
         mine: dict[RowKey, int] = {}
         for row in run.rows:
             rid = str(row.get("request_id"))
@@ -87,6 +93,9 @@ def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
                     listing,
                     row.get("gold_position"),
                     detail if detail else None,
+                    rebuilt.why.get(key),
+                    row.get("score"),
+                    thresholds.get((key[0], key[1])),
                 ]
             )
         where.append(mine)
@@ -96,6 +105,8 @@ def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
                 "path": str(run.path),
                 "cells": list(run.labels),
                 "note": _note(rebuilt),
+                "selectors": _selectors(run),
+                "cellSelectors": [str(key[CELL_FIELDS.index("selector")]) for key in run.cells],
             }
         )
     payload: dict[str, Any] = {
@@ -109,7 +120,44 @@ def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
     }
     if len(runs) == 2:
         payload["flips"], payload["pairing"] = _flips(runs, where, decisions)
+        payload["diff"] = run_diff(runs[0], runs[1])
     return payload
+
+
+def _selectors(run: RunData) -> dict[str, dict[str, Any]]:
+    """Each selector of the run: its registry type and whether it is a baseline (a bound or
+    a floor, not a selector under test)."""
+    types = {
+        str(sel.get("name") or sel.get("type")): str(sel.get("type"))
+        for sel in run.settings.get("selectors") or ()
+        if isinstance(sel, Mapping)
+    }
+    names = {str(key[CELL_FIELDS.index("selector")]) for key in run.cells}
+    return {
+        name: {"type": types.get(name, name), "baseline": types.get(name, name) in BASELINE_TYPES}
+        for name in sorted(names)
+    }
+
+
+def _thresholds(run: RunData) -> dict[tuple[CellKey, int], float]:
+    """The threshold each (cell, repeat) decided with: fitted by calibration, else set."""
+    configured = {
+        str(sel.get("name") or sel.get("type")): sel.get("threshold")
+        for sel in run.settings.get("selectors") or ()
+        if isinstance(sel, Mapping)
+    }
+    out: dict[tuple[CellKey, int], float] = {}
+    fitted = {cell_key(c): (c.get("calibration") or {}).get("fitted") or [] for c in run.summary}
+    for key, repeat in {(cell_key(r), int(r.get("repeat") or 0)) for r in run.rows}:
+        fits = fitted.get(key, [])
+        value = (
+            fits[repeat].get("threshold")
+            if repeat < len(fits)
+            else configured.get(str(key[CELL_FIELDS.index("selector")]))
+        )
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out[key, repeat] = float(value)
+    return out
 
 
 def _note(rebuilt: Rebuilt) -> str | None:

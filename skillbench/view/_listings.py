@@ -2,10 +2,10 @@
 
 Results rows keep the listing's size and the expected skill's position, not its text (the text
 would dwarf the rows). The text follows from the resolved config: the same catalogs and
-requests, one :class:`ListingPlan` per cell, and the usage the engine recorded before each
-request (the labels with ``usage.record: label``, else the skills the rows say were invoked).
-Every rebuilt listing is checked against its row's ``listing_chars``; a mismatch marks the
-listing as not reproduced instead of showing a wrong one.
+requests, one :class:`ListingPlan` per cell, retrieve stages ranking the catalog again, and
+the usage recorded before each request, all through the engine's own ``listing_at`` and
+``recorded_use``. Every rebuilt listing is checked against its row's ``listing_chars``; a
+mismatch marks the listing as not reproduced instead of showing a wrong one.
 """
 
 from __future__ import annotations
@@ -19,13 +19,11 @@ from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
 from skillbench.view._source import cell_key
+from skillbench.view._why import why_not_shown
 
 CellKey = tuple[Any, ...]
 RowKey = tuple[CellKey, int, str]
 """A decision: its cell, repeat and request id."""
-
-NOT_RUN = frozenset({"hallucinated", "malformed", "error"})
-"""Outcomes whose invocation never ran: the engine records no usage for them."""
 
 
 class Span(NamedTuple):
@@ -44,6 +42,7 @@ class Rebuilt:
         requests: the run's requests by id (text, tags, extra fields).
         listings: distinct listing texts, each with the span of every shown entry in order.
         by_row: decision → index into ``listings``.
+        why: decision → why its expected skill was not shown (only for such decisions).
         mismatched: decisions whose rebuilt listing disagreed with the row's size.
         note: why listings are missing, when they are.
     """
@@ -51,6 +50,7 @@ class Rebuilt:
     requests: Mapping[str, LabelledRequest] = field(default_factory=dict)
     listings: Sequence[tuple[str, Sequence[Span]]] = ()
     by_row: Mapping[RowKey, int] = field(default_factory=dict)
+    why: Mapping[RowKey, str] = field(default_factory=dict)
     mismatched: int = 0
     note: str | None = None
 
@@ -79,8 +79,7 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[Mapping[str, Any]]
     """
     if config_path is None:
         return Rebuilt(note="the run directory has no config.yaml")
-    from skillbench.replay import build_grid, load_config
-    from skillbench.replay._grid import usage_trackers
+    from skillbench.replay import build_grid, load_config, replayed_listings
 
     try:
         config = load_config(config_path)
@@ -90,40 +89,29 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[Mapping[str, Any]]
     by_key: dict[RowKey, Mapping[str, Any]] = {
         (cell_key(r), int(r.get("repeat") or 0), str(r.get("request_id"))): r for r in rows
     }
-    tracker = usage_trackers(config)
     texts: dict[str, int] = {}
     listings: list[tuple[str, Sequence[Span]]] = []
     by_row: dict[RowKey, int] = {}
+    why: dict[RowKey, str] = {}
     mismatched = 0
-    for cell in grid.cells:
-        plan = grid.plans[cell]
-        usage = tracker(cell.half_life)
-        from_label = config.usage.record == "label"
-        for request in grid.requests:
-            key = (cell.key, cell.repeat, request.id)
-            row = by_key.get(key)
-            scores = usage.scores(request.at) if plan.uses_scores and request.at else {}
-            listing = plan.render(scores)
-            if row is not None:
-                if row.get("listing_chars") not in (None, len(listing.text)):
-                    mismatched += 1
-                else:
-                    index = texts.get(listing.text)
-                    if index is None:
-                        index = texts[listing.text] = len(listings)
-                        listings.append((listing.text, entry_spans(listing)))
-                    by_row[key] = index
-            used = _used(request, row, from_label)
-            if used is not None and request.at is not None:
-                usage.record(used, request.at)
+    try:
+        for step in replayed_listings(config, grid, by_key):
+            row, listing, request = step.row, step.shown.listing, step.request
+            if row is None:
+                continue
+            key = (step.cell.key, step.cell.repeat, request.id)
+            if row.get("listing_chars") not in (None, len(listing.text)):
+                mismatched += 1
+                continue
+            index = texts.get(listing.text)
+            if index is None:
+                index = texts[listing.text] = len(listings)
+                listings.append((listing.text, entry_spans(listing)))
+            by_row[key] = index
+            hidden = [n for n in request.expected if n not in listing.shown_names]
+            if hidden and len(hidden) == len(request.expected):
+                why[key] = why_not_shown(hidden, step, grid, config.profile_options)
+    except SkillbenchError as exc:
+        return Rebuilt(note=f"the run's retrieve stage could not rank again ({exc})")
     requests = {r.id: r for r in grid.requests}
-    return Rebuilt(requests, listings, by_row, mismatched)
-
-
-def _used(request: LabelledRequest, row: Mapping[str, Any] | None, from_label: bool) -> str | None:
-    """The skill the engine recorded as used after ``request`` (None: nothing recorded)."""
-    if from_label:
-        return request.expected[0] if request.expected else None
-    if row is None or row.get("chosen") is None or row.get("outcome") in NOT_RUN:
-        return None
-    return str(row["chosen"])
+    return Rebuilt(requests, listings, by_row, why, mismatched)

@@ -7,12 +7,12 @@ alone.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from skillbench.report import load_run
-from skillbench.report._run import cell_key, cell_label
+from skillbench.report._run import cell_key, cell_label, skill_descriptions
 from skillbench.types import CELL_FIELDS, cell_fields
 
 CellKey = tuple[Any, ...]
@@ -29,6 +29,9 @@ class RunData:
         labels: a short label per cell naming only the fields that vary.
         rows: every results row, in file order.
         config: the resolved config file, when the run kept one.
+        settings: that config's contents (empty without one).
+        summary: the summary cells (what calibrated cells fitted, per repeat).
+        descriptions: each skill's description as the run's catalogs held it.
     """
 
     name: str
@@ -37,6 +40,9 @@ class RunData:
     labels: Sequence[str]
     rows: Sequence[Mapping[str, Any]]
     config: Path | None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    summary: Sequence[Mapping[str, Any]] = ()
+    descriptions: Mapping[str, str] = field(default_factory=dict)
 
     def cell_of(self, row: Mapping[str, Any]) -> CellKey:
         return cell_key(row)
@@ -58,5 +64,13 @@ def read_run_data(path: str | Path) -> RunData:
             labels.append(cell_label(fields, cell_fields([fields])))
     config = run.path / "config.yaml"
     return RunData(
-        run.name, run.path, cells, labels, run.rows, config if config.is_file() else None
+        run.name,
+        run.path,
+        cells,
+        labels,
+        run.rows,
+        config if config.is_file() else None,
+        run.config,
+        run.cells,
+        skill_descriptions(run),
     )

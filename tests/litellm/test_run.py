@@ -92,7 +92,8 @@ def test_dry_run_reports_calls_tokens_and_cost(
 ) -> None:
     assert main(["run", str(project), "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert '"calls": 16' in out and '"est_cost_usd"' in out and '"cached": 0' in out
+    assert "calls to make: 16 of 16 distinct prompts (0 cached)" in out
+    assert "cost (estimate): ~$" in out and "{" not in out
     assert fake.requests == 0
 
 

@@ -88,7 +88,7 @@ def test_hash_of_a_config_is_the_same_after_optional_keys_were_added(tmp_path: P
     # hash it had before those keys existed, so older runs still resume.
     written = load_config(_write(tmp_path, BASE))
     data = written.model_dump(mode="json", exclude={"output_dir", "executor"})
-    for key in ("catalog_sizes", "distractors", "anchors"):
+    for key in ("catalog_sizes", "distractors", "anchors", "labels"):
         del data[key]
     for selector in data["selectors"]:
         del selector["retrieve"]

@@ -221,7 +221,7 @@ def test_dry_run_prints_grid_and_runs_nothing(
     assert main(["run", str(config), "-o", str(out), "--limit", "50", "--dry-run"]) == 0
     text = capsys.readouterr().out
     assert (
-        "50 requests × 24 cells = 1200 decisions" in text and "selector lexical (lexical)" in text
+        "50 requests × 24 cells = 1,200 decisions" in text and "selector lexical (lexical)" in text
     )
     assert not (out / "results.jsonl").exists()
 

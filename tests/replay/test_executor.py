@@ -66,7 +66,8 @@ def test_ray_without_ray_installed_says_how_to_get_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets when not installed
     config = load_config(devtools_config(tmp_path, selectors="[{type: oracle}]"))
-    with pytest.raises(SkillbenchError, match=re.escape("pip install 'skillbench[ray]'")):
+    install = re.escape("pip install -e '.[ray]' in the skillbench checkout")
+    with pytest.raises(SkillbenchError, match=install):
         run_experiment(config, output=tmp_path / "out", limit=5, executor="ray")
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["status"] == "failed"

@@ -40,3 +40,143 @@ def test_model_flag_overrides_every_litellm_selector_only() -> None:
     assert {t for t, m in models.items() if m == "ollama/qwen2.5:7b"} == {"litellm"}
     with pytest.raises(SkillbenchError, match="no litellm selector"):
         with_model(load_config(configs / "quickstart.yaml"), "x")
+
+
+def test_plain_lines_when_stderr_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No escape codes; a line when a phase starts, then one per PLAIN_EVERY seconds."""
+    import skillbench.cli._progress as progress_module
+
+    out = io.StringIO()  # not a TTY
+    progress = progress_module.make_progress(out)
+    assert progress.plain
+    progress.phase("replaying decisions", 10)
+    progress.decision({"outcome": "correct_skill"})
+    monkeypatch.setattr(progress_module, "PLAIN_EVERY", 0.0)
+    with progress._lock:
+        progress._draw()
+    progress.close()
+    lines = out.getvalue().splitlines()
+    assert "\x1b" not in out.getvalue() and "\r" not in out.getvalue()
+    assert lines[0].startswith("… replaying decisions  0/10 (0%)")
+    assert any(x.startswith("… replaying decisions  1/10 (10%)") for x in lines[1:])
+    assert lines[-1].startswith("✓ replaying decisions 1/10")
+
+
+def test_an_interrupted_phase_gets_no_tick() -> None:
+    out = io.StringIO()
+    progress = TerminalProgress(out, plain=True)
+    progress.phase("replaying decisions", 10)
+    progress.close(finished=False)
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("✗ replaying decisions 0/10") and last.endswith("interrupted")
+
+
+def test_the_eta_follows_the_recent_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """60 decisions in the first 60 s, then 10 per second: 1,000 left at 10/s is 1:40."""
+    import skillbench.cli._progress as progress_module
+
+    now = [0.0]
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: now[0])
+    progress = TerminalProgress(io.StringIO(), plain=True)
+    progress.phase("replaying decisions", 1_360)
+    for _ in range(60):
+        now[0] += 1.0
+        progress.decision({"outcome": "correct_skill"})
+        progress.line()
+    for _ in range(30):
+        now[0] += 1.0
+        for _ in range(10):
+            progress.decision({"outcome": "correct_skill"})
+        progress.line()
+    assert progress.done == 360
+    assert "ETA 1:40" in progress.line()
+    progress.close()
+
+
+def test_ctrl_c_says_what_is_kept_and_how_to_resume(tmp_path: Path) -> None:
+    from skillbench.cli._run import interrupted_message
+
+    (tmp_path / "results.jsonl").write_text('{"a": 1}\n{"a": 2}\n{"a": 3}\n', encoding="utf-8")
+    assert interrupted_message("configs/x.yaml", tmp_path) == (
+        f"interrupted: 3 decision(s) kept in {tmp_path}\n"
+        f"continue with: skillbench run configs/x.yaml --resume -o {tmp_path}"
+    )
+
+
+def test_a_selector_typo_leaves_no_output_folder(tmp_path: Path) -> None:
+    from skillbench.cli._main import main
+    from tests.view.conftest import write_inputs
+
+    config = write_inputs(tmp_path, "  - {type: lexical, treshold: 2}\n")
+    out = tmp_path / "out" / "run"
+    assert main(["run", str(config), "-o", str(out), "-q"]) == 1
+    assert not out.exists()
+
+
+def test_the_final_table_fits_the_terminal() -> None:
+    """Shared settings go above the table; metric columns that do not fit are named."""
+    from skillbench.cli._run import summary_table
+
+    cells = [
+        {
+            "catalog": "devtools",
+            "profile": "codebot",
+            "budget": budget,
+            "ordering": "usage",
+            "half_life": "7d",
+            "selector": "embedding",
+            "n": 200,
+            "accuracy": 0.5,
+            "accuracy_ci": [0.4, 0.6],
+            "false_invocation_rate": 0.25,
+            "miss_rate": 0.125,
+            "coverage": 1.0,
+        }
+        for budget in (2000, 4000)
+    ]
+    wide = summary_table(cells, 100).splitlines()
+    assert wide[0] == (
+        "every cell: catalog=devtools  profile=codebot  ordering=usage  "
+        "half_life=7d  selector=embedding  n=200"
+    )
+    assert wide[1].split() == [
+        "budget",
+        "accuracy",
+        "95%",
+        "CI",
+        "false",
+        "inv",
+        "miss",
+        "coverage",
+    ]
+    assert wide[2].split() == ["2000", "0.500", "[0.400,", "0.600]", "0.250", "0.125", "1.000"]
+    narrow = summary_table(cells, 40).splitlines()
+    assert all(len(line) <= 40 for line in narrow[1:-1])
+    assert narrow[-1] == "(left out to fit 40 columns: false inv, miss, coverage; see the report)"
+
+
+def test_render_rejects_a_zero_budget_like_configs(capsys: pytest.CaptureFixture[str]) -> None:
+    from skillbench.cli._main import main
+
+    skills = Path(__file__).parents[2] / "datasets" / "devtools" / "skills" / "project"
+    with pytest.raises(SystemExit) as exit_:
+        main(["render", f"project={skills}", "--budget", "0"])
+    assert exit_.value.code == 2
+    assert "argument --budget: must be >= 1" in capsys.readouterr().err
+
+
+def test_dry_run_counts_cells_without_their_repeats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """quickstart: 3 budgets × 2 orderings × 3 selectors = 18 cells; 2 repeats of 10 requests
+    make 360 decisions."""
+    from skillbench.cli._main import main
+
+    config = Path(__file__).parents[2] / "configs" / "quickstart.yaml"
+    text = config.read_text(encoding="utf-8").replace("seed: 0", "seed: 0\nrepeats: 2")
+    text = text.replace("datasets/", f"{config.parents[1]}/datasets/")
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    assert main(["run", str(tmp_path / "q.yaml"), "--dry-run", "--limit", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "10 requests × 18 cells × 2 repeats = 360 decisions" in out
+    assert "selector embedding (embedding): 6 cells, 120 decisions" in out

@@ -23,3 +23,21 @@ def test_count_matches_litellm_token_counter(model: str, text: str) -> None:
 
 def test_empty_text_has_no_tokens() -> None:
     assert count_tokens("") == 0
+
+
+def test_special_token_strings_count_as_text() -> None:
+    text = "end <|endoftext|> of <|fim_prefix|> text"
+    assert count_tokens(text, "gpt-4o") == litellm_offline().token_counter(
+        model="gpt-4o", text=text
+    )
+
+
+def test_cost_map_is_litellms() -> None:
+    """The cost map read from litellm's package folder holds litellm's prices."""
+    from skillbench.tokens import cost_map
+
+    table = litellm_offline().model_cost
+    fields = ("input_cost_per_token", "output_cost_per_token", "cache_read_input_token_cost")
+    assert table.keys() <= cost_map().keys()
+    for name, entry in table.items():
+        assert [cost_map()[name].get(f) for f in fields] == [entry.get(f) for f in fields], name

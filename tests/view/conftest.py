@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.remote.webdriver import WebDriver
 
 from skillbench.replay import load_config, run_experiment
 
@@ -70,3 +76,38 @@ def flip_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     a = replay(tmp_path_factory.mktemp("a"), "  - {type: oracle, name: sel}\n", "a")
     b = replay(tmp_path_factory.mktemp("b"), "  - {type: never, name: sel}\n", "b")
     return a, b
+
+
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,1000",
+)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        if os.environ.get("SKILLBENCH_REQUIRE_BROWSER"):
+            pytest.fail("SKILLBENCH_REQUIRE_BROWSER is set but chromium/chromedriver are missing")
+        pytest.skip(
+            "chromium and chromedriver are not installed here "
+            "(.ci/run installs them: apt-get install chromium chromium-driver)"
+        )
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(options=options, service=Service(driver))
+    yield browser
+    browser.quit()

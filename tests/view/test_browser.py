@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -17,53 +11,9 @@ from selenium.webdriver.support.ui import Select
 from skillbench.replay import load_config, run_experiment
 from skillbench.report import load_run
 from skillbench.view import write_view
-
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1400,1000",
-)
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium is None or driver is None:
-        if os.environ.get("SKILLBENCH_REQUIRE_BROWSER"):
-            pytest.fail("SKILLBENCH_REQUIRE_BROWSER is set but chromium/chromedriver are missing")
-        pytest.skip(
-            "chromium and chromedriver are not installed here "
-            "(.ci/run installs them: apt-get install chromium chromium-driver)"
-        )
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    browser = webdriver.Chrome(options=options, service=Service(driver))
-    yield browser
-    browser.quit()
-
-
-def _open(browser: WebDriver, page: Path) -> None:
-    browser.get(page.resolve().as_uri())
-    assert browser.find_element(By.ID, "count")  # the script ran and drew the table
-
-
-def _errors(browser: WebDriver) -> list[str]:
-    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
-
-
-def _count(browser: WebDriver) -> int:
-    return int(browser.find_element(By.ID, "count").text.replace(",", ""))
+from tests.view.pages import count as _count
+from tests.view.pages import errors as _errors
+from tests.view.pages import open_page as _open
 
 
 def test_page_loads_filters_and_expands_to_the_listing(
@@ -142,6 +92,9 @@ def test_the_quickstart_run_loads_filters_and_expands(browser: WebDriver, tmp_pa
     rows = load_run(run).rows
     _open(browser, write_view([run], tmp_path / "view.html"))
     assert _errors(browser) == []
+    # it opens on the selector under test; the oracle and never baselines are behind a switch
+    assert _count(browser) == sum(r["selector"] == "embedding" for r in rows) == 60 * 6
+    browser.find_element(By.ID, "f-baselines").click()
     assert _count(browser) == len(rows) == 60 * 18
     Select(browser.find_element(By.ID, "f-tag")).select_by_value("near-miss")
     assert _count(browser) == sum("near-miss" in r["tags"] for r in rows)

@@ -83,3 +83,42 @@ def test_cli_writes_the_page_into_the_run(hostile_run: Path, tmp_path: Path, cap
     assert capsys.readouterr().out.strip() == str(out)
     page = out.read_text(encoding="utf-8")
     assert "http://" not in page and "https://" not in page  # nothing to fetch
+
+
+def test_listings_behind_a_retrieve_stage_are_rebuilt(tmp_path: Path) -> None:
+    """A BM25 stage passing on the top 1 skill: every decision's one-skill listing is rebuilt
+    to its row's size, and at budget 4000, where the full listing shows all three skills, an
+    expected skill missing from it can only have been left out by the stage."""
+    from conftest import replay
+
+    run = replay(tmp_path, "  - {type: oracle, retrieve: {method: bm25, k: 1}}\n")
+    rows = load_run(run).rows
+    payload = build_payload([read_run_data(run)])
+    assert payload["runs"][0]["note"] is None
+    for row, decision in zip(rows, payload["decisions"], strict=True):
+        assert decision[6] is not None
+        assert len(_text(payload, decision[6])) == row["listing_chars"]
+        assert len(payload["listings"][decision[6]]["spans"]) == row["shown"] <= 1
+        hidden = row["expected"] and not row["visible"]
+        if hidden and row["budget"] == 4000:
+            (name,) = row["expected"]
+            assert decision[9] == (
+                f"{name}: shown in the full listing, but not among the retrieve stage's top k"
+            )
+    assert any(r["expected"] and not r["visible"] and r["budget"] == 4000 for r in rows)
+
+
+def test_two_runs_differ_in_settings_and_in_a_rewritten_description() -> None:
+    from skillbench.view._diff import run_diff, word_diff
+    from skillbench.view._source import RunData
+
+    def run(record: str, description: str) -> RunData:
+        settings = {"name": "x", "usage": {"record": record}, "budgets": [4000]}
+        return RunData("x", Path("x"), [], [], [], None, settings, (), {"deploy": description})
+
+    diff = run_diff(run("chosen", "Deploy the app."), run("label", "Deploy the web app."))
+    assert diff["settings"] == [["usage.record", "chosen", "label"]]
+    assert diff["descriptions"] == [
+        ["deploy", [["=", "Deploy the "], ["+", "web "], ["=", "app."]]]
+    ]
+    assert word_diff("a b", "a c") == [["=", "a "], ["-", "b"], ["+", "c"]]

@@ -183,7 +183,9 @@ class LitellmSelector:
 
     async def _run_checks(self) -> Verdict:
         checks: list[Check] = []
-        for check, failure in (key_check(self.params), tools_check(self.params.model)):
+        steps = (lambda: key_check(self.params), lambda: tools_check(self.params.model))
+        for step in steps:  # one at a time: a missing key is reported without loading litellm
+            check, failure = step()
             checks.append(check)
             if failure is not None:
                 return Verdict(checks, failure)

@@ -1,0 +1,113 @@
+"""A finished run scored again under label overrides, without asking any selector again.
+
+Each decision keeps what its selector chose; a relabelled request's outcome, visibility and
+expected position follow from its new label and the listing the cell showed (rebuilt with
+``replayed_listings``). The result is a run directory of its own that every report reads.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillbench._errors import SkillbenchError
+from skillbench.dataset import apply_labels, check_expected, load_labels
+from skillbench.replay._config import load_config
+from skillbench.replay._engine import _annotators
+from skillbench.replay._grid import build_grid
+from skillbench.replay._results import read_rows, row_key
+from skillbench.replay._summary import summarize
+from skillbench.replay._timeline import replayed_listings
+from skillbench.replay._types import Cell
+from skillbench.results import CONFIG_COPY, MANIFEST, RESULTS, SUMMARY, dumps
+from skillbench.types import CellKey, Decision, classify
+
+KEPT = frozenset({"error", "malformed", "hallucinated"})
+"""Outcomes no label changes: nothing shown was invoked."""
+
+
+class Relabelled(NamedTuple):
+    """Where the rescored run went and how many decisions changed outcome."""
+
+    run_dir: Path
+    decisions: int
+    changed: int
+
+
+def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> Relabelled:
+    """Write to ``output`` the run in ``run_dir`` scored under the overrides in ``labels``.
+
+    Raises:
+        InputError: a bad labels file, an id the run never saw, a skill no catalog has.
+        SkillbenchError: ``output`` is the run itself, or the run cannot be read again.
+    """
+    source, out = Path(run_dir), Path(output)
+    if out.resolve() == source.resolve():
+        raise SkillbenchError(f"-o {out}: write the relabelled run beside {source}, not over it")
+    config = load_config(source / CONFIG_COPY)
+    grid = build_grid(config)
+    overrides = load_labels(labels)
+    relabelled = apply_labels(grid.requests, overrides, labels)
+    for (variant, _), catalog in grid.catalogs.items():
+        check_expected(relabelled, catalog, label=variant)
+    rows = read_rows(source / RESULTS)
+    by_key = {row_key(r): r for r in rows}
+    new: dict[Any, dict[str, Any]] = {}
+    for step in replayed_listings(config, grid, by_key):
+        if step.row is not None and step.request.id in overrides:
+            expected = overrides[step.request.id]
+            new[row_key(step.row)] = rescored(step.row, expected, step.shown.listing.shown_names)
+    ordered = [new.get(row_key(r), r) for r in rows]
+    out.mkdir(parents=True, exist_ok=True)
+    for name in (CONFIG_COPY, MANIFEST):
+        shutil.copyfile(source / name, out / name)
+    (out / RESULTS).write_text("".join(dumps(r) + "\n" for r in ordered), encoding="utf-8")
+    summary = json.loads((source / SUMMARY).read_text(encoding="utf-8"))
+    train = frozenset(r["request_id"] for r in rows if r.get("split") == "train")
+    summarize(
+        out,
+        str(summary["name"]),
+        str(summary["config_hash"]),
+        grid.cells,
+        ordered,
+        _fitted(grid.cells, summary["cells"]),
+        train,
+        _annotators(config, grid),
+    )
+    changed = sum(new[k]["outcome"] != by_key[k]["outcome"] for k in new)
+    return Relabelled(out, len(new), changed)
+
+
+def rescored(
+    row: Mapping[str, Any], expected: Sequence[str], shown: Sequence[str]
+) -> dict[str, Any]:
+    """``row`` under the label ``expected``, given the names its listing showed."""
+    positions = [shown.index(n) for n in expected if n in shown]
+    outcome = row["outcome"]
+    if outcome not in KEPT:
+        chosen = row.get("chosen")
+        decision = Decision("abstain") if chosen is None else Decision("invoke", chosen)
+        outcome = classify(expected, decision, shown)
+    return {
+        **row,
+        "expected": list(expected),
+        "outcome": outcome,
+        "visible": bool(positions) if expected else None,
+        "gold_position": min(positions) if positions else None,
+    }
+
+
+def _fitted(
+    cells: Sequence[Cell], summary: Sequence[Mapping[str, Any]]
+) -> dict[Cell, Mapping[str, Any]]:
+    """What each calibrated cell fitted, from the summary's ``calibration`` (per repeat)."""
+    fits = {CellKey.of(c): (c.get("calibration") or {}).get("fitted") for c in summary}
+    out: dict[Cell, Mapping[str, Any]] = {}
+    for cell in cells:
+        found = fits.get(cell.key)
+        if found and cell.repeat < len(found):
+            out[cell] = found[cell.repeat]
+    return out

@@ -1,0 +1,63 @@
+"""litellm's bundled data (tiktoken files, cost map) read without importing litellm.
+
+Importing litellm takes seconds; commands that only count listing tokens or look up a price
+(``render``, ``cost``, ``catalog``) read the same files directly, so they start at once.
+Counts and prices stay those litellm gives: the tests compare them with
+``litellm.token_counter`` and ``litellm.model_cost``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+COST_MAP = "model_prices_and_context_window_backup.json"
+CHUNK_CHARS = 1024
+"""litellm encodes text in pieces this long and adds up their counts."""
+EXACT_CHARS = 4_000_000
+"""Longer texts litellm counts by sampling; those go through litellm itself."""
+TUNING = ("TIKTOKEN_ENCODE_CHUNK_SIZE_CHARS", "TOKEN_COUNTER_MAX_EXACT_CHARS")
+"""litellm's variables that change the two numbers above: when set, litellm counts."""
+
+
+@cache
+def litellm_dir() -> Path:
+    """The installed litellm package folder (found, not imported)."""
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("litellm is not installed", name="litellm")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+@cache
+def cost_map() -> dict[str, Any]:
+    """The offline cost map litellm loads with ``LITELLM_LOCAL_MODEL_COST_MAP=True``."""
+    data: dict[str, Any] = json.loads((litellm_dir() / COST_MAP).read_text(encoding="utf-8"))
+    return data
+
+
+def encoding_name(model: str) -> str | None:
+    """The tiktoken encoding litellm counts ``model`` with, when tiktoken names the model
+    exactly (None: litellm's own resolution decides)."""
+    from tiktoken.model import MODEL_TO_ENCODING
+
+    if any(name in os.environ for name in TUNING):
+        return None
+    if "gpt-4o" in model:
+        return "o200k_base"
+    return MODEL_TO_ENCODING.get(model)
+
+
+@cache
+def encoding(name: str) -> Any:
+    """The tiktoken encoding ``name`` from the files litellm ships (no download)."""
+    os.environ["TIKTOKEN_CACHE_DIR"] = os.environ.get("CUSTOM_TIKTOKEN_CACHE_DIR") or str(
+        litellm_dir() / "litellm_core_utils" / "tokenizers"
+    )
+    import tiktoken
+
+    return tiktoken.get_encoding(name)
