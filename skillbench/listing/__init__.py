@@ -14,7 +14,7 @@ from skillbench.listing._orderings import (
     UsageOrdering,
     get_ordering,
 )
-from skillbench.listing._plan import ListingPlan, render_listing
+from skillbench.listing._plan import ListingPlan, listable_indices, render_listing
 from skillbench.listing._profile import (
     PROFILES,
     Placement,
@@ -63,6 +63,7 @@ __all__ = [
     "UsageOrdering",
     "explain",
     "get_ordering",
+    "listable_indices",
     "make_renderer",
     "read_snapshot",
     "register_profile",

@@ -49,12 +49,17 @@ class Recent(OrderedDict[str, V]):
 
 @dataclass(frozen=True, slots=True)
 class ListingFacts:
-    """What rows need from a listing, computed once per distinct listing text."""
+    """What rows need from a listing, computed once per distinct listing text.
+
+    ``entries`` counts listed lines, not distinct names: a profile that lists two skills of
+    the same name shows both, and a row's ``gold_position`` indexes those lines.
+    """
 
     shown: frozenset[str]
     positions: Mapping[str, int]
     chars: int
     tokens: int
+    entries: int
 
 
 class FactsCache:
@@ -76,6 +81,7 @@ class FactsCache:
                 positions,
                 len(listing.text),
                 count_tokens(listing.text, self.token_model),
+                len(names),
             )
         return self._by_text.setdefault(listing.text, facts)
 
@@ -200,7 +206,7 @@ def make_row(
         "gold_position": min(shown_expected) if shown_expected else None,
         "listing_chars": facts.chars,
         "listing_tokens": facts.tokens,
-        "shown": len(facts.shown),
+        "shown": facts.entries,
         "latency_ms": round(decision.latency_ms or latency, 3),
         "at": request.at.isoformat() if request.at else None,
         "session": request.session,
