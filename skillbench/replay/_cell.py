@@ -51,15 +51,15 @@ class Recent(OrderedDict[str, V]):
 class ListingFacts:
     """What rows need from a listing, computed once per distinct listing text.
 
-    ``entries`` counts listed lines, not distinct names: a profile that lists two skills of
-    the same name shows both, and a row's ``gold_position`` indexes those lines.
+    ``shown`` holds the name of every listed entry in listing order: a profile that lists
+    two skills of one name shows both, and a row's ``gold_position`` indexes those entries.
+    ``positions`` maps each shown name to its first entry.
     """
 
-    shown: frozenset[str]
+    shown: tuple[str, ...]
     positions: Mapping[str, int]
     chars: int
     tokens: int
-    entries: int
 
 
 class FactsCache:
@@ -77,11 +77,10 @@ class FactsCache:
             for i, name in enumerate(names):
                 positions.setdefault(name, i)
             facts = ListingFacts(
-                frozenset(names),
+                names,
                 positions,
                 len(listing.text),
                 count_tokens(listing.text, self.token_model),
-                len(names),
             )
         return self._by_text.setdefault(listing.text, facts)
 
@@ -191,7 +190,7 @@ def make_row(
 ) -> dict[str, Any]:
     """The results row of one decision (docs/architecture.md, "Results row")."""
     request = query.request
-    outcome = classify(request.expected, decision, facts.shown)
+    outcome = classify(request.expected, decision, facts.positions)
     shown_expected = [facts.positions[n] for n in request.expected if n in facts.positions]
     score = decision.score
     return {
@@ -206,7 +205,7 @@ def make_row(
         "gold_position": min(shown_expected) if shown_expected else None,
         "listing_chars": facts.chars,
         "listing_tokens": facts.tokens,
-        "shown": facts.entries,
+        "shown": len(facts.shown),
         "latency_ms": round(decision.latency_ms or latency, 3),
         "at": request.at.isoformat() if request.at else None,
         "session": request.session,
