@@ -25,7 +25,7 @@ from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
 from skillbench.replay._cell import CellRun, FactsCache, Recent, make_row
 from skillbench.replay._config import RunConfig
-from skillbench.replay._executor import EXECUTORS, ReplayJob
+from skillbench.replay._executor import EXECUTORS, ReplayJob, make_executor
 from skillbench.replay._grid import (
     Grid,
     SelectorPool,
@@ -117,7 +117,7 @@ def run_experiment(
     """
     if limit is not None:
         config = config.model_copy(update={"limit": limit})
-    replayer = EXECUTORS.get(executor or config.executor or "local")()
+    replayer = make_executor(executor or config.executor or "local", config)
     run_dir = prepare_output(Path(output) if output is not None else config.output_path())
     config_hash = config.config_hash()
     claim_output(run_dir, config_hash, resume=resume, overwrite=overwrite)
