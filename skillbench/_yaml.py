@@ -36,8 +36,8 @@ class LineDict(dict[Any, Any]):
     line: int | None
     lines: dict[Any, int]
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.line = None
         self.lines = {}
 

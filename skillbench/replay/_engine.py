@@ -34,7 +34,12 @@ from skillbench.replay._grid import (
     train_split,
     usage_trackers,
 )
-from skillbench.replay._manifest import ManifestWriter, run_info
+from skillbench.replay._manifest import (
+    ManifestWriter,
+    check_inputs,
+    input_digests,
+    run_info,
+)
 from skillbench.replay._results import (
     ResultsWriter,
     RowKey,
@@ -125,6 +130,9 @@ def run_experiment(
     if observer is not None:
         observer.phase("loading requests and catalogs")
     grid = build_grid(config)
+    inputs = input_digests(config, grid)
+    if resume:
+        check_inputs(run_dir, config_hash, inputs)
     kept = resumable_rows(run_dir, config_hash) if resume else []
     env = selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
     pool = SelectorPool(grid.selector_configs, env, config)
@@ -139,7 +147,7 @@ def run_experiment(
         yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8"
     )
     manifest = ManifestWriter(
-        run_dir, config, config_hash, started, run_info(config, grid, fitted, len(kept))
+        run_dir, config, config_hash, started, run_info(config, grid, fitted, len(kept), inputs)
     )
     manifest.write("running")
     rows = {(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}
