@@ -2,7 +2,7 @@
 
 from skillbench.catalog._catalog import Catalog, SkillStatus, load_catalog
 from skillbench.catalog._fields import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
-from skillbench.catalog._paths import clear_paths_cache, compile_glob, matches
+from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CLAUDE_CODE,
     CODEBOT,
@@ -47,6 +47,7 @@ __all__ = [
     "SkillStatus",
     "SourceKind",
     "SourceSpec",
+    "any_match",
     "clear_paths_cache",
     "compile_glob",
     "load_catalog",
