@@ -17,7 +17,6 @@ from skillbench.authoring._overlap import (
     entry_document,
     load_overlap,
     overlap_pairs,
-    symmetric_bm25,
 )
 from skillbench.authoring._proposers import (
     PROPOSERS,
@@ -104,7 +103,6 @@ __all__ = [
     "report_markdown",
     "request_record",
     "stratified_split",
-    "symmetric_bm25",
     "tune",
     "tune_plan",
     "unified_diff",
