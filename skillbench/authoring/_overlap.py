@@ -139,6 +139,10 @@ def _candidates(
     keep = n - 1 if top is None else min(top, n - 1)
     out: dict[tuple[int, int], _Candidate] = {}
     index = np.arange(n)
+    confused_with: dict[int, list[int]] = {}
+    for first, second in confused:
+        confused_with.setdefault(first, []).append(second)
+        confused_with.setdefault(second, []).append(first)
     for start in range(0, n, BLOCK):
         rows = slice(start, min(start + BLOCK, n))
         bm25, cosine = scores.block(rows)
@@ -152,8 +156,7 @@ def _candidates(
                 partners = index[row >= cut]
             else:
                 partners = index[index != i]
-            wanted = [int(j) for j in partners]
-            wanted += [j for (a, j) in confused if a == i] + [a for (a, j) in confused if j == i]
+            wanted = [int(j) for j in partners] + confused_with.get(i, [])
             for j in wanted:
                 pair = (min(i, j), max(i, j))
                 if pair in out:
