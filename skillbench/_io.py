@@ -200,13 +200,26 @@ def read_text(
     return text
 
 
+def _note(name: str, note: str, log: bool, notes: list[str] | None) -> None:
+    if notes is not None:
+        notes.append(note)
+    elif log:
+        _log.warning("%s: note: %s", name, note)
+
+
 def iter_lines(
-    path: str | os.PathLike[str], *, limit: int = MAX_INPUT_BYTES, log_note: bool = True
+    path: str | os.PathLike[str],
+    *,
+    limit: int = MAX_INPUT_BYTES,
+    log_note: bool = True,
+    notes: list[str] | None = None,
 ) -> Iterator[Line]:
     """Lines of a line-oriented file (JSONL), each decoded on its own.
 
     A bad byte spoils only its own line (yielded with ``error``); the lines around it still
-    come through. UTF-16 files (with a byte-order mark) are decoded whole.
+    come through. UTF-16 files (with a byte-order mark) are decoded whole. A BOM/UTF-16 note
+    is logged as :func:`read_text` does, or appended to ``notes`` when given (callers that
+    report it as their own diagnostic, naming the file).
 
     Raises:
         InputError: the file itself cannot be read (special file, loop, size).
@@ -215,14 +228,14 @@ def iter_lines(
     data = read_bytes(path, limit=limit)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = decode(data, name)
-        if text.note and log_note:
-            _log.warning("%s: note: %s", name, text.note)
+        if text.note:
+            _note(name, text.note, log_note, notes)
         for number, line in enumerate(text.text.split("\n"), start=1):
             yield Line(number, line, None)
         return
     offset = skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    if skip and log_note:
-        _log.warning("%s: note: UTF-8 byte-order mark skipped", name)
+    if skip:
+        _note(name, "UTF-8 byte-order mark skipped", log_note, notes)
     for number, raw in enumerate(data[skip:].split(b"\n"), start=1):
         try:
             yield Line(

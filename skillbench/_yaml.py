@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from yaml.composer import Composer, ComposerError
@@ -36,8 +36,8 @@ class LineDict(dict[Any, Any]):
     line: int | None
     lines: dict[Any, int]
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.line = None
         self.lines = {}
 
@@ -139,8 +139,17 @@ else:  # pragma: no cover - PyYAML built without libyaml
             _BoundedComposer.__init__(self)
 
 
+class DuplicateKey(NamedTuple):
+    """A mapping key given twice: the later value replaced the earlier one."""
+
+    key: Any
+    first_line: int
+    line: int
+
+
 class _LineLoader(BoundedLoader):
-    pass
+    duplicates: list[DuplicateKey] | None = None
+    """Where repeated keys are noted (lines relative to the text); None: they are errors."""
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
@@ -149,16 +158,19 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
     data.line = node.start_mark.line + 1
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
         if key in data.lines:
             # A repeated key would silently replace the first value: say so at its line.
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"duplicate key {key!r} (first given on line {data.lines[key]})",
-                key_node.start_mark,
-            )
+            if loader.duplicates is None:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"duplicate key {key!r} (first given on line {data.lines[key]})",
+                    key_node.start_mark,
+                )
+            loader.duplicates.append(DuplicateKey(key, data.lines[key], line))
         data[key] = loader.construct_object(value_node, deep=True)
-        data.lines[key] = key_node.start_mark.line + 1
+        data.lines[key] = line
     return data
 
 
@@ -167,21 +179,45 @@ _LineLoader.add_constructor(  # type: ignore[type-var]
 )
 
 
-def parse_yaml(text: str, name: str, *, first_line: int = 1, lines: bool = False) -> Any:
+def parse_yaml(
+    text: str,
+    name: str,
+    *,
+    first_line: int = 1,
+    lines: bool = False,
+    duplicates: list[DuplicateKey] | None = None,
+) -> Any:
     """Parse one YAML document from ``text`` (line ``first_line`` of file ``name``).
 
     Args:
         text: the document.
         name: the file, for errors.
         first_line: the file line ``text`` starts on (frontmatter starts on line 2).
-        lines: return mappings as :class:`LineDict` with key lines.
+        lines: return mappings as :class:`LineDict` with key lines; a repeated key is an
+            error at its line.
+        duplicates: return mappings as :class:`LineDict` and append each repeated key here
+            (file lines; the later value is kept) instead of failing: for callers that
+            report it as a warning of their own.
 
     Raises:
         InputError: invalid YAML, an alias bomb or too deep nesting, with the file line.
     """
-    loader = (_LineLoader if lines else BoundedLoader)(text)
+    found: list[DuplicateKey] = []
+    loader: BoundedLoader
+    if lines or duplicates is not None:
+        loader = line_loader = _LineLoader(text)
+        if duplicates is not None:
+            line_loader.duplicates = found
+    else:
+        loader = BoundedLoader(text)
     try:
-        return loader.get_single_data()
+        data = loader.get_single_data()
+        if duplicates is not None:
+            shift = first_line - 1
+            duplicates.extend(
+                DuplicateKey(d.key, d.first_line + shift, d.line + shift) for d in found
+            )
+        return data
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + first_line if mark is not None else None

@@ -17,7 +17,6 @@ from skillbench.authoring._overlap import (
     entry_document,
     load_overlap,
     overlap_pairs,
-    symmetric_bm25,
 )
 from skillbench.authoring._proposers import (
     PROPOSERS,
@@ -111,7 +110,6 @@ __all__ = [
     "request_record",
     "run_decisions",
     "stratified_split",
-    "symmetric_bm25",
     "tune",
     "tune_plan",
     "unified_diff",

@@ -74,11 +74,21 @@ class LintReport:
         return self.count("error") > 0 or (strict and self.count("warning") > 0)
 
 
+KEY_LINES = 200
+"""Leading lines of a file searched for a key: where frontmatter or a JSON object's keys are."""
+
+
 class _Files:
-    """File texts read once, for locating keys and bodies by line."""
+    """File texts read once, for locating keys and bodies by line.
+
+    Many skills can share one file (a JSONL tool list), so a file's leading lines are split
+    once and each key's line is looked up once per file: lint stays linear in the catalog.
+    """
 
     def __init__(self) -> None:
         self._texts: dict[str, str] = {}
+        self._heads: dict[str, list[str]] = {}
+        self._key_lines: dict[tuple[str, str], int | None] = {}
 
     def text(self, path: str | None) -> str:
         if path is None:
@@ -92,11 +102,29 @@ class _Files:
 
     def key_line(self, path: str | None, key: str) -> int | None:
         """Line of ``key:`` in the leading frontmatter (or ``"key"`` in a JSON file)."""
-        pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*:')
-        for number, line in enumerate(self.text(path).splitlines()[:200], start=1):
-            if pattern.match(line):
-                return number
-        return None
+        if path is None:
+            return None
+        found = (path, key)
+        if found not in self._key_lines:
+            pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*:')
+            self._key_lines[found] = next(
+                (n for n, line in enumerate(self._head(path), start=1) if pattern.match(line)),
+                None,
+            )
+        return self._key_lines[found]
+
+    def _head(self, path: str) -> list[str]:
+        """The file's first ``KEY_LINES`` lines, splitting only the text that holds them (a
+        cut after a newline is a line break under every rule ``splitlines`` knows)."""
+        if path not in self._heads:
+            text, cut = self.text(path), 0
+            for _ in range(KEY_LINES):
+                cut = text.find("\n", cut) + 1
+                if cut == 0:
+                    cut = len(text)
+                    break
+            self._heads[path] = text[:cut].splitlines()[:KEY_LINES]
+        return self._heads[path]
 
     def body_offset(self, skill: Skill) -> int:
         """Lines before the body in the skill's file (0 when the body cannot be located)."""

@@ -24,7 +24,7 @@ import numpy as np
 
 from skillbench.authoring._replay_link import Decision
 from skillbench.catalog import Skill
-from skillbench.selectors import BM25, words
+from skillbench.selectors import bm25_weights, words
 
 TERMS_SHOWN = 8
 """Shared and one-sided terms listed per pair, most distinctive first."""
@@ -89,14 +89,84 @@ def entry_document(skill: Skill) -> str:
     return " ".join(p for p in (f"{skill.name}:", skill.description, skill.when_to_use) if p)
 
 
-def symmetric_bm25(documents: Sequence[str]) -> np.ndarray:
-    """``(n, n)`` matrix: each document scored as a query against every other, divided by
-    its score against itself, averaged with the transpose (diagonal 1 where defined)."""
-    raw = BM25(documents).scores(documents)
-    self_scores = np.diag(raw).copy()
-    self_scores[self_scores == 0] = 1.0
-    normalised = raw / self_scores[:, None]
-    return (normalised + normalised.T) / 2
+BLOCK = 256
+"""Skills whose similarity rows are computed at once: memory is BLOCK × catalog, never the
+catalog squared."""
+
+
+class _Scores:
+    """Pair similarities of a catalog, a block of rows at a time.
+
+    BM25 is symmetric and self-normalised: each document scored as a query against the other
+    (the selectors' BM25 weights, kept sparse) divided by its score against itself, averaged
+    over both directions; cosine is the embedding dot product.
+    """
+
+    def __init__(self, documents: Sequence[str], vectors: np.ndarray | None) -> None:
+        _, weights = bm25_weights(documents)
+        self.weights = weights
+        self.queries = (weights != 0).astype(np.float64).tocsr()
+        own = np.asarray(self.queries.multiply(weights).sum(axis=1)).ravel()
+        own[own == 0] = 1.0
+        self.own = own
+        self.vectors = vectors
+
+    def block(self, rows: slice) -> tuple[np.ndarray, np.ndarray | None]:
+        """(BM25, cosine) of the skills in ``rows`` against every skill."""
+        forward = np.asarray((self.queries[rows] @ self.weights.T).todense())
+        backward = np.asarray((self.queries @ self.weights[rows].T).todense()).T
+        bm25 = (forward / self.own[rows, None] + backward / self.own[None, :]) / 2
+        cosine = None if self.vectors is None else self.vectors[rows] @ self.vectors.T
+        return bm25, cosine
+
+
+class _Candidate(NamedTuple):
+    """A pair worth ranking: its confusions, similarity and catalog indices (i < j)."""
+
+    confusions: int
+    similarity: float
+    i: int
+    j: int
+    bm25: float
+    cosine: float | None
+
+
+def _candidates(
+    scores: _Scores, n: int, top: int | None, confused: Mapping[tuple[int, int], int]
+) -> dict[tuple[int, int], _Candidate]:
+    """Each skill's ``top`` most similar partners (all with ``top`` None), plus every pair a
+    run confused: a pair among the ``top`` best overall is among the ``top`` best of both its
+    skills, so ranking these candidates ranks the catalog."""
+    keep = n - 1 if top is None else min(top, n - 1)
+    out: dict[tuple[int, int], _Candidate] = {}
+    index = np.arange(n)
+    confused_with: dict[int, list[int]] = {}
+    for first, second in confused:
+        confused_with.setdefault(first, []).append(second)
+        confused_with.setdefault(second, []).append(first)
+    for start in range(0, n, BLOCK):
+        rows = slice(start, min(start + BLOCK, n))
+        bm25, cosine = scores.block(rows)
+        similarity = bm25 if cosine is None else (cosine + bm25) / 2
+        for r, i in enumerate(range(rows.start, rows.stop)):
+            row = np.round(similarity[r], 12)
+            row[i] = -np.inf
+            if keep < n - 1:
+                # Ties at the cut and rounding noise are kept; the exact order decides below.
+                cut = np.partition(row, n - keep)[n - keep] - 1e-9
+                partners = index[row >= cut]
+            else:
+                partners = index[index != i]
+            wanted = [int(j) for j in partners] + confused_with.get(i, [])
+            for j in wanted:
+                pair = (min(i, j), max(i, j))
+                if pair in out:
+                    continue
+                b = float(bm25[r, j])
+                c = None if cosine is None else float(cosine[r, j])
+                sim = b if c is None else (c + b) / 2
+                out[pair] = _Candidate(confused.get(pair, 0), sim, pair[0], pair[1], b, c)
+    return out
 
 
 def _ranked_terms(terms: set[str], df: Counter[str]) -> tuple[str, ...]:
@@ -127,47 +197,58 @@ def overlap_pairs(
     embed: Any | None = None,
     decisions: Sequence[Decision] = (),
     request_texts: Mapping[str, str] | None = None,
+    top: int | None = None,
 ) -> list[PairOverlap]:
-    """Every pair of ``skills``, most confusable first.
+    """The pairs of ``skills``, most confusable first: every pair, or the ``top`` first.
 
     Args:
         skills: the catalog's skills (names unique).
         embed: ``texts -> unit vectors`` (an ``Embedder.embed``); None skips cosine.
         decisions: a run's decisions; pairs are then ranked by measured confusions first.
         request_texts: request id → text, to show flipped requests.
+        top: how many pairs to return (None: all). Similarities are computed a block of
+            skills at a time and only each skill's ``top`` best partners are kept, so a
+            large catalog needs memory linear in its size.
 
     Order: confusions (high first), then similarity (high first), then names.
     """
     ordered = sorted(skills, key=lambda s: s.name)
     names = [s.name for s in ordered]
+    if len(ordered) < 2:
+        return []
     documents = [entry_document(s) for s in ordered]
-    bm25 = symmetric_bm25(documents) if documents else np.zeros((0, 0))
-    cosine = None
-    if embed is not None and documents:
+    vectors = None
+    if embed is not None:
         vectors = np.asarray(embed(documents), dtype=np.float64)
-        cosine = vectors @ vectors.T
+    flips = _flips(decisions, set(names), request_texts or {})
+    at = {name: i for i, name in enumerate(names)}
+    confused: dict[tuple[int, int], int] = {}
+    for pair, found in flips.items():
+        i, j = sorted(at[name] for name in pair)
+        confused[i, j] = sum(f.cells for f in found)
+    found_pairs = _candidates(_Scores(documents, vectors), len(ordered), top, confused)
+    ranked = sorted(
+        found_pairs.values(),
+        key=lambda c: (-c.confusions, -round(c.similarity, 12), names[c.i], names[c.j]),
+    )
+    if top is not None:
+        ranked = ranked[:top]
     terms = [set(words(d)) for d in documents]
     df: Counter[str] = Counter(w for t in terms for w in t)
-    flips = _flips(decisions, set(names), request_texts or {})
-    pairs = []
-    for i in range(len(ordered)):
-        for j in range(i + 1, len(ordered)):
-            found = flips.get(frozenset((names[i], names[j])), [])
-            pairs.append(
-                PairOverlap(
-                    names[i],
-                    names[j],
-                    None if cosine is None else float(cosine[i, j]),
-                    float(bm25[i, j]),
-                    _ranked_terms(terms[i] & terms[j], df),
-                    _ranked_terms(terms[i] - terms[j], df),
-                    _ranked_terms(terms[j] - terms[i], df),
-                    sum(f.cells for f in found),
-                    tuple(found),
-                )
-            )
-    pairs.sort(key=lambda p: (-p.confusions, -round(p.similarity, 12), p.a, p.b))
-    return pairs
+    return [
+        PairOverlap(
+            names[c.i],
+            names[c.j],
+            c.cosine,
+            c.bm25,
+            _ranked_terms(terms[c.i] & terms[c.j], df),
+            _ranked_terms(terms[c.i] - terms[c.j], df),
+            _ranked_terms(terms[c.j] - terms[c.i], df),
+            c.confusions,
+            tuple(flips.get(frozenset((names[c.i], names[c.j])), [])),
+        )
+        for c in ranked
+    ]
 
 
 def load_overlap(
@@ -177,6 +258,7 @@ def load_overlap(
     cwd: str | Path | None = None,
     run_dir: str | Path | None = None,
     embeddings: bool = True,
+    top: int | None = None,
 ) -> list[PairOverlap]:
     """``overlap_pairs`` over the model-invocable skills of ``sources`` (and a run)."""
     from skillbench.authoring._replay_link import run_decisions, run_request_texts
@@ -189,5 +271,5 @@ def load_overlap(
     decisions = run_decisions(run_dir) if run_dir is not None else []
     texts = run_request_texts(run_dir) if run_dir is not None else {}
     return overlap_pairs(
-        catalog.model_invocable, embed=embed, decisions=decisions, request_texts=texts
+        catalog.model_invocable, embed=embed, decisions=decisions, request_texts=texts, top=top
     )

@@ -6,7 +6,7 @@ from skillbench.catalog._fields import (
     MAX_NAME_CHARS,
     loaded_fallback_description,
 )
-from skillbench.catalog._paths import clear_paths_cache, compile_glob, matches
+from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CLAUDE_CODE,
     CODEBOT,
@@ -51,6 +51,7 @@ __all__ = [
     "SkillStatus",
     "SourceKind",
     "SourceSpec",
+    "any_match",
     "clear_paths_cache",
     "compile_glob",
     "load_catalog",

@@ -11,7 +11,7 @@ from typing import Any
 from skillbench._errors import InputError
 from skillbench._io import MiB
 from skillbench._io import read_text as read_input
-from skillbench._yaml import parse_yaml
+from skillbench._yaml import DuplicateKey, parse_yaml
 from skillbench.catalog._fields import fold_key, read_fields
 from skillbench.catalog._types import Diagnostic
 
@@ -74,12 +74,23 @@ def parse_markdown(path: str, text: str, diagnostics: list[Diagnostic]) -> Markd
         )
         return None
     source = "".join(lines[1:end])
+    repeated: list[DuplicateKey] = []
     try:
-        meta = parse_yaml(source, path, first_line=2)
+        meta = parse_yaml(source, path, first_line=2, duplicates=repeated)
     except InputError as exc:
         reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
         diagnostics.append(Diagnostic(path, exc.location.line, reason, "error"))
         return None
+    diagnostics.extend(
+        Diagnostic(
+            path,
+            d.line,
+            f"frontmatter key {d.key!r} repeated (first on line {d.first_line}): "
+            "this later value is used",
+            "warning",
+        )
+        for d in repeated
+    )
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):

@@ -143,11 +143,13 @@ def _jsonl_skills(
     """One tool per line; a bad line (bytes, JSON, shape) loses only itself."""
     loaded: list[Loaded] = []
     name = str(path)
+    notes: list[str] = []
     try:
-        lines = list(iter_lines(path, limit=MAX_INPUT_BYTES, log_note=False))
+        lines = list(iter_lines(path, limit=MAX_INPUT_BYTES, notes=notes))
     except InputError as exc:
-        diagnostics.append(Diagnostic(name, None, f"{exc.reason}; skipped", "error"))
+        diagnostics.append(Diagnostic(name, exc.location.line, f"{exc.reason}; skipped", "error"))
         return []
+    diagnostics.extend(Diagnostic(name, None, note, "warning") for note in notes)
     for number, line, error in lines:
         if error is not None or line is None:
             reason = error.reason if error is not None else "unreadable line"

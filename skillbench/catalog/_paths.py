@@ -19,6 +19,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from skillbench.catalog._walk import walk
 
@@ -117,21 +118,30 @@ class Glob:
                 out.add(state)
         return out
 
+    def start(self) -> frozenset[int]:
+        """Pattern positions reachable before any path component."""
+        return frozenset(self._closure({0}))
+
+    def step(self, states: frozenset[int], name: str) -> frozenset[int]:
+        """Positions reachable from ``states`` after the path component ``name``."""
+        end = len(self.parts)
+        after: set[int] = set()
+        for state in states:
+            if state == end:
+                continue
+            part = self.parts[state]
+            if part is None:
+                after.add(state)
+            elif _component(part, name):
+                after.add(state + 1)
+        return frozenset(self._closure(after))
+
     def selects(self, rel_path: str) -> bool:
         """Whether the pattern matches ``rel_path`` or one of its parent directories."""
         end = len(self.parts)
-        states = self._closure({0})
+        states = self.start()
         for name in rel_path.split("/"):
-            step: set[int] = set()
-            for state in states:
-                if state == end:
-                    continue
-                part = self.parts[state]
-                if part is None:
-                    step.add(state)
-                elif _component(part, name):
-                    step.add(state + 1)
-            states = self._closure(step)
+            states = self.step(states, name)
             if end in states:
                 return True
             if not states:
@@ -163,18 +173,91 @@ def matches(patterns: Sequence[str], rel_path: str) -> bool:
     return selected
 
 
+class _Dir(NamedTuple):
+    """A directory of the working tree: its file names and its subdirectories by name."""
+
+    files: tuple[str, ...]
+    dirs: tuple[tuple[str, _Dir], ...]
+
+
 @lru_cache(maxsize=16)
-def _files(cwd_real: str) -> tuple[str, ...]:
-    """Relative POSIX paths of the files under ``cwd_real``, within the walk limits (cached)."""
-    folders = walk(cwd_real, lambda _name, _depth: True, [])
-    return tuple("/".join((*f.rel, name)) for f in folders for name in f.files)
+def _tree(cwd_real: str) -> _Dir:
+    """The files under ``cwd_real`` as a directory tree, within the walk limits (cached)."""
+    files: dict[tuple[str, ...], tuple[str, ...]] = {}
+    children: dict[tuple[str, ...], list[str]] = {}
+    for folder in walk(cwd_real, lambda _name, _depth: True, []):
+        files[folder.rel] = folder.files
+        if folder.rel:
+            children.setdefault(folder.rel[:-1], []).append(folder.rel[-1])
+
+    def build(rel: tuple[str, ...]) -> _Dir:
+        below = tuple((name, build((*rel, name))) for name in children.get(rel, ()))
+        return _Dir(files.get(rel, ()), below)
+
+    return build(())
+
+
+_SELECTED: frozenset[int] = frozenset({-1})
+"""The state set of a pattern that selected a directory: every file below it is selected."""
+
+
+class _Rule(NamedTuple):
+    negate: bool
+    glob: Glob
+
+
+def _rules(patterns: Sequence[str]) -> list[_Rule]:
+    out = []
+    for pattern in patterns:
+        negate = pattern.startswith("!")
+        body = pattern[1:] if negate else pattern
+        if body.strip():
+            out.append(_Rule(negate, compile_glob(body)))
+    return out
 
 
 def any_match(patterns: Sequence[str], cwd: str | os.PathLike[str]) -> bool:
-    """Whether some file under ``cwd`` matches ``patterns``; file lists are cached per cwd."""
-    return any(matches(patterns, rel) for rel in _files(os.path.realpath(cwd)))
+    """Whether some file under ``cwd`` matches ``patterns`` (as ``matches`` decides it).
+
+    The tree is walked once per cwd (cached) and each pattern advances through it directory
+    by directory, stepping on each distinct (states, name) once: a directory's path is not
+    re-matched for every file in it, and a subtree no positive pattern can reach is skipped.
+    """
+    rules = _rules(patterns)
+    if not rules:
+        return False
+    steps: dict[tuple[int, frozenset[int], str], frozenset[int]] = {}
+
+    def step(i: int, states: frozenset[int], name: str) -> frozenset[int]:
+        if states is _SELECTED:
+            return states
+        key = (i, states, name)
+        found = steps.get(key)
+        if found is None:
+            glob = rules[i].glob
+            found = glob.step(states, name)
+            found = _SELECTED if len(glob.parts) in found else found
+            steps[key] = found
+        return found
+
+    def search(node: _Dir, states: list[frozenset[int]]) -> bool:
+        for name in node.files:
+            selected = False
+            for i, rule in enumerate(rules):
+                if step(i, states[i], name) is _SELECTED:
+                    selected = not rule.negate
+            if selected:
+                return True
+        for name, child in node.dirs:
+            below = [step(i, states[i], name) for i in range(len(rules))]
+            reachable = any(below[i] and not rule.negate for i, rule in enumerate(rules))
+            if reachable and search(child, below):
+                return True
+        return False
+
+    return search(_tree(os.path.realpath(cwd)), [r.glob.start() for r in rules])
 
 
 def clear_paths_cache() -> None:
-    """Forget cached file lists (after files were created under a cwd already scanned)."""
-    _files.cache_clear()
+    """Forget cached file trees (after files were created under a cwd already scanned)."""
+    _tree.cache_clear()

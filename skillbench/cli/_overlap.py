@@ -87,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         cwd=args.cwd,
         run_dir=args.run,
         embeddings=not args.no_embeddings,
-    )[: args.top]
+        top=args.top,
+    )
     if args.format == "json":
         text = json.dumps([p.to_json() for p in pairs], indent=2, ensure_ascii=False)
     else:

@@ -31,7 +31,8 @@ Replay labelled requests against rendered listings for every cell of the config'
 write results.jsonl, summary.json, manifest.json and config.yaml into the run directory
 (default reports/<name>/). Each decision is appended as it finishes: after Ctrl-C, a killed
 process or a spend stop, `--resume` redoes only the missing decisions (and those that got no
-answer). A folder holding another config's run is refused unless --overwrite.
+answer), provided the config, the requests, every catalog as loaded and the usage.warm_start
+file are unchanged. A folder holding another config's run is refused unless --overwrite.
 
 exit status: 0 complete; 1 incomplete (decisions without an answer), stopped (spend cap) or
 failed; 130 interrupted (Ctrl-C). The manifest records which, with the reason.

@@ -22,7 +22,7 @@ from skillbench.listing._orderings import (
     UsageOrdering,
     get_ordering,
 )
-from skillbench.listing._plan import ListingPlan, Place, render_listing
+from skillbench.listing._plan import ListingPlan, Place, listable_indices, render_listing
 from skillbench.listing._profile import (
     PROFILES,
     Mention,
@@ -81,6 +81,7 @@ __all__ = [
     "expected_shown",
     "explain",
     "get_ordering",
+    "listable_indices",
     "make_renderer",
     "read_snapshot",
     "register_profile",

@@ -42,6 +42,18 @@ def _classify(
     return listable, excluded
 
 
+def listable_indices(
+    skills: Sequence[Skill],
+    *,
+    profile: str = "codebot",
+    inactive: Collection[str] = frozenset(),
+    options: Mapping[str, Any] | None = None,
+) -> tuple[int, ...]:
+    """Catalog indices of the skills ``profile`` may list (model-invocable, not hidden by a
+    profile rule, active): what any of its listings can show, whatever the budget."""
+    return tuple(_classify(make_renderer(profile, options), skills, inactive)[0])
+
+
 def _budget(renderer: Renderer, budget: int | None) -> int | None:
     if not renderer.budgeted:
         return None

@@ -50,9 +50,14 @@ class Recent(OrderedDict[str, V]):
 
 @dataclass(frozen=True, slots=True)
 class ListingFacts:
-    """What rows need from a listing, computed once per distinct listing text."""
+    """What rows need from a listing, computed once per distinct listing text.
 
-    shown: frozenset[str]
+    ``shown`` holds the name of every listed entry in listing order: a profile that lists
+    two skills of one name shows both, and a row's ``gold_position`` indexes those entries.
+    ``positions`` maps each shown name to its first entry.
+    """
+
+    shown: tuple[str, ...]
     positions: Mapping[str, int]
     chars: int
     tokens: int
@@ -73,7 +78,7 @@ class FactsCache:
             for i, name in enumerate(names):
                 positions.setdefault(name, i)
             facts = ListingFacts(
-                frozenset(names),
+                names,
                 positions,
                 len(listing.text),
                 count_tokens(listing.text, self.token_model),
@@ -182,7 +187,7 @@ def make_row(
 ) -> dict[str, Any]:
     """The results row of one decision (docs/architecture.md, "Results row")."""
     request = query.request
-    outcome = classify(request.expected, decision, facts.shown)
+    outcome = classify(request.expected, decision, facts.positions)
     shown_expected = [facts.positions[n] for n in request.expected if n in facts.positions]
     score = decision.score
     return {

@@ -25,7 +25,7 @@ from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
 from skillbench.replay._cell import CellRun, FactsCache, Recent, make_row
 from skillbench.replay._config import RunConfig
-from skillbench.replay._executor import EXECUTORS, ReplayJob
+from skillbench.replay._executor import EXECUTORS, ReplayJob, make_executor
 from skillbench.replay._grid import (
     Grid,
     SelectorPool,
@@ -34,7 +34,12 @@ from skillbench.replay._grid import (
     train_split,
     usage_trackers,
 )
-from skillbench.replay._manifest import ManifestWriter, run_info
+from skillbench.replay._manifest import (
+    ManifestWriter,
+    check_inputs,
+    input_digests,
+    run_info,
+)
 from skillbench.replay._results import (
     ResultsWriter,
     RowKey,
@@ -117,7 +122,7 @@ def run_experiment(
     """
     if limit is not None:
         config = config.model_copy(update={"limit": limit})
-    replayer = EXECUTORS.get(executor or config.executor or "local")()
+    replayer = make_executor(executor or config.executor or "local", config)
     run_dir = prepare_output(Path(output) if output is not None else config.output_path())
     config_hash = config.config_hash()
     claim_output(run_dir, config_hash, resume=resume, overwrite=overwrite)
@@ -125,6 +130,9 @@ def run_experiment(
     if observer is not None:
         observer.phase("loading requests and catalogs")
     grid = build_grid(config)
+    inputs = input_digests(config, grid)
+    if resume:
+        check_inputs(run_dir, config_hash, inputs)
     kept = resumable_rows(run_dir, config_hash) if resume else []
     env = selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
     pool = SelectorPool(grid.selector_configs, env, config)
@@ -139,7 +147,7 @@ def run_experiment(
         yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8"
     )
     manifest = ManifestWriter(
-        run_dir, config, config_hash, started, run_info(config, grid, fitted, len(kept))
+        run_dir, config, config_hash, started, run_info(config, grid, fitted, len(kept), inputs)
     )
     manifest.write("running")
     rows = {(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from skillbench._registry import Registry
 
@@ -75,3 +75,21 @@ class Executor(Protocol):
 EXECUTORS: Registry[Callable[[], Executor]] = Registry("executor")
 """Executor factories by the name ``executor:`` / ``--executor`` takes: ``local`` (the
 engine's own lockstep replay in this process) and ``ray`` (cells as Ray tasks)."""
+
+
+@runtime_checkable
+class CheckedExecutor(Protocol):
+    """An executor that can tell up front that it cannot run ``config`` (a missing
+    dependency, a setting it does not support)."""
+
+    def check(self, config: RunConfig) -> None:
+        """Raise ``SkillbenchError`` when this run cannot go ahead here."""
+
+
+def make_executor(name: str, config: RunConfig) -> Executor:
+    """The executor ``name``, checked against ``config`` before the run directory is
+    touched: a run it cannot do must not replace a finished run of the same config."""
+    executor = EXECUTORS.get(name)()
+    if isinstance(executor, CheckedExecutor):
+        executor.check(config)
+    return executor

@@ -25,7 +25,7 @@ from skillbench.dataset import (
     load_labels,
     load_requests,
 )
-from skillbench.listing import ListingPlan
+from skillbench.listing import ListingPlan, listable_indices
 from skillbench.replay._config import RunConfig, SelectorConfig
 from skillbench.replay._sizes import SizedCatalog, anchor_requests, plan_sizes
 from skillbench.replay._types import Cell
@@ -144,7 +144,7 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
     seen: set[tuple[Any, ...]] = set()
     duplicates: list[str] = []
     for (variant, profile), full in catalogs.items():
-        for level in _levels(config, variant, full, requests, notes):
+        for level in _levels(config, variant, profile, full, requests, notes):
             for budget in config.budgets:
                 for ordering in config.orderings:
                     plan = ListingPlan(
@@ -189,6 +189,7 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
 def _levels(
     config: RunConfig,
     variant: str,
+    profile: str,
     catalog: Catalog,
     requests: list[LabelledRequest],
     notes: list[str],
@@ -210,6 +211,12 @@ def _levels(
         config.distractor_modes,
         config.seed,
         embed,
+        listable_indices(
+            catalog.skills,
+            profile=profile,
+            inactive=catalog.inactive,
+            options=config.profile_options.get(profile),
+        ),
     )
     notes += sweep.notes
     if not sweep.catalogs:

@@ -6,12 +6,16 @@ installed packages, so two runs of one config write the same manifest up to the 
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import platform
 from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from skillbench._errors import SkillbenchError
 from skillbench.catalog import Catalog
 from skillbench.replay._config import RunConfig
 from skillbench.replay._grid import Grid
@@ -50,11 +54,80 @@ def catalog_facts(catalog: Catalog) -> dict[str, Any]:
     }
 
 
+RESUME_CHECKS = (
+    "the config and the requests file (config_hash), every catalog as loaded (its skills' "
+    "names, descriptions, bodies and other fields, under every profile, and which are "
+    "inactive) and the usage.warm_start file"
+)
+"""What ``--resume`` compares, as its error says it."""
+
+
+def input_digests(config: RunConfig, grid: Grid) -> dict[str, str]:
+    """Digests of the inputs the config hash leaves out, by name: each catalog variant as
+    loaded and the usage warm-start file. A resume compares them, so a skill added or
+    rewritten since the run started never mixes old rows with new ones."""
+    out: dict[str, str] = {}
+    for variant in config.catalogs:
+        digest = hashlib.sha256()
+        for profile in config.profiles:
+            catalog = grid.catalogs[variant, profile]
+            for skill in catalog.skills:
+                fields = {f.name: getattr(skill, f.name) for f in dataclasses.fields(skill)}
+                digest.update(_canonical(fields).encode() + b"\n")
+            digest.update(_canonical(catalog.inactive).encode() + b"\n")
+        out[f"catalogs.{variant}"] = digest.hexdigest()[:16]
+    if config.usage.warm_start:
+        path = config.resolve(config.usage.warm_start)
+        data = path.read_bytes() if path.is_file() else b""
+        out["usage.warm_start"] = hashlib.sha256(data).hexdigest()[:16]
+    return out
+
+
+def _canonical(value: Any) -> str:
+    """A text that is the same for equal values in every process (sets sorted, since their
+    order follows the process's string hashing)."""
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{_canonical(k)}:{_canonical(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, set | frozenset):
+        return "set(" + ",".join(sorted(_canonical(v) for v in value)) + ")"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    return repr(value)
+
+
+def check_inputs(run_dir: Path, config_hash: str, inputs: Mapping[str, str]) -> None:
+    """Refuse to resume the run in ``run_dir`` when an input changed since it started.
+
+    Only a manifest of the same config is compared (the config hash check says the rest);
+    a manifest written before input digests existed has none to compare.
+    """
+    try:
+        found = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if not isinstance(found, dict) or found.get("config_hash") != config_hash:
+        return
+    before = found.get("inputs")
+    if not isinstance(before, dict):
+        return
+    changed = [k for k in sorted({*before, *inputs}) if before.get(k) != inputs.get(k)]
+    if changed:
+        raise SkillbenchError(
+            f"{run_dir}: cannot resume: {', '.join(changed)} changed since the run started, "
+            f"so its rows would mix two inputs. --resume compares {RESUME_CHECKS}. Run "
+            "without --resume to replace the run, or restore the inputs"
+        )
+
+
 def run_info(
-    config: RunConfig, grid: Grid, fitted: Mapping[Cell, Mapping[str, Any]], resumed: int
+    config: RunConfig,
+    grid: Grid,
+    fitted: Mapping[Cell, Mapping[str, Any]],
+    resumed: int,
+    inputs: Mapping[str, str],
 ) -> dict[str, Any]:
     """The run's shape: sizes, usage and timeline settings, catalogs (under the first
-    profile), skipped duplicate listings and the calibration split."""
+    profile), the input digests, skipped duplicate listings and the calibration split."""
     profile = config.profiles[0]
     info: dict[str, Any] = {
         "requests": len(grid.requests),
@@ -69,6 +142,7 @@ def run_info(
             "seed": config.seed if config.timeline.seed is None else config.timeline.seed,
         },
         "catalogs": {v: catalog_facts(grid.catalogs[v, profile]) for v in config.catalogs},
+        "inputs": dict(inputs),
     }
     if grid.duplicates:
         info["duplicate_listings_skipped"] = grid.duplicates

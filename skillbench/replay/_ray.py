@@ -93,13 +93,17 @@ def _ray() -> ModuleType:
 class RayExecutor:
     """Cells as Ray tasks on the cluster at ``RAY_ADDRESS`` (else a local instance)."""
 
-    def replay(self, job: ReplayJob) -> None:
-        capped = [s.label for s in job.config.selectors if s.params.get("max_cost_usd")]
+    def check(self, config: RunConfig) -> None:
+        """Ray importable and no per-process spend cap, before the run folder is touched."""
+        capped = [s.label for s in config.selectors if s.params.get("max_cost_usd")]
         if capped:
             raise SkillbenchError(
                 f"selector {capped[0]!r} sets max_cost_usd, a cap each process keeps on its "
                 "own: under the ray executor every task would spend up to it; run it locally"
             )
+        _ray()
+
+    def replay(self, job: ReplayJob) -> None:
         ray = _ray()
         started = not ray.is_initialized()
         if started:

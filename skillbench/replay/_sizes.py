@@ -9,13 +9,16 @@ differ only by the distractors added between them.
 - ``random``: a seeded permutation, the crowd alone (context dilution);
 - ``nearest``: non-anchors by their largest embedding cosine to any anchor, the look-alikes
   first (dilution plus shadowing).
+
+Sizes count the skills a listing may show, and distractors are drawn from those only: a
+disabled skill in the catalog must not add to a size nor push a look-alike out.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -76,20 +79,25 @@ def listing_text(skill: Skill) -> str:
 
 
 def distractor_order(
-    skills: Sequence[Skill], anchors: frozenset[str], mode: DistractorMode, seed: int, embed: Embed
-) -> list[Skill]:
-    """The non-anchor skills in the order ``mode`` adds them (ties broken by name)."""
-    rest = sorted((s for s in skills if s.name not in anchors), key=lambda s: s.name)
+    pool: Sequence[Skill],
+    anchors: Sequence[Skill],
+    mode: DistractorMode,
+    seed: int,
+    embed: Embed,
+) -> list[int]:
+    """Positions in ``pool`` (the candidate distractors) in the order ``mode`` adds them,
+    ties broken by name, then path (``nearest`` without anchors: that order alone)."""
+    rest = sorted(range(len(pool)), key=lambda i: (pool[i].name, pool[i].path or ""))
     if mode == "random":
         random.Random(f"skillbench-distractors-{seed}").shuffle(rest)
         return rest
-    if not rest:
+    if not rest or not anchors:
         return rest
-    kept = [s for s in skills if s.name in anchors]
-    vectors = embed([listing_text(s) for s in [*kept, *rest]]).astype(np.float64)
-    nearest = (vectors[len(kept) :] @ vectors[: len(kept)].T).max(axis=1)
-    ranked = sorted(range(len(rest)), key=lambda i: (-round(float(nearest[i]), 6), rest[i].name))
-    return [rest[i] for i in ranked]
+    texts = [listing_text(s) for s in [*anchors, *(pool[i] for i in rest)]]
+    vectors = embed(texts).astype(np.float64)
+    nearest = (vectors[len(anchors) :] @ vectors[: len(anchors)].T).max(axis=1)
+    ranked = sorted(range(len(rest)), key=lambda k: -round(float(nearest[k]), 6))
+    return [rest[k] for k in ranked]
 
 
 def plan_sizes(
@@ -100,37 +108,49 @@ def plan_sizes(
     modes: Sequence[DistractorMode],
     seed: int,
     embed: Embed,
+    listable: Collection[int],
 ) -> SweepPlan:
     """The nested catalogs of ``catalog`` (variant ``label``) for each size and mode.
 
-    ``all`` is the whole catalog; a size past it is the whole catalog too and a size smaller
-    than the anchors cannot keep them: both are skipped with a note rather than run twice or
-    run without the skills the requests expect.
+    ``listable`` are the catalog indices of the skills the profile may list: a size counts
+    those (anchors the profile would not list are kept but not counted) and distractors are
+    drawn from them, so a catalog of size n lists n skills whatever its disabled, hidden or
+    inactive skills; those are left out of every sized catalog. ``all`` is every listable
+    skill; a size past it is the whole catalog too and a size smaller than the anchors cannot
+    keep them: both are skipped with a note rather than run twice or run without the skills
+    the requests expect.
     """
-    anchors = frozenset(
+    skills = catalog.skills
+    names = frozenset(
         skill.name for r in requests for name in r.expected if (skill := catalog.get(name))
     )
-    total, notes = len(catalog.skills), []
+    anchors = [i for i, s in enumerate(skills) if s.name in names]
+    pool = [i for i in sorted(listable) if skills[i].name not in names]
+    counted = sum(1 for i in anchors if i in listable)
+    total, notes = counted + len(pool), []
+    unlisted = "" if counted == len(anchors) else f", {counted} of them listed"
     wanted: list[int] = []
     for size in sizes:
         n = total if size == "all" else int(size)
-        if n < len(anchors):
+        if n < counted:
             notes.append(
-                f"catalog {label}: size {size} skipped: the requests expect {len(anchors)} "
-                "skills, which every catalog of the sweep keeps (set anchors: to fewer to sweep it)"
+                f"catalog {label}: size {size} skipped: the requests expect {len(names)} skills"
+                f"{unlisted}, which every catalog of the sweep keeps (set anchors: to fewer to "
+                "sweep it)"
             )
         elif n > total:
             notes.append(
-                f"catalog {label}: size {size} skipped: the catalog holds only {total} skills "
+                f"catalog {label}: size {size} skipped: the catalog lists only {total} skills "
                 "(size all)"
             )
         elif n not in wanted:
             wanted.append(n)
     out: list[SizedCatalog] = []
+    anchor_skills = [skills[i] for i in anchors]
     for mode in modes:
-        order = distractor_order(catalog.skills, anchors, mode, seed, embed)
+        order = distractor_order([skills[i] for i in pool], anchor_skills, mode, seed, embed)
         for n in sorted(wanted):
-            keep = anchors | {s.name for s in order[: n - len(anchors)]}
-            skills = tuple(s for s in catalog.skills if s.name in keep)
-            out.append(SizedCatalog(n, mode, dataclasses.replace(catalog, skills=skills)))
+            keep = sorted([*anchors, *(pool[k] for k in order[: n - counted])])
+            sized = dataclasses.replace(catalog, skills=tuple(skills[i] for i in keep))
+            out.append(SizedCatalog(n, mode, sized))
     return SweepPlan(out, notes)

@@ -79,6 +79,10 @@ class Manifest(Record):
     """Synthetic timeline settings (`days`, `seed`)."""
     catalogs: dict[str, CatalogFacts]
     """Per catalog variant: descriptions and status counts."""
+    inputs: dict[str, str] | None = None
+    """Digests of the inputs `config_hash` leaves out: each catalog variant as loaded
+    (`catalogs.<variant>`: every skill's fields and body, under every profile, and which are
+    inactive) and the `usage.warm_start` file; `--resume` refuses a run whose inputs changed."""
     duplicate_listings_skipped: list[str] | None = None
     """Budget settings that rendered the same listing as another and were skipped."""
     calibration: dict[str, Any] | None = None

@@ -55,7 +55,8 @@ class ResultRow(SizedRecord):
     selector: str
     """Selector name from the config."""
     catalog_size: int | None = None
-    """Skills in the cell's catalog, in a catalog-size sweep (absent otherwise)."""
+    """Skills the cell's catalog may list (disabled and inactive ones not counted), in a
+    catalog-size sweep (absent otherwise)."""
     distractors: DistractorMode | None = None
     """How that catalog was filled beyond its anchors (`random`, `nearest`; absent otherwise)."""
     repeat: int
@@ -79,7 +80,7 @@ class ResultRow(SizedRecord):
     listing_tokens: int | None
     """Tokens of that listing (the run's token model)."""
     shown: int
-    """Number of skills the listing showed."""
+    """Entries the listing showed (two skills of one name, both listed, count twice)."""
     latency_ms: float
     """Selector time for this decision in milliseconds."""
     at: str | None = None

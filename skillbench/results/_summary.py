@@ -31,7 +31,8 @@ class CellFields(SizedRecord):
     selector: str
     """Selector name."""
     catalog_size: int | None = None
-    """Skills in the cell's catalog, in a catalog-size sweep (absent otherwise)."""
+    """Skills the cell's catalog may list (disabled and inactive ones not counted), in a
+    catalog-size sweep (absent otherwise)."""
     distractors: DistractorMode | None = None
     """How that catalog was filled beyond its anchors (`random`, `nearest`; absent otherwise)."""
     n: int

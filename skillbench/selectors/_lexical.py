@@ -47,20 +47,8 @@ class BM25:
     """
 
     def __init__(self, documents: Sequence[str], k1: float = K1, b: float = B) -> None:
-        counts = [term_counts(d) for d in documents]
-        self.vocab: dict[str, int] = {}
-        for doc in counts:
-            for w in doc:
-                self.vocab.setdefault(w, len(self.vocab))
-        rows = np.array([i for i, doc in enumerate(counts) for _ in doc], dtype=np.intp)
-        cols = np.array([self.vocab[w] for doc in counts for w in doc], dtype=np.intp)
-        tf = np.zeros((len(counts), len(self.vocab)), dtype=np.float64)
-        tf[rows, cols] = [n for doc in counts for n in doc.values()]
-        lengths = tf.sum(axis=1, keepdims=True)
-        avg = float(lengths.mean()) if lengths.size and lengths.mean() > 0 else 1.0
-        df = (tf > 0).sum(axis=0)
-        idf = np.log1p((len(counts) - df + 0.5) / (df + 0.5))
-        self.weights = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths / avg))
+        self.vocab, sparse = bm25_weights(documents, k1, b)
+        self.weights = sparse.toarray()
 
     def scores(self, queries: Sequence[str]) -> np.ndarray:
         """A (queries × documents) matrix of BM25 scores.
@@ -74,6 +62,31 @@ class BM25:
             if cols:
                 out[i] = self.weights[:, cols].sum(axis=1)
         return out
+
+
+def bm25_weights(
+    documents: Sequence[str], k1: float = K1, b: float = B
+) -> tuple[dict[str, int], Any]:
+    """The vocabulary (word → column) and the BM25 weight of each document's words as a
+    sparse (documents × vocabulary) CSR matrix: what a catalog too large for a dense matrix
+    is scored with. Each weight is computed exactly as the dense one would be."""
+    from scipy import sparse
+
+    counts = [term_counts(d) for d in documents]
+    vocab: dict[str, int] = {}
+    for doc in counts:
+        for w in doc:
+            vocab.setdefault(w, len(vocab))
+    rows = np.array([i for i, doc in enumerate(counts) for _ in doc], dtype=np.intp)
+    cols = np.array([vocab[w] for doc in counts for w in doc], dtype=np.intp)
+    tf = np.array([n for doc in counts for n in doc.values()], dtype=np.float64)
+    lengths = np.bincount(rows, weights=tf, minlength=len(counts))
+    avg = float(lengths.mean()) if lengths.size and lengths.mean() > 0 else 1.0
+    df = np.bincount(cols, minlength=len(vocab))
+    idf = np.log1p((len(counts) - df + 0.5) / (df + 0.5))
+    weights = idf[cols] * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[rows] / avg))
+    shape = (len(counts), len(vocab))
+    return vocab, sparse.csr_matrix((weights, (rows, cols)), shape=shape)
 
 
 class LexicalSelector(TopOneSelector):

@@ -107,3 +107,20 @@ def test_cli_json(tmp_path: Path) -> None:
     [pair] = json.loads(out.read_text(encoding="utf-8"))
     assert pair["confusions"] == 1 and pair["flips"][0]["request_id"] == "r1"
     assert main(["overlap", str(tmp_path / "skills"), "--run", str(tmp_path / "nowhere")]) == 1
+
+
+def test_top_pairs_of_a_catalog_spanning_many_blocks_are_the_full_rankings_first() -> None:
+    """``top`` keeps each skill's best partners a block at a time; the pairs it returns are
+    exactly the first of the ranking over every pair."""
+    vocabulary = [f"w{k}" for k in range(60)]
+    skills = [
+        Skill(
+            f"s{i:03d}",
+            " ".join(vocabulary[(i * 7 + k * k) % 60] for k in range(6 + i % 5)) + ".",
+        )
+        for i in range(600)
+    ]
+    everything = overlap_pairs(skills)
+    assert len(everything) == 600 * 599 // 2
+    for top in (1, 7, 40):
+        assert overlap_pairs(skills, top=top) == everything[:top]

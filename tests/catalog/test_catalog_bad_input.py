@@ -250,3 +250,26 @@ def test_codex_follows_directory_links_except_in_its_system_scope(
     assert load_catalog([f"bundled={tmp_path / 'bundled'}"], profile="claude-code").names == (
         "linked",
     )
+
+
+def test_repeated_frontmatter_key_is_a_warning_at_its_file_and_line(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    bad = tmp_path / "twice" / "SKILL.md"
+    bad.parent.mkdir()
+    bad.write_text("---\nname: twice\ndescription: first\ndescription: second\n---\nbody\n")
+    catalog, diag = _load_with_good(tmp_path, write_skill)
+    assert (diag.path, diag.line, diag.severity) == (str(bad), 4, "warning")
+    assert "'description' repeated (first on line 3)" in diag.reason
+    twice = catalog.get("twice")
+    assert twice is not None and twice.description == "second"
+
+
+def test_utf16_tool_list_loads_with_a_warning_naming_the_file(tmp_path: Path) -> None:
+    tools = tmp_path / "tools.jsonl"
+    lines = '{"name": "alpha", "description": "A."}\n{"name": "beta", "description": "B."}\n'
+    tools.write_bytes(lines.encode("utf-16"))
+    catalog = load_catalog([str(tools)])
+    assert catalog.names == ("alpha", "beta")
+    assert [(d.path, d.severity) for d in catalog.diagnostics] == [(str(tools), "warning")]
+    assert "UTF-16" in catalog.diagnostics[0].reason

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from skillbench.catalog import clear_paths_cache, load_catalog, matches
+from skillbench.catalog import any_match, clear_paths_cache, load_catalog, matches
 
 WriteSkill = Callable[..., Path]
 
@@ -65,3 +67,34 @@ def test_paths_skills_follow_the_working_directory(tmp_path: Path, write_skill: 
     assert "ts" in load_catalog([str(skills)], cwd=work).inactive, "file lists are cached per cwd"
     clear_paths_cache()
     assert load_catalog([str(skills)], cwd=work).inactive == frozenset()
+
+
+_NAMES = st.sampled_from(["src", "docs", "a", "b.py", "c.ts", "x.md", "tests", "Dockerfile"])
+_PATTERNS = st.sampled_from(
+    ["*.py", "/*.py", "src/**", "**/*.ts", "docs/", "a", "tests/**", "!tests/**", "!*.md",
+     "src/*.ts", "*.[ch]", "b.*", "**/a/**", "/docs/x.md", "Docker?ile", "!src/"]
+)  # fmt: skip
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    files=st.lists(st.lists(_NAMES, min_size=1, max_size=4), min_size=1, max_size=12),
+    patterns=st.lists(_PATTERNS, min_size=1, max_size=4),
+)
+def test_a_tree_matches_when_one_of_its_files_does(
+    tmp_path_factory: pytest.TempPathFactory, files: list[list[str]], patterns: list[str]
+) -> None:
+    """The tree walk decides as the per-file rule does on every file of the tree."""
+    work = tmp_path_factory.mktemp("work")
+    written: list[str] = []
+    for parts in files:
+        path = work.joinpath(*parts)
+        if any(p.is_file() for p in [path, *path.parents] if p != work) or path.is_dir():
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+        written.append("/".join(parts))
+    expected = any(matches(patterns, rel) for rel in written)
+    assert any_match(patterns, work) is expected

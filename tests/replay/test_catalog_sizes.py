@@ -50,14 +50,48 @@ def test_catalogs_are_nested_keep_their_anchors_and_have_their_size(tmp_path: Pa
     anchors = {name for r in grid.requests for name in r.expected}
     assert len(anchors) == 6
     catalogs = _catalogs(tmp_path, SWEEP.format(seed=0))
-    total = len(grid.catalogs["devtools", "codebot"].skills)
+    # devtools holds 44 skills under codebot: 3 disabled and terraform-plan inactive (its
+    # paths glob matches nothing in the workspace), so a listing may show 40.
+    full = grid.catalogs["devtools", "codebot"]
+    assert len(full.skills) == 44
+    total = len(full.active)
+    assert total == 40
+    active = {s.name for s in full.active}
+    # One of the six drawn anchors is terraform-plan: kept, but not counted as it is not listed.
+    assert anchors - active == {"terraform-plan"}
     assert sorted({size for size, _ in catalogs}) == [6, 12, 25, total]
     for mode in ("random", "nearest"):
         sizes = [set(catalogs[n, mode]) for n in (6, 12, 25, total)]
-        assert [len(s) for s in sizes] == [6, 12, 25, total]
-        assert sizes[0] == anchors
+        assert [len(s & active) for s in sizes] == [6, 12, 25, total]
+        assert all(anchors <= s and s - active == {"terraform-plan"} for s in sizes)
         assert all(small < big for small, big in itertools.pairwise(sizes))
     assert set(catalogs[12, "random"]) != set(catalogs[12, "nearest"])
+
+
+def test_sizes_count_listed_skills_and_never_list_a_disabled_one(tmp_path: Path) -> None:
+    """With room for every skill, a catalog of size n lists exactly n skills, none of them
+    disabled, under a profile that lists two skills of one name (codex) and one that does not."""
+    extra = (
+        "profiles: [codebot, codex]\nbudgets: [1000000]\n"
+        "anchors: 6\ncatalog_sizes: [10, 25, all]\ndistractors: both\n"
+    )
+    grid = build_grid(load_config(_config(tmp_path, extra)))
+    disabled = {
+        s.name for c in grid.catalogs.values() for s in c.skills if s.disable_model_invocation
+    }
+    assert disabled == {"scaffold-project", "bump-version", "deploy-production"}
+    # codex: 47 skills (changelog, review and debug twice, deduped by file only), none paths-
+    # inactive, so 44 listable; codebot: 44 skills, one inactive, so 40.
+    expected_all = {"codebot": 40, "codex": 44}
+    seen = set()
+    for cell, plan in grid.plans.items():
+        listing = plan.render({})
+        assert cell.catalog_size is not None
+        assert len(listing.shown_names) == cell.catalog_size, cell
+        assert not disabled & set(listing.shown_names)
+        assert not disabled & {s.name for s in plan.skills}
+        seen.add((cell.profile, cell.catalog_size))
+    assert seen == {(p, n) for p, full in expected_all.items() for n in (10, 25, full)}
 
 
 def test_draws_are_seeded(tmp_path: Path) -> None:
@@ -69,19 +103,22 @@ def test_draws_are_seeded(tmp_path: Path) -> None:
 
 def test_nearest_distractors_are_the_anchors_closest_look_alikes(tmp_path: Path) -> None:
     """Every distractor the nearest mode adds at 12 skills is at least as close to some anchor
-    (cosine of the packaged MiniLM) as every skill it leaves out."""
+    (cosine of the packaged MiniLM) as every listable skill it leaves out."""
     grid = build_grid(load_config(_config(tmp_path, SWEEP.format(seed=0))))
     catalog = grid.catalogs["devtools", "codebot"]
     catalogs = _catalogs(tmp_path, SWEEP.format(seed=0))
-    anchors, kept = set(catalogs[6, "nearest"]), set(catalogs[12, "nearest"])
+    anchors = {name for r in grid.requests for name in r.expected}
+    kept = set(catalogs[12, "nearest"])
     skills = list(catalog.skills)
     texts = [entry_text(ListedSkill(s, "full", 0, 0, s.description, s.when_to_use)) for s in skills]
     vectors = Embedder.shared(DEFAULT_MODEL, default_cache_root()).embed(texts)
     is_anchor = np.array([s.name in anchors for s in skills])
     closeness = (vectors @ vectors[is_anchor].T).max(axis=1)
-    added = [c for s, c in zip(skills, closeness, strict=True) if s.name in kept - anchors]
-    left = [c for s, c in zip(skills, closeness, strict=True) if s.name not in kept]
-    assert len(added) == 6 and min(added) >= max(left) - 1e-6
+    candidates = [(s, c) for s, c in zip(skills, closeness, strict=True) if s in catalog.active]
+    added = [c for s, c in candidates if s.name in kept - anchors]
+    left = [c for s, c in candidates if s.name not in kept]
+    # 12 listed: the 5 listable anchors and 7 distractors.
+    assert len(added) == 7 and min(added) >= max(left) - 1e-6
 
 
 def test_sizes_below_the_anchors_or_past_the_catalog_are_skipped_with_a_note(
@@ -91,8 +128,8 @@ def test_sizes_below_the_anchors_or_past_the_catalog_are_skipped_with_a_note(
     assert {c.catalog_size for c in grid.cells} == {10}
     assert {c.distractors for c in grid.cells} == {"random", "nearest"}
     notes = "\n".join(grid.notes)
-    assert "size 5 skipped: the requests expect 8 skills" in notes
-    assert "size 500 skipped: the catalog holds only" in notes
+    assert "size 5 skipped: the requests expect 8 skills, 7 of them listed" in notes
+    assert "size 500 skipped: the catalog lists only 40 skills" in notes
 
 
 def test_no_usable_size_is_an_error_at_the_sizes_line(tmp_path: Path) -> None:

@@ -61,13 +61,29 @@ def test_unknown_executor_argument_fails_before_any_output(tmp_path: Path) -> No
     assert not (tmp_path / "out").exists()
 
 
-def test_ray_without_ray_installed_says_how_to_get_it(
+def test_ray_without_ray_installed_says_how_to_get_it_and_leaves_the_folder_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets when not installed
     config = load_config(devtools_config(tmp_path, selectors="[{type: oracle}]"))
-    install = re.escape("pip install -e '.[ray]' in the skillbench checkout")
-    with pytest.raises(SkillbenchError, match=install):
-        run_experiment(config, output=tmp_path / "out", limit=5, executor="ray")
-    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert manifest["status"] == "failed"
+    done = run_experiment(config, output=tmp_path / "out", limit=5)
+    assert done.status == "complete"
+    before = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir() if p.is_file()}
+    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets when not installed
+    for output in ("out", "fresh"):
+        with pytest.raises(
+            SkillbenchError, match=re.escape("pip install -e '.[ray]' in the skillbench checkout")
+        ):
+            run_experiment(config, output=tmp_path / output, limit=5, executor="ray")
+    after = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir() if p.is_file()}
+    assert after == before
+    assert json.loads(after["manifest.json"])["status"] == "complete"
+    assert len(after["results.jsonl"].splitlines()) == 4 * 5
+    assert not (tmp_path / "fresh").exists()
+
+
+def test_a_spend_cap_under_ray_is_refused_before_the_folder_is_touched(tmp_path: Path) -> None:
+    selectors = "[{type: litellm, model: openai/x, max_cost_usd: 1}]"
+    config = load_config(devtools_config(tmp_path, selectors=selectors))
+    with pytest.raises(SkillbenchError, match="max_cost_usd"):
+        run_experiment(config, output=tmp_path / "out", executor="ray")
+    assert not (tmp_path / "out").exists()

@@ -10,6 +10,7 @@ import pytest
 from support.runs import DEVTOOLS_INPUTS
 
 from skillbench._errors import InputError
+from skillbench.cli import main
 from skillbench.dataset import InputErrors
 from skillbench.replay import load_config, read_rows, run_experiment
 from skillbench.report import write_report
@@ -117,3 +118,25 @@ def test_a_param_the_method_rejects_names_the_stage_line(tmp_path: Path) -> None
     with pytest.raises(InputError) as info:
         run_experiment(config, output=tmp_path / "run", limit=5)
     assert info.value.location.line == 15 and "unknown parameter 'model'" in info.value.reason
+
+
+@pytest.mark.parametrize(
+    ("model", "says"),
+    [
+        ("/no/such/minilm", "'/no/such/minilm': model folder not found"),
+        ("./minilm-copy", "'./minilm-copy': model folder not found (relative to"),
+        ("someone/no-such-model", "'someone/no-such-model' cannot be loaded: no such folder"),
+    ],
+)
+def test_a_missing_embedding_model_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str, says: str
+) -> None:
+    selectors = f"  - {{type: oracle, retrieve: {{method: embedding, k: 3, model: {model}}}}}\n"
+    config = _config(tmp_path, selectors)
+    code = main(["run", str(config), "-o", str(tmp_path / "run"), "--limit", "5", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert says in err
+    if model.startswith(("/", "./")):  # known before any work: at the stage's config line
+        assert f"{config}:{CONFIG.count(chr(10)) + 1}: field 'selectors[0].retrieve'" in err
