@@ -22,11 +22,13 @@ BACKUP_DIR = "backup"
 
 def diff_root(path: Path, source: Path) -> Path:
     """Where ``git apply`` runs for a change to ``path`` of the skill source ``source``: the
-    repository holding it (the nearest folder with ``.git``), else the source folder."""
-    for folder in path.resolve().parents:
+    repository holding it (the nearest folder with ``.git``), else the source folder. Paths
+    are taken as the catalog names them, links unresolved: a ``SKILL.md`` linked from
+    elsewhere is changed where the catalog keeps the link."""
+    for folder in path.absolute().parents:
         if (folder / ".git").exists():
             return folder
-    return source.resolve()
+    return source.absolute()
 
 
 def unified_diff(result: TuneResult) -> str:
@@ -38,15 +40,12 @@ def unified_diff(result: TuneResult) -> str:
     for copy, original in sorted(result.copy.changed_files().items()):
         before = original.read_text(encoding="utf-8").splitlines(keepends=True)
         after = copy.read_text(encoding="utf-8").splitlines(keepends=True)
+        path = original.absolute()
         source = next(
-            (
-                s.path
-                for s in result.copy.sources
-                if original.resolve().is_relative_to(s.path.resolve())
-            ),
+            (s.path for s in result.copy.sources if path.is_relative_to(s.path.absolute())),
             original.parent,
         )
-        name = original.resolve().relative_to(diff_root(original, source)).as_posix()
+        name = path.relative_to(diff_root(path, source)).as_posix()
         chunks.extend(difflib.unified_diff(before, after, f"a/{name}", f"b/{name}"))
     return "".join(chunks)
 

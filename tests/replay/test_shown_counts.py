@@ -40,13 +40,13 @@ def test_codex_shown_counts_entries_not_names(tmp_path: Path) -> None:
     result = run_experiment(load_config(config), output=tmp_path / "run")
     rows = [json.loads(line) for line in (result.run_dir / "results.jsonl").open()]
     by_budget = {row["budget"]: row for row in rows}
-    assert set(by_budget) == {8000, 2000}
+    assert set(by_budget) == {5440, 2000}  # codex's default: 2% of a 272,000-token window
     full = _listed_lines(None)
-    # changelog, review and debug are each listed twice (two files, one name).
-    assert len(full) == len(set(full)) + 3
+    # changelog is listed twice (two SKILL.md files, one name); Codex reads no flat files.
+    assert len(full) == len(set(full)) + 1
     for budget in by_budget:
         assert {r["shown"] for r in rows if r["budget"] == budget} == {len(_listed_lines(budget))}
-    assert by_budget[8000]["shown"] == len(full)
+    assert by_budget[5440]["shown"] == len(full)
     visible = [r for r in rows if r["visible"]]
     assert any(r["gold_position"] >= len(set(full)) for r in visible)
     assert all(r["gold_position"] < r["shown"] for r in visible)
