@@ -17,6 +17,7 @@ LAYERS: list[set[str]] = [
     {"_yaml"},
     {"tokens", "cache", "catalog", "usage"},
     {"listing", "dataset"},
+    {"evalsets"},
     {"cost"},
     {"selectors"},
     {"metrics"},

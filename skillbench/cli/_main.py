@@ -35,6 +35,9 @@ SUBCOMMANDS = (
     "import",
     "fidelity",
     "synth",
+    "eval",
+    "init",
+    "completion",
 )
 
 DESCRIPTION = """\
