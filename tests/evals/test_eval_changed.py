@@ -94,10 +94,11 @@ def test_changed_skills_and_their_lookalikes_are_scored(
     ]
     text = summary.read_text()
     assert text.startswith("## Skill trigger evals\n")
-    # Wilson 95% of 0/2 is [0, 0.658]; of 2/2 [0.342, 1]; of 2/4 [0.150, 0.850].
+    # Wilson 95% of 0/2 is [0, 0.658]; of 2/2 [0.342, 1]; of 2/4 [0.150, 0.850]; of 1/2
+    # [0.095, 0.905]. The validation split holds one query of each label: one fails.
     assert (
         "| `pdf-extract` | 0/2 (0%, 95% CI 0%-66%) | 2/2 (100%, 95% CI 34%-100%) | "
-        "2/4 (50%, 95% CI 15%-85%) | - | **fail** |"
+        "2/4 (50%, 95% CI 15%-85%) | 1/2 (50%, 95% CI 9%-91%) | **fail** |"
     ) in text
     assert "| `pdf-extract` | get the text out of this pdf report | should trigger | 0/1 |" in text
     assert "git-rebase" not in text and "docker-build" not in text
