@@ -9,7 +9,7 @@ from skillbench.authoring._builtins import (
     builtin_collisions,
 )
 from skillbench.authoring._changed import Picked, changed_files, pick_changed
-from skillbench.authoring._eval import EvalOptions, evaluate, scorecard
+from skillbench.authoring._eval import EvalOptions, eval_config, evaluate, scorecard
 from skillbench.authoring._eval_targets import (
     LoadedTarget,
     ResolvedSkill,
@@ -69,6 +69,11 @@ from skillbench.authoring._tune import (
     tune_plan,
     worst_skills,
 )
+from skillbench.authoring._tune_evals import (
+    TuneInputs,
+    eval_set_inputs,
+    is_eval_input,
+)
 from skillbench.authoring._tune_report import (
     apply_changes,
     report_data,
@@ -119,6 +124,7 @@ __all__ = [
     "Source",
     "Split",
     "Target",
+    "TuneInputs",
     "TuneOptions",
     "TuneResult",
     "all_rules",
@@ -129,12 +135,15 @@ __all__ = [
     "entry_document",
     "escape_data",
     "escape_property",
+    "eval_config",
+    "eval_set_inputs",
     "evaluate",
     "explain",
     "find_targets",
     "format_report",
     "get_rule",
     "github_annotations",
+    "is_eval_input",
     "lint_sources",
     "load_overlap",
     "make_proposer",

@@ -70,10 +70,14 @@ def _display(path: Path | str) -> str:
         return str(resolved)
 
 
-def _config(sources: Sequence[str], requests: Path, options: EvalOptions) -> RunConfig:
+def eval_config(
+    sources: Sequence[str], requests: Path, options: EvalOptions, name: str = "eval"
+) -> RunConfig:
+    """The run config replaying ``requests`` over the catalog of ``sources``: the profile's
+    listing in loading order, no usage history steering it."""
     return RunConfig.model_validate(
         {
-            "name": "eval",
+            "name": name,
             "catalogs": {"skills": [{"path": str(Path(s).resolve())} for s in sources]},
             "requests": str(requests),
             "profiles": [options.profile],
@@ -190,7 +194,7 @@ def evaluate(
         requests = write_requests(
             [r for m in members for r in m.trigger_set.requests()], run_dir / "requests.jsonl"
         )
-        config = _config(sources, requests, options)
+        config = eval_config(sources, requests, options)
         result = run_experiment(
             config,
             output=run_dir / "run",
