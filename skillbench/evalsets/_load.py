@@ -114,16 +114,24 @@ def _query(item: Any, name: str, index: int) -> TriggerQuery | InputError | None
     return TriggerQuery(text.strip(), label, name, line, index, strict)
 
 
-def read_trigger_file(path: Path, first_index: int = 1) -> tuple[list[TriggerQuery], int]:
+def read_trigger_file(
+    path: Path, first_index: int = 1, skill: str | None = None
+) -> tuple[list[TriggerQuery], int]:
     """The trigger queries of one eval file and its count of output evals.
 
     Raises:
-        InputErrors: every bad item, each with file and line; unreadable or invalid JSON.
+        InputErrors: every bad item, each with file and line; unreadable or invalid JSON; a
+            ``skill_name`` other than ``skill``.
     """
     name = str(path)
-    items, _ = _items(loads_json_lines(read_text(path).text, name), name)
+    data = loads_json_lines(read_text(path).text, name)
+    items, _ = _items(data, name)
     queries: list[TriggerQuery] = []
     problems: list[InputError] = []
+    declared = data.get("skill_name") if isinstance(data, Mapping) else None
+    if skill is not None and declared is not None and declared != skill:
+        where = Location(name, data.line, "skill_name")
+        problems.append(InputError(where, f"the set is for {declared!r}, not {skill!r}"))
     outputs = 0
     for item in items:
         parsed = _query(item, name, first_index + len(queries))
@@ -174,7 +182,7 @@ def load_trigger_set(skill: str, skill_dir: Path, files: Sequence[Path] = ()) ->
     outputs = 0
     used: list[str] = []
     for path in paths:
-        found, ignored = read_trigger_file(path, len(queries) + 1)
+        found, ignored = read_trigger_file(path, len(queries) + 1, skill)
         queries += found
         outputs += ignored
         if found:

@@ -127,3 +127,12 @@ def test_no_split_when_a_label_has_fewer_than_two_queries(tmp_path: Path) -> Non
     skill = tmp_path / "s"
     write_set(skill, [{"query": f"q{i}", "should_trigger": i > 0} for i in range(5)])
     assert validation_split(load_trigger_set("s", skill).queries) is None
+
+
+def test_a_set_naming_another_skill_is_refused(tmp_path: Path) -> None:
+    skill = tmp_path / "pdf"
+    path = write_set(
+        skill, {"skill_name": "docx", "evals": [{"prompt": "x", "should_trigger": True}]}
+    )
+    with pytest.raises(InputErrors, match=rf"{path}:1: field 'skill_name': the set is for 'docx'"):
+        load_trigger_set("pdf", skill)
