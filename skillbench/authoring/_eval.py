@@ -22,6 +22,7 @@ from skillbench.authoring._scorecard import (
     EvalStatus,
     PassRate,
     QueryResult,
+    QuerySplit,
     SkillScorecard,
 )
 from skillbench.authoring._split import write_requests
@@ -95,7 +96,7 @@ def _query_result(
     trigger_set: TriggerSet,
     query: TriggerQuery,
     rows: Sequence[Mapping[str, Any]],
-    split: str | None,
+    split: QuerySplit | None,
 ) -> QueryResult:
     answered = [r for r in rows if r["outcome"] != "error"]
     fired = Counter(str(r["chosen"] or "none") for r in answered)
@@ -114,7 +115,7 @@ def _query_result(
         none_should_trigger=query.none_should_trigger,
         file=_display(query.file),
         line=query.line,
-        split=split,  # type: ignore[arg-type]
+        split=split,
         runs=len(answered),
         errors=len(rows) - len(answered),
         triggered=triggered,
@@ -137,13 +138,12 @@ def scorecard(
         by_request[row["request_id"]].append(row)
     split = validation_split(trigger_set.queries, options.holdout)
     held = {id(q) for q in split.validation} if split else set()
+
+    def part(query: TriggerQuery) -> QuerySplit | None:
+        return None if split is None else "validation" if id(query) in held else "train"
+
     results = [
-        _query_result(
-            trigger_set,
-            q,
-            by_request[trigger_set.request_id(q)],
-            None if split is None else "validation" if id(q) in held else "train",
-        )
+        _query_result(trigger_set, q, by_request[trigger_set.request_id(q)], part(q))
         for q in trigger_set.queries
     ]
     overall = PassRate.of(results)

@@ -17,7 +17,7 @@ TRIGGER_THRESHOLD = 0.5
 """skill-creator's rule: a should-trigger query passes at a trigger rate of at least 0.5, a
 should-not query below it."""
 
-Split = Literal["train", "validation"]
+QuerySplit = Literal["train", "validation"]
 EvalStatus = Literal["complete", "incomplete", "stopped"]
 
 
@@ -40,7 +40,7 @@ class QueryResult(_Model):
     """The eval file holding the query."""
     line: int | None
     """The line of the query's object in that file."""
-    split: Split | None
+    split: QuerySplit | None
     """`train` or `validation` when the set is split; null otherwise."""
     runs: int
     """Runs that got an answer (errors excluded)."""
