@@ -46,8 +46,18 @@ def _gate(card: SkillScorecard) -> str:
     return "" if card.gate is None else ("  PASS" if card.gate else "  FAIL")
 
 
-def text_scorecard(report: EvalReport) -> str:
-    """The scorecard as a terminal reads it: one block per skill, failing queries listed."""
+def _query_line(q: QueryResult, mark: str) -> str:
+    rate = "-" if q.trigger_rate is None else f"{q.trigger_rate:.2f}"
+    lead = f"    {mark} " if mark else "    "
+    return (
+        f"{lead}{q.file}:{q.line}  {_label(q)}, triggered {q.triggered}/{q.runs} "
+        f"(rate {rate})  {q.text!r}  (invoked: {_fired(q)})"
+    )
+
+
+def text_scorecard(report: EvalReport, every_query: bool = False) -> str:
+    """The scorecard as a terminal reads it: one block per skill with its failing queries
+    (``every_query``: all of them, each marked pass or FAIL)."""
     lines = [_header(report)]
     if report.changed is not None:
         lines.append(_changed_line(report))
@@ -61,16 +71,12 @@ def text_scorecard(report: EvalReport) -> str:
         )
         lines += ["", f"{card.skill}{_gate(card)}  ({card.catalog_size} skills listed{ignored})"]
         lines += [f"  {name:<19} {_rate(rate)}" for name, rate in _rows(card)]
-        failing = [q for q in card.queries if q.passed is False]
-        if failing:
-            lines.append("  failing:")
-        for q in failing:
-            lines.append(
-                f"    {q.file}:{q.line}  {_label(q)}, triggered {q.triggered}/{q.runs}  "
-                f"{q.text!r}  (invoked: {_fired(q)})"
-            )
-        for qid in card.unanswered:
-            lines.append(f"    {qid}: no run got an answer")
+        shown = [q for q in card.queries if every_query or q.passed is False]
+        if shown:
+            lines.append("  queries:" if every_query else "  failing:")
+        marks = {True: "pass", False: "FAIL", None: "----"}
+        lines += [_query_line(q, marks[q.passed] if every_query else "") for q in shown]
+        lines += [f"    {qid}: no run got an answer" for qid in card.unanswered]
     if report.status != "complete":
         lines += ["", f"replay {report.status}: {report.reason}"]
     return "\n".join(lines)

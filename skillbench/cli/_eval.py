@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skillbench.cli._common import (
     EXIT_ERROR,
@@ -21,6 +21,9 @@ from skillbench.cli._common import (
     positive_int,
 )
 from skillbench.listing import PROFILES
+
+if TYPE_CHECKING:
+    from skillbench.authoring import ChangedSelection, Target, WithSets
 
 OFFLINE_SELECTORS = ("embedding", "lexical", "hybrid", "oracle", "random", "never")
 
@@ -138,6 +141,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=env_default("max_concurrency", 8),
         help="concurrent model calls (8) [env: SKILLBENCH_MAX_CONCURRENCY]",
     )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="list every query, not only the failing"
+    )
     add_output(parser, "keep the replay's run directories here (default: a temporary folder)")
     add_format(parser, ["text", "json", "github"], "text")
     add_quiet(parser)
@@ -156,7 +162,9 @@ def selector_entry(args: argparse.Namespace) -> dict[str, Any]:
     return entry
 
 
-def _pick(args: argparse.Namespace, targets: list[Any]) -> tuple[Any, Any]:
+def _pick(
+    args: argparse.Namespace, targets: list[Target]
+) -> tuple[WithSets, ChangedSelection | None]:
     from skillbench.authoring import changed_files, pick_changed, resolve_skills, with_sets
     from skillbench.cache import default_cache_root
     from skillbench.selectors import DEFAULT_MODEL, Embedder
@@ -209,9 +217,9 @@ def run(args: argparse.Namespace) -> int:
         annotations = github_annotations(report)
         if annotations:
             print(annotations)
-        print(text_scorecard(report), file=sys.stderr)
+        print(text_scorecard(report, args.verbose), file=sys.stderr)
     else:
-        print(text_scorecard(report))
+        print(text_scorecard(report, args.verbose))
     if report.status != "complete":
         return EXIT_ERROR
     return EXIT_GATE_FAILED if report.gate_failed else EXIT_OK

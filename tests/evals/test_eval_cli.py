@@ -144,6 +144,26 @@ def test_the_gate_fails_a_skill_under_the_floor(
     assert "all queries         2/4 (50%" in out
 
 
+def test_verbose_lists_every_query(
+    skills: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.chdir(skills)
+    assert main(["eval", "pdf-extract", "--selector", "never", "--repeats", "2", "-v"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    queries = lines[lines.index("  queries:") + 1 :]
+    # `never` abstains: rate 0 fails both should-trigger queries and passes both others.
+    assert queries == [
+        "    FAIL pdf-extract/evals/evals.json:2  should trigger, triggered 0/2 (rate 0.00)  "
+        "'get the text out of this pdf report'  (invoked: none 2)",
+        "    FAIL pdf-extract/evals/evals.json:6  should trigger, triggered 0/2 (rate 0.00)  "
+        "'extract the table on page 3 of invoice.pdf'  (invoked: none 2)",
+        "    pass pdf-extract/evals/evals.json:10  should not trigger, triggered 0/2 (rate 0.00)  "
+        "'merge a.pdf and b.pdf into one file'  (invoked: none 2)",
+        "    pass pdf-extract/evals/evals.json:14  should not trigger, triggered 0/2 (rate 0.00)  "
+        "'rebase my feature branch on main'  (invoked: none 2)",
+    ]
+
+
 def test_a_bad_set_is_an_error_with_file_and_line(
     skills: Path, capsys: pytest.CaptureFixture
 ) -> None:
