@@ -1,7 +1,7 @@
 """``init``: a first trigger set for a skill, for a person to edit before trusting it.
 
-Offline, should-trigger queries are the skill's own tasks (the description's sentences, the
-body's headings and list items) phrased as requests, and near-miss negatives are the same
+Offline, should-trigger queries are the skill's own tasks (the sentences of its description
+and when_to_use) phrased as requests, and near-miss negatives are the same
 for the siblings whose listing entries sit nearest to the skill's in the packaged MiniLM's
 embedding space: requests close in topic that another skill owns. With a model, ``synth``
 writes both (positives from the description, near-misses against the nearest rivals).
@@ -29,8 +29,7 @@ _LEAD = re.compile(
     r"this skill|steps?|when to use|how to)[\s:,-]*",
     re.I,
 )
-_HEADING = re.compile(r"^#{2,6}\s+(.*)$")
-MIN_WORDS, MAX_WORDS = 2, 25
+MIN_WORDS, MAX_WORDS = 3, 25
 
 
 @dataclass(frozen=True)
@@ -49,16 +48,6 @@ def _sentences(text: str) -> Iterator[str]:
         yield from (s for s in re.split(r"(?<=[.!?;])\s+|\s+-\s+", joined) if s)
 
 
-def _headings(body: str) -> Iterator[str]:
-    """The body's section headings outside code blocks (what the skill covers)."""
-    fenced = False
-    for line in body.splitlines():
-        if line.strip().startswith("```"):
-            fenced = not fenced
-        elif not fenced and (match := _HEADING.match(line)):
-            yield match.group(1)
-
-
 def _request(task: str, template: str) -> str | None:
     words = _LEAD.sub("", task.strip().rstrip(".!?;:")).split()
     if (
@@ -73,8 +62,10 @@ def _request(task: str, template: str) -> str | None:
 
 
 def skill_requests(skill: Skill) -> list[str]:
-    """Requests built from ``skill``'s description and when_to_use sentences and its body's
-    section headings, deduplicated; a scaffold for a person to rewrite, not a test set."""
+    """Requests built from ``skill``'s description and when_to_use sentences, deduplicated: a
+    scaffold for a person to rewrite, not a test set. (Body headings and list items were
+    tried and dropped: they are instructions to the agent, "Checklist: API surface", not
+    things a user asks.)"""
     found: dict[str, None] = {}
     for task in _sentences(skill.description):
         request = _request(task, TEMPLATES[len(found) % len(TEMPLATES)])
@@ -84,10 +75,6 @@ def skill_requests(skill: Skill) -> list[str]:
         request = _request(situation, "{}")
         if request is not None:
             found.setdefault(request[0].upper() + request[1:], None)
-    for heading in _headings(skill.body):
-        request = _request(heading, "Help me with {}.")
-        if request is not None:
-            found.setdefault(request, None)
     return list(found)
 
 
@@ -109,7 +96,7 @@ def offline_queries(
 ) -> list[DraftQuery]:
     """Should-trigger queries from ``skill``, then near-misses taken in turn from each rival."""
     positives = [
-        DraftQuery(text, True, f"from {skill.name}'s description and body")
+        DraftQuery(text, True, f"from {skill.name}'s description")
         for text in skill_requests(skill)[: options.positives]
     ]
     per_rival = [[(r.name, text) for text in skill_requests(r)] for r in rivals]

@@ -15,9 +15,10 @@ Write SKILL/evals/trigger-evals.json in skill-creator's list shape, each query w
 "origin" saying where it came from, for a person to edit (the Agent Skills guide asks for
 8-10 queries of each label, realistic and specific):
 
-  offline (default): should-trigger queries from the skill's description, when_to_use
-  and section headings; near-miss should-not queries from the same parts of the --rivals
-  sibling skills nearest to it (packaged MiniLM embeddings of the listing entries).
+  offline (default): should-trigger queries from the sentences of the skill's description
+  and when_to_use (usually one to three: write more); near-miss should-not queries from
+  the same parts of the --rivals sibling skills nearest to it (packaged MiniLM embeddings
+  of the listing entries).
   --model M: `synth` has the model write positives from the description and near-misses
   against the nearest rivals (cached, retried, --max-cost-usd capped).
 

@@ -28,7 +28,7 @@ def test_offline_init_writes_a_set_that_eval_runs(
     assert written[0] == {
         "query": "Can you rebase a git branch onto another and resolve conflicts step by step?",
         "should_trigger": True,
-        "origin": "from git-rebase's description and body",
+        "origin": "from git-rebase's description",
     }
     negatives = {q["origin"].rsplit(" ", 1)[1] for q in written if not q["should_trigger"]}
     assert negatives == {"pdf-extract", "pdf-merge", "docker-build"}
