@@ -17,7 +17,7 @@ LAYERS: list[set[str]] = [
     {"_yaml"},
     {"tokens", "cache", "catalog", "usage"},
     {"listing", "dataset"},
-    {"agents"},
+    {"agents", "evalsets"},
     {"cost"},
     {"selectors"},
     {"metrics"},

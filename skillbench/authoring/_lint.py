@@ -22,6 +22,7 @@ from skillbench.authoring._rules import (
     CODEBOT_CAP,
     CODEX_LIMIT,
     DUPLICATE_NAME,
+    EMPTY_DESCRIPTION,
     HIDDEN,
     LOAD_ERROR,
     LOAD_WARNING,
@@ -203,6 +204,39 @@ def _name_findings(skill: Skill, files: _Files) -> list[Finding]:
     return out
 
 
+_EMPTY_VALUES = ("", '""', "''", "~", "null")
+
+
+def _empty_description_findings(skill: Skill, files: _Files) -> list[Finding]:
+    """A Markdown skill whose ``description:`` line holds no text and no indented
+    continuation below it (the loader then falls back to the body without a word)."""
+    line = files.key_line(skill.path, "description")
+    if line is None or not (skill.path or "").endswith(".md"):
+        return []
+    lines = files.text(skill.path).splitlines()
+    closing = next((i for i, text in enumerate(lines[1:], 2) if text.strip() == "---"), 0)
+    if not lines or lines[0].strip() != "---" or not line < closing:
+        return []  # the key found is in the body, not the frontmatter
+    key_line = lines[line - 1]
+    if key_line.split(":", 1)[1].split(" #")[0].strip() not in _EMPTY_VALUES:
+        return []
+    indent = len(key_line) - len(key_line.lstrip())
+    after = next((text for text in lines[line:] if text.strip()), "")
+    if len(after) - len(after.lstrip()) > indent:
+        return []
+    return [
+        Finding(
+            EMPTY_DESCRIPTION,
+            skill.path,
+            line,
+            f"description is empty: Codex drops the skill; Claude Code lists the body's first "
+            f"line instead ({skill.description!r})",
+            skill.name,
+            field="description",
+        )
+    ]
+
+
 def _placeholder_findings(skill: Skill, files: _Files) -> list[Finding]:
     offset = files.body_offset(skill)
     return [
@@ -368,6 +402,7 @@ def lint_sources(
     findings: list[Finding] = []
     for skill in loaded:
         findings += _name_findings(skill, files)
+        findings += _empty_description_findings(skill, files)
         findings += _placeholder_findings(skill, files)
     findings += _duplicate_findings(first, files)
     if cwd is not None:
@@ -387,7 +422,9 @@ def lint_sources(
         findings += _cap_findings(profile, catalog.model_invocable, files)
         findings += _budget_findings(catalog, profile, budget, files)
     covered = {
-        (f.path or "", f.field or "") for f in findings if f.rule in (NAME_LENGTH, CODEX_LIMIT)
+        (f.path or "", f.field or "")
+        for f in findings
+        if f.rule in (NAME_LENGTH, CODEX_LIMIT, EMPTY_DESCRIPTION)
     }
     findings += _loader_findings(first, covered)
     findings.sort(

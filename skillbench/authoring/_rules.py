@@ -121,6 +121,15 @@ NAME_FOLDER = _rule(
     key skills by folder and agents that key them by name then disagree on what the skill is
     called, and a duplicate under either name goes unnoticed.""",
 )
+EMPTY_DESCRIPTION = _rule(
+    "SB104",
+    "empty-description",
+    "error",
+    "the frontmatter declares `description` with no text",
+    """An empty ``description`` is not a missing one that agents forgive: Codex's loader
+    rejects the skill (it never reaches the listing), and Claude Code lists the body's first
+    line in its place, so the model chooses on text never written to describe the skill.""",
+)
 DUPLICATE_NAME = _rule(
     "SB201",
     "duplicate-name",

@@ -44,6 +44,8 @@ class TuneOptions:
         test_fraction: share of each stratum held out as test.
         seed: split seed (None: the config's seed).
         max_concurrency: concurrent calls per endpoint of model selectors in replays.
+        split: a train/test split to keep as given (an eval set's validation split stays
+            blind); None draws a stratified split of the config's requests.
     """
 
     catalog: str | None = None
@@ -54,6 +56,7 @@ class TuneOptions:
     test_fraction: float = 0.4
     seed: int | None = None
     max_concurrency: int = 8
+    split: Split | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,13 @@ def _catalog(config: RunConfig, variant: str) -> tuple[Catalog, list[Source]]:
     specs = [SourceSpec(str(s.path), s.kind) for s in sources]  # type: ignore[arg-type]
     cwd = config.resolve(config.cwd) if config.cwd else None
     return load_catalog(specs, profile=config.profiles[0], cwd=cwd), sources
+
+
+def _split(config: RunConfig, options: TuneOptions) -> Split:
+    if options.split is not None:
+        return options.split
+    seed = config.seed if options.seed is None else options.seed
+    return stratified_split(config_requests(config), test_fraction=options.test_fraction, seed=seed)
 
 
 def max_description_chars(skill: Skill, profiles: Sequence[str]) -> int:
@@ -247,10 +257,7 @@ class _Loop:
         if unknown:
             raise SkillbenchError(f"--skills: not in catalog {variant!r}: {', '.join(unknown)}")
         self.tunable = set(options.skills) or {s.name for s in catalog.model_invocable}
-        seed = config.seed if options.seed is None else options.seed
-        split = stratified_split(
-            config_requests(config), test_fraction=options.test_fraction, seed=seed
-        )
+        split = _split(config, options)
         out.mkdir(parents=True, exist_ok=True)
         self.train_file = write_requests(split.train, out / "train.jsonl")
         self.test_file = write_requests(split.test, out / "test.jsonl")
@@ -383,10 +390,7 @@ def tune_plan(config: RunConfig, options: TuneOptions = TuneOptions()) -> dict[s
             f"config has no catalog {variant!r}; it has: {', '.join(config.catalogs)}"
         )
     catalog, _ = _catalog(config, variant)
-    seed = config.seed if options.seed is None else options.seed
-    split = stratified_split(
-        config_requests(config), test_fraction=options.test_fraction, seed=seed
-    )
+    split = _split(config, options)
     cells = (
         len(config.profiles)
         * len(config.budgets)

@@ -36,6 +36,9 @@ SUBCOMMANDS = (
     "fidelity",
     "capture",
     "synth",
+    "eval",
+    "init",
+    "completion",
 )
 
 DESCRIPTION = """\

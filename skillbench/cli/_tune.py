@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from skillbench.cli._common import (
     EXIT_ERROR,
@@ -50,11 +51,17 @@ examples:
   skillbench tune configs/rewrite-ab.yaml --catalog base --iterations 3
   skillbench tune configs/quickstart.yaml --skills debug,fix-flaky-test --proposer offline
   skillbench tune my.yaml --proposer openai/gpt-4o-mini --max-cost-usd 0.50 --dry-run
+  skillbench tune skills/ --iterations 2     # the skills' trigger sets, embedding selector
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("config", metavar="CONFIG", help="run config (YAML)")
+    parser.add_argument(
+        "config",
+        metavar="CONFIG",
+        help="run config (YAML), or skills with trigger eval sets (a skill folder, one of its "
+        "eval files, or a folder of skills): their validation splits are the blind test split",
+    )
     parser.add_argument("--catalog", help="catalog variant of the config to tune (default: first)")
     parser.add_argument(
         "--skills", help="comma-separated skills that may change (default: every skill)"
@@ -120,6 +127,18 @@ def _model_options(args: argparse.Namespace) -> dict[str, object]:
     return options
 
 
+def _inputs(args: argparse.Namespace) -> tuple[Any, Any, tuple[str, ...]]:
+    """The config, the split to keep (None: tune draws one) and the skills with sets."""
+    from skillbench.authoring import EvalOptions, eval_set_inputs, is_eval_input
+    from skillbench.replay import load_config
+
+    if not is_eval_input(args.config):
+        return load_config(args.config), None, ()
+    out = Path(args.output or "reports/eval-sets-tune")
+    inputs = eval_set_inputs([args.config], out, EvalOptions(repeats=1))
+    return inputs.config, inputs.split, inputs.skills
+
+
 def run(args: argparse.Namespace) -> int:
     from skillbench._output import output_dir
     from skillbench._sanitize import printable
@@ -132,19 +151,19 @@ def run(args: argparse.Namespace) -> int:
         write_report,
     )
     from skillbench.cache import default_cache_root
-    from skillbench.replay import load_config
     from skillbench.selectors import SelectorEnv
 
-    config = load_config(args.config)
+    config, split, with_sets = _inputs(args)
     options = TuneOptions(
         catalog=args.catalog,
-        skills=tuple(s.strip() for s in (args.skills or "").split(",") if s.strip()),
+        skills=tuple(s.strip() for s in (args.skills or "").split(",") if s.strip()) or with_sets,
         iterations=args.iterations,
         focus=args.focus,
         candidates=args.candidates,
         test_fraction=args.test_fraction,
         seed=args.seed,
         max_concurrency=args.max_concurrency,
+        split=split,
     )
     env = SelectorEnv(default_cache_root(), config.seed, Path(args.config).resolve().parent)
     proposer = make_proposer(args.proposer, _model_options(args), env)
