@@ -4,15 +4,13 @@ Per step a cell takes its usage scores at the request's time, renders its listin
 selector, classifies the decision and records the invoked skill (or, with
 ``usage.record: label``, the expected one) into its own usage tracker (see ``_cell``).
 
-Each round gathers what every cell can ask now (one query for a dependent cell, up to
-``CHUNK`` for the others) and calls each selector once with the queries of all cells using
-it, so embedding selectors vectorise across cells and model selectors can run many calls
-concurrently.
+The local executor walks the cells with ``_lockstep``: batch selectors answer the queries of
+all cells at once, model selectors answer in the background, and every decision is appended
+to results.jsonl the moment it finishes.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +21,7 @@ import yaml
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
-from skillbench.replay._cell import CellRun, FactsCache, Recent, make_row
+from skillbench.replay._cell import CellRun, FactsCache, Recent
 from skillbench.replay._config import RunConfig
 from skillbench.replay._executor import EXECUTORS, ReplayJob
 from skillbench.replay._grid import (
@@ -34,11 +32,11 @@ from skillbench.replay._grid import (
     train_split,
     usage_trackers,
 )
+from skillbench.replay._lockstep import Lockstep
 from skillbench.replay._manifest import ManifestWriter, run_info
 from skillbench.replay._results import (
     ResultsWriter,
     RowKey,
-    checked_row,
     claim_output,
     now_iso,
     resumable_rows,
@@ -49,7 +47,7 @@ from skillbench.replay._summary import summarize
 from skillbench.replay._types import ANNOTATORS, Annotator, Cell, RunObserver
 from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
 from skillbench.selectors import Calibratable, Preparable, Selector
-from skillbench.types import Query, RunStopped
+from skillbench.types import RunStopped
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each decision."""
@@ -297,54 +295,13 @@ def _done_steps(
 
 @EXECUTORS.register("local")
 class LocalExecutor:
-    """Every cell in this process, in lockstep rounds, each row written as it finishes."""
+    """Every cell in this process (see ``_lockstep``), each row written as it finishes."""
 
     def replay(self, job: ReplayJob) -> None:
-        _replay(
+        Lockstep(
             job.runs,
             job.grid.requests,
             FactsCache(job.config.token_model),
             job.annotators,
             job.record,
-        )
-
-
-def _replay(
-    runs: Sequence[CellRun],
-    requests: Sequence[LabelledRequest],
-    facts: FactsCache,
-    annotators: Sequence[Annotator],
-    record: Callable[[int, int, dict[str, Any]], None],
-) -> None:
-    """Rounds until every cell is through: gather queries, one ``select`` per selector.
-
-    Each finished row goes to ``record(cell_index, request_index, row)`` before the cell
-    moves on (its usage may depend on the choice).
-    """
-    active = list(runs)
-    while active:
-        groups: dict[int, tuple[Selector, list[tuple[CellRun, int, Query]]]] = {}
-        for run in active:
-            for i, query in run.issue(requests):
-                groups.setdefault(id(run.selector), (run.selector, []))[1].append((run, i, query))
-        if not groups:
-            break
-        for selector, items in groups.values():
-            start = time.perf_counter()
-            decisions = selector.select([q for _, _, q in items])
-            share = (time.perf_counter() - start) * 1000 / len(items)
-            if len(decisions) != len(items):
-                raise SkillbenchError(
-                    f"selector {items[0][0].cell.selector!r} returned {len(decisions)} decisions "
-                    f"for {len(items)} queries"
-                )
-            for (run, i, query), decision in zip(items, decisions, strict=True):
-                split = "train" if query.request.id in run.train else "test"
-                row = make_row(run.cell, query, decision, facts.get(query.listing), split, share)
-                row.update(run.retrieval(query.request, facts))
-                for annotator in annotators:
-                    row.update(annotator.annotate_row(row, query, decision))
-                row = checked_row(row)
-                record(run.cell.index, i, row)
-                run.finish(query.request, row)
-        active = [r for r in active if r.pos < len(requests) or r.waiting]
+        ).run()

@@ -42,11 +42,13 @@ from skillbench.selectors._types import (
     Checkable,
     Decision,
     DecisionKind,
+    Delivery,
     Preparable,
     Query,
     Selector,
     SelectorEnv,
     SelectorFactory,
+    Streaming,
 )
 
 __all__ = [
@@ -65,6 +67,7 @@ __all__ = [
     "Choice",
     "Decision",
     "DecisionKind",
+    "Delivery",
     "Embedder",
     "EmbeddingRetriever",
     "EmbeddingSelector",
@@ -81,6 +84,7 @@ __all__ = [
     "Selector",
     "SelectorEnv",
     "SelectorFactory",
+    "Streaming",
     "ThresholdSelector",
     "TopOneSelector",
     "VectorStore",

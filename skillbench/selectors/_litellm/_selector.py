@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Coroutine, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -44,10 +45,19 @@ from skillbench.selectors._litellm._spend import (
     prompt_tokens,
 )
 from skillbench.selectors._litellm._workers import RouterRef, worker_pool
-from skillbench.selectors._types import Check, Decision, DecisionKind, Query, SelectorEnv
+from skillbench.selectors._types import (
+    Check,
+    Decision,
+    DecisionKind,
+    Delivery,
+    Query,
+    SelectorEnv,
+)
 from skillbench.types import RunStopped
 
 NOT_SENT = "not sent: max_cost_usd reached"
+CANCEL_WAIT_S = 5.0
+"""Longest wait for abandoned calls to close their connections."""
 
 
 class LitellmSelector:
@@ -76,6 +86,7 @@ class LitellmSelector:
         self._verdict: Verdict | None = None
         self._verdict_lock = asyncio.Lock()
         self._sender: Sender | None = None
+        self._tasks: set[asyncio.Task[Decision]] = set()
 
     # -- requests -------------------------------------------------------------------------
 
@@ -163,11 +174,59 @@ class LitellmSelector:
         raise RunStopped(self._stop or NOT_SENT)
 
     async def _select(self, queries: Sequence[Query]) -> list[Decision]:
-        decisions = await _all_or_none([self._decide(q) for q in queries])
-        if not self.params.execute_fork:
-            return decisions
-        pairs = zip(queries, decisions, strict=True)
-        return await _all_or_none([self._fork(q, d) for q, d in pairs])
+        return await _all_or_none([self._one(q) for q in queries])
+
+    def submit(self, queries: Sequence[Query], deliver: Delivery) -> None:
+        """Start every query on the background loop; each decision is delivered as it ends.
+
+        A query the spend cap refused is delivered as ``RunStopped`` (``--resume`` asks it
+        again), as is every later submission.
+
+        Raises:
+            RunStopped: the spend cap was reached before this submission.
+        """
+        if self._stop is not None:
+            raise RunStopped(self._stop)
+        loop = runtime().loop
+        for i, query in enumerate(queries):
+            future = asyncio.run_coroutine_threadsafe(self._tracked(query), loop)
+            future.add_done_callback(partial(self._deliver, i, deliver))
+
+    def _deliver(self, i: int, deliver: Delivery, future: Future[Decision]) -> None:
+        if future.cancelled():
+            return
+        error = future.exception()
+        if error is not None:
+            deliver(i, error)
+        elif future.result().detail.get("error") == NOT_SENT:
+            deliver(i, RunStopped(self._stop or NOT_SENT))
+        else:
+            deliver(i, future.result())
+
+    async def _tracked(self, query: Query) -> Decision:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)  # type: ignore[arg-type]
+        try:
+            return await self._one(query)
+        finally:
+            self._tasks.discard(task)  # type: ignore[arg-type]
+
+    def cancel(self) -> None:
+        """Cancel every submitted call still running; wait until their connections closed."""
+        runtime().run(self._cancel_all())
+
+    async def _cancel_all(self) -> None:
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=CANCEL_WAIT_S)
+
+    async def _one(self, query: Query) -> Decision:
+        """The decision on ``query``, with its sub-agent run when ``execute_fork`` is on."""
+        decision = await self._decide(query)
+        return await self._fork(query, decision) if self.params.execute_fork else decision
 
     # -- pre-flight -----------------------------------------------------------------------
 
@@ -196,12 +255,10 @@ class LitellmSelector:
         return Verdict([*checks, check], failure)
 
     async def _decide(self, query: Query) -> Decision:
-        start = time.perf_counter()
         prompt, key = self.prompt(query)
         fields = {"tools": prompt.tools, "tool_choice": prompt.tool_choice, **self.params.params}
         fetched, cached = await self._get(key, self._request(prompt.messages, fields))
-        latency = (time.perf_counter() - start) * 1000
-        return self._decision(query, prompt, fetched, latency, cached=cached)
+        return self._decision(query, prompt, fetched, cached=cached)
 
     async def _fork(self, query: Query, decision: Decision) -> Decision:
         """``decision`` with its sub-agent run recorded in ``detail`` (unchanged: no fork)."""
@@ -209,17 +266,17 @@ class LitellmSelector:
         if found is None:
             return decision
         task, key = found
-        start = time.perf_counter()
         request = self._request(task.messages, self.params.fork_params)
         fetched, cached = await self._get(key, request)
-        latency = (time.perf_counter() - start) * 1000
         model = self.params.model
+        latency = fetched.latency_ms or 0.0
         extra = fork_detail(task, fetched, model=model, cached=cached, latency_ms=latency)
         detail = redact({**decision.detail, **extra}, self._hidden())
         return replace(decision, detail=detail)
 
     async def _get(self, key: str, request: dict[str, Any]) -> tuple[Fetched, bool]:
         """The cached answer for ``key``, else one call (shared with concurrent askers)."""
+        start = time.perf_counter()
         entry = self.cache.get(key) if self.cache is not None else None
         if entry is None:
             return await self._fetch_once(key, request), False
@@ -228,6 +285,7 @@ class LitellmSelector:
             attempts=0,
             usage=entry.get("usage", {}),
             cost_usd=entry.get("cost_usd"),
+            latency_ms=(time.perf_counter() - start) * 1000,
         )
         return fetched, True
 
@@ -310,8 +368,10 @@ class LitellmSelector:
         self._warned = True
 
     def _decision(
-        self, query: Query, prompt: Prompt, fetched: Fetched, latency: float, *, cached: bool
+        self, query: Query, prompt: Prompt, fetched: Fetched, *, cached: bool
     ) -> Decision:
+        """The decision ``fetched`` amounts to, timed by the call itself (0 when not sent)."""
+        latency = fetched.latency_ms or 0.0
         base: dict[str, Any] = {"model": self.params.model, "cached": cached}
         if fetched.response is None or fetched.error is not None:
             detail = {
