@@ -11,7 +11,7 @@ answer in text. Faults are triggered by markers in the user text (or by ``script
 lack ``skill``; ``[[unknown]]`` the call names an unlisted skill; ``[[multi]]`` the turn
 holds a ``read_file`` call, then the Skill call, then a second Skill call; ``[[text]]``
 text only; ``[[echokey]]`` the reply text repeats the bearer token (a leaking server);
-``[[401]]``, ``[[403]]``, ``[[400]]`` answer that status with a provider-style error;
+``[[401]]``, ``[[403]]``, ``[[404]]``, ``[[400]]`` answer that status with a provider-style error;
 ``[[nochoices]]`` a completion with an empty ``choices`` list; ``[[nofunction]]`` a tool
 call without a ``function``; ``[[noname]]`` a function without a ``name``; ``[[nullmessage]]``
 a choice whose ``message`` is null; ``[[newlines]]`` Skill arguments with raw newlines inside
@@ -274,7 +274,7 @@ class FakeOpenAI:
         if "403" in marks:
             return 403, {"message": "Project does not have access to this model."}
         model = str(body.get("model"))
-        if self.models is not None and model not in self.models:
+        if "404" in marks or (self.models is not None and model not in self.models):
             return 404, {
                 "message": f"The model `{model}` does not exist.",
                 "code": "model_not_found",
