@@ -19,9 +19,9 @@ a JSON string; ``[[case]]`` the chosen name capitalised; ``[[context]]`` and
 ``[[llamactx]]`` a 400 for a prompt too long for the context (OpenAI's and llama.cpp's words);
 ``[[hang]]`` no answer for ``hang_s`` seconds (a server generating until its context is full).
 ``context_tokens`` answers that 400 (llama.cpp's words) to any longer prompt.
-A request with ``stream: true`` gets its answer as server-sent events; ``drip_s`` > 0 makes
-every streamed answer send an empty chunk every ``drip_s`` seconds for ``hang_s`` seconds
-first (a stream that never ends). While it waits, the server watches the connection: a client
+A request with ``stream: true`` gets its answer as server-sent events; with ``[[drip]]`` an
+empty chunk comes every ``drip_s`` seconds for ``hang_s`` seconds first (a stream that does
+not end). While it waits, the server watches the connection: a client
 that hangs up is counted in ``disconnects`` and the answer is abandoned.
 ``api_keys`` (a 401 for any other bearer token) and ``models`` (a 404 for any other model)
 act like a real provider's account.
@@ -160,7 +160,7 @@ class FakeOpenAI:
         api_keys: Collection[str] | None = None,
         models: Collection[str] | None = None,
         hang_s: float = 60.0,
-        drip_s: float = 0.0,
+        drip_s: float = 0.1,
         context_tokens: int | None = None,
     ) -> None:
         self.latency_s = latency_s
@@ -323,18 +323,18 @@ class FakeOpenAI:
                 if answer is None:
                     self.close_connection = True
                 elif body.get("stream") and answer[0] == 200:
-                    self._stream(answer[2])
+                    self._stream(answer[2], "drip" in fake._marks(body))
                 else:
                     self._send(*answer)
 
-            def _stream(self, completion: dict[str, Any]) -> None:
-                """The completion as server-sent chunks, after ``drip_s`` keep-alive chunks."""
+            def _stream(self, completion: dict[str, Any], drip: bool) -> None:
+                """The completion as server-sent chunks (after empty ones, with ``drip``)."""
                 self.close_connection = True
                 try:
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
                     self.end_headers()
-                    drips = int(fake.hang_s / fake.drip_s) if fake.drip_s else 0
+                    drips = int(fake.hang_s / fake.drip_s) if drip else 0
                     for _ in range(drips):
                         self._event(_chunk(completion, {"content": ""}, None))
                         if not fake._waited(fake.drip_s, self.connection):
