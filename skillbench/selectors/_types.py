@@ -15,6 +15,7 @@ __all__ = [
     "DecisionKind",
     "Delivery",
     "Preparable",
+    "Probeable",
     "Query",
     "Selector",
     "SelectorEnv",
@@ -107,6 +108,16 @@ class Checkable(Protocol):
 
     def preflight(self) -> list[Check]:
         """Every check, in order; a failed check ends the list (later ones cannot run)."""
+        ...
+
+
+@runtime_checkable
+class Probeable(Protocol):
+    """A checkable selector that can also try the run's heaviest prompt (``doctor`` does)."""
+
+    def probe_listing(self, query: Query, where: str) -> Check:
+        """Send ``query`` (the largest listing, described by ``where``) as the run would,
+        requiring a skill call; the check fails when it does not fit or none comes back."""
         ...
 
 

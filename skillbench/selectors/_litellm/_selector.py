@@ -34,7 +34,13 @@ from skillbench.selectors._litellm._fork import (
     fork_task,
 )
 from skillbench.selectors._litellm._params import LitellmParams
-from skillbench.selectors._litellm._preflight import Verdict, key_check, probe, tools_check
+from skillbench.selectors._litellm._preflight import (
+    Verdict,
+    key_check,
+    listing_probe,
+    probe,
+    tools_check,
+)
 from skillbench.selectors._litellm._prompt import Prompt, build_prompt
 from skillbench.selectors._litellm._router import build_router
 from skillbench.selectors._litellm._spend import (
@@ -239,6 +245,20 @@ class LitellmSelector:
             if self._verdict is None:
                 self._verdict = await self._run_checks()
             return self._verdict
+
+    def probe_listing(self, query: Query, where: str) -> Check:
+        """Send ``query``'s prompt with the trigger tool required (see ``listing_probe``)."""
+        return runtime().run(self._probe_listing(query, where))
+
+    async def _probe_listing(self, query: Query, where: str) -> Check:
+        semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
+        prompt = build_prompt(query, self.params.system_prompt)
+        check, fetched = await listing_probe(
+            self.params, prompt, where, semaphore, self.policy, self._hidden(), self._send()
+        )
+        if fetched.response is not None:
+            self.spend.add(fetched.usage, fetched.cost_usd)
+        return check
 
     async def _run_checks(self) -> Verdict:
         checks: list[Check] = []
