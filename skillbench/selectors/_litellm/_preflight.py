@@ -116,14 +116,26 @@ def tools_check(model: str) -> tuple[Check, ModelUnavailable | None]:
 
 def probe_request(params: LitellmParams) -> dict[str, Any]:
     """One short chat turn with the real Skill tool and the run's sampling params."""
+    messages = [{"role": "user", "content": PROBE_TEXT}]
+    return _request(params, messages, [SKILL_TOOL], "auto", PROBE_MAX_TOKENS)
+
+
+def _request(
+    params: LitellmParams,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+    tool_choice: Any,
+    ceiling: int,
+) -> dict[str, Any]:
+    """A check's request: the run's sampling params, completion tokens capped at ``ceiling``."""
     sampling = dict(params.params)
     cap = "max_completion_tokens" if "max_completion_tokens" in sampling else "max_tokens"
-    sampling[cap] = min(int(sampling.get(cap) or PROBE_MAX_TOKENS), PROBE_MAX_TOKENS)
+    sampling[cap] = min(int(sampling.get(cap) or ceiling), ceiling)
     request: dict[str, Any] = {
         "model": params.model,
-        "messages": [{"role": "user", "content": PROBE_TEXT}],
-        "tools": [SKILL_TOOL],
-        "tool_choice": "auto",
+        "messages": messages,
+        "tools": tools,
+        "tool_choice": tool_choice,
         **sampling,
     }
     if params.api_base:
