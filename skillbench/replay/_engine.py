@@ -46,8 +46,11 @@ from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import ANNOTATORS, Annotator, Cell, RunObserver
 from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
-from skillbench.selectors import Calibratable, Preparable, Selector
-from skillbench.types import RunStopped
+from skillbench.selectors import Calibratable, Preparable, Selector, Streaming
+from skillbench.types import UNANSWERED, RunStopped
+
+ABSTAINED = frozenset({"missed", "correct_abstain"})
+"""Outcomes of a turn that invoked nothing."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each decision."""
@@ -157,15 +160,9 @@ def run_experiment(
         if errors and status == "complete":
             status, reason = "incomplete", _error_reason(errors)
         manifest.write(status, reason, len(errors))
+        notes = (*grid.notes, *abstaining_cells(runs, rows))
         return RunResult(
-            run_dir,
-            status,
-            reason,
-            cells,
-            len(ordered),
-            len(kept),
-            len(errors),
-            tuple(grid.notes),
+            run_dir, status, reason, cells, len(ordered), len(kept), len(errors), notes
         )
 
     if observer is not None:
@@ -187,6 +184,27 @@ def run_experiment(
         manifest.write("failed", type(exc).__name__ + (f": {exc}" if str(exc) else ""))
         raise
     return finish("complete", None)
+
+
+def abstaining_cells(
+    runs: Sequence[CellRun], rows: Mapping[tuple[int, int], Mapping[str, Any]]
+) -> list[str]:
+    """A warning per model cell that abstained on every answered decision although some
+    expected a skill: most likely the server drops the tools, not a careful model."""
+    warnings = []
+    for run in runs:
+        if not isinstance(run.selector, Streaming):
+            continue
+        mine = [r for (c, _), r in rows.items() if c == run.cell.index]
+        answered = [r for r in mine if r["outcome"] not in UNANSWERED]
+        if any(r["expected"] for r in answered) and all(
+            r["outcome"] in ABSTAINED for r in answered
+        ):
+            warnings.append(
+                f"{run.cell.label}: the model abstained on all {len(answered)} answered "
+                "decisions; check that its server returns tool calls (skillbench doctor)"
+            )
+    return warnings
 
 
 def _error_reason(errors: Sequence[Mapping[str, Any]]) -> str:

@@ -143,3 +143,14 @@ def test_dry_run_needs_no_key(
     monkeypatch.delenv(KEY_ENV)
     assert main(["run", str(project(tmp_path, fake.base_url)), "--dry-run"]) == 0
     assert fake.requests == 0
+
+
+def test_a_run_warns_when_a_model_cell_abstains_on_every_decision(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeOpenAI(policy=lambda body: "I can only answer in text.") as textual:
+        config = project(tmp_path, textual.base_url)
+        assert main(["run", str(config), "-o", str(tmp_path / "run")]) == 0
+    err = capsys.readouterr().err
+    assert "the model abstained on all 2 answered decisions" in err
+    assert err.count("abstained on all") == 1  # the oracle's cell is no model cell

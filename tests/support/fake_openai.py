@@ -33,8 +33,8 @@ separate process: the benchmark does, so the server does not compete for the cli
 The codex layout (a ``read_file`` tool, no ``Skill`` tool) triggers by reading the chosen
 skill's ``(file: …)`` path. ``requests`` counts HTTP requests; ``bodies`` keeps them;
 ``times`` when each came (epoch seconds); ``usages`` keeps the ``usage`` of every answer
-sent. Prompt tokens are counted as OpenAI bills them (the gpt-4o tokenizer over messages
-and tool schemas, through litellm).
+sent, ``answered`` each with its request body. Prompt tokens are counted as OpenAI bills
+them (the gpt-4o tokenizer over messages and tool schemas, through litellm).
 :func:`refused_url` gives an address where nothing listens.
 """
 
@@ -177,6 +177,7 @@ class FakeOpenAI:
         self.requests = 0
         self.bodies: list[dict[str, Any]] = []
         self.usages: list[dict[str, int]] = []
+        self.answered: list[tuple[dict[str, Any], dict[str, int]]] = []
         self.authorizations: list[str] = []
         self.times: list[float] = []
         self._attempts: Counter[str] = Counter()
@@ -205,6 +206,7 @@ class FakeOpenAI:
             self.requests = 0
             self.bodies.clear()
             self.usages.clear()
+            self.answered.clear()
             self.times.clear()
             self._attempts.clear()
 
@@ -262,6 +264,7 @@ class FakeOpenAI:
         _break(answer, marks)
         with self._lock:
             self.usages.append(answer["usage"])
+            self.answered.append((body, answer["usage"]))
         return 200, {}, answer
 
     def _refusal(
