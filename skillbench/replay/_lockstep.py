@@ -104,6 +104,7 @@ class Lockstep:
                 self._submit(selector, items)
             else:
                 self._answer(selector, items)
+                self._collect(wait=False)  # model decisions that came meanwhile, to disk now
         return issued
 
     def _answer(self, selector: Selector, items: list[_Issued]) -> None:
