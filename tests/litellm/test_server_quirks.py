@@ -59,8 +59,10 @@ def test_a_stream_that_never_ends_is_cut_at_the_timeout(make_selector) -> None:
         (d,) = make_selector(
             api_base=dripping.base_url, timeout=3, max_attempts=1, params={"stream": True}
         ).select(queries(["merge pdf files [[drip]]"]))
-        assert time.perf_counter() - start < 15
-        assert (d.kind, d.detail["error"]) == ("error", "timed out after 3 s")
+        assert time.perf_counter() - start < 20
+        # A stream that keeps sending never trips the client's timeout: skillbench's own
+        # deadline (timeout + 5 s) ends it.
+        assert (d.kind, d.detail["error"]) == ("error", "timed out after 8 s")
         assert _eventually(lambda: dripping.disconnects >= 1)
 
 

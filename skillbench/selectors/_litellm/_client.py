@@ -42,6 +42,9 @@ from skillbench.selectors._litellm._errors import (
 from skillbench.tokens import litellm_offline
 
 T = TypeVar("T")
+DEADLINE_GRACE_S = 5.0
+"""How long past ``timeout`` skillbench's own deadline ends a try (litellm's local work per
+call, which the HTTP client's timeout does not count, takes seconds on a busy machine)."""
 MAX_WAIT_S = 60.0
 """Longest single wait between attempts, whatever ``Retry-After`` asks."""
 _SECRET_ENV = re.compile(r"(API_KEY|_TOKEN|_SECRET|_PASSWORD)$")
@@ -240,13 +243,15 @@ async def attempt(
 ) -> Attempt:
     """One ``acompletion`` (through ``router`` when given); never raises for model errors.
 
-    The whole try, a streamed answer's last chunk included, must finish within
-    ``policy.timeout``: a server that keeps generating is cut off, its connection closed
-    (so it stops), and the try fails as ``timed out after N s``.
+    The HTTP client gives up on a server silent for ``policy.timeout``; skillbench's own
+    deadline, ``DEADLINE_GRACE_S`` later, ends a try whatever the server does (a stream
+    that never ends, a body that trickles). Either way the connection is closed, so the
+    server stops generating, and the try fails as ``timed out after N s``.
     """
     complete = router.acompletion if router is not None else litellm_offline().acompletion
+    deadline = policy.timeout + DEADLINE_GRACE_S
     try:
-        async with asyncio.timeout(policy.timeout):
+        async with asyncio.timeout(deadline):
             response = await complete(
                 **request, timeout=policy.timeout, max_retries=0, num_retries=0
             )
@@ -258,7 +263,8 @@ async def attempt(
         again = retryable(exc) and (policy.reconnect or not unreachable(exc))
         fetched = failure(exc, 1, hidden)
         if timed_out(exc):
-            fetched.error, fetched.status = f"timed out after {policy.timeout:g} s", 408
+            waited = deadline if isinstance(exc, TimeoutError) else policy.timeout
+            fetched.error, fetched.status = f"timed out after {waited:g} s", 408
         elif refused(exc):
             fetched.error = f"{NOT_LISTENING} {request.get('api_base') or 'the endpoint'}"
         return Attempt(fetched, again, retry_after(exc))
