@@ -130,10 +130,12 @@ class Lockstep:
 
         try:
             selector.submit([item.query for item in items], deliver)
-        except BaseException:
+        except BaseException as exc:
             for item in items:
                 self.in_flight[id(item.run)] -= 1
-            raise
+            if not isinstance(exc, RunStopped):
+                raise
+            self.stopped = self.stopped or exc  # the calls in flight are paid for: let them end
 
     def _collect(self, *, wait: bool, failing: bool = False) -> None:
         """Record the decisions that arrived (with ``wait``: at least one, unless none is

@@ -17,7 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_helpers import KEY_ENV, SECRET, calls, fake_selector, write_project
+from llm_helpers import (
+    KEY_ENV,
+    MAX_TOKENS,
+    SECRET,
+    calls,
+    fake_selector,
+    spend_cap,
+    write_project,
+)
 from support.fake_openai import FakeOpenAI
 
 from skillbench.replay import load_config, run_experiment
@@ -179,3 +187,16 @@ def test_a_slow_model_holds_up_no_offline_decision(tmp_path: Path, how: str) -> 
             if proc.poll() is None:
                 proc.kill()
     assert on_disk(run_dir) == offline  # every offline decision; no model call had finished
+
+
+def test_the_spend_cap_keeps_every_answer_it_paid_for(
+    tmp_path: Path, make_selector, fake: FakeOpenAI
+) -> None:
+    cap = spend_cap(make_selector, fake, tmp_path / "sizer", TEXTS[0], 3.5)
+    selector = fake_selector(fake.base_url, max_cost_usd=cap, params={"max_tokens": MAX_TOKENS})
+    config = write_project(tmp_path, requests(TEXTS), selector, orderings=["alpha"], budgets=[4000])
+    result = run_experiment(load_config(config), output=tmp_path / "run", max_concurrency=2)
+    kept = rows(result.run_dir)
+    assert result.status == "stopped" and "max_cost_usd" in (result.reason or "")
+    assert 1 <= len(kept) < len(TEXTS) and all(r["outcome"] != "error" for r in kept)
+    assert len(kept) == len(calls(fake.bodies))  # every call sent is a decision on disk
