@@ -200,3 +200,25 @@ def test_the_spend_cap_keeps_every_answer_it_paid_for(
     assert result.status == "stopped" and "max_cost_usd" in (result.reason or "")
     assert 1 <= len(kept) < len(TEXTS) and all(r["outcome"] != "error" for r in kept)
     assert len(kept) == len(calls(fake.bodies))  # every call sent is a decision on disk
+
+
+def test_a_failed_cli_run_keeps_its_rows_and_prints_one_clean_error(tmp_path: Path) -> None:
+    texts = [*TEXTS[:3], "merge the pdf [[401]]", *TEXTS[3:]]
+    with FakeOpenAI() as server:
+        config = write_project(
+            tmp_path,
+            requests(texts),
+            fake_selector(server.base_url),
+            budgets=[4000],
+            orderings=["alpha"],
+        )
+        env = {**os.environ, KEY_ENV: SECRET, "SKILLBENCH_CACHE_DIR": str(tmp_path / "c")}
+        run_dir = tmp_path / "run"
+        cmd = [sys.executable, "-m", "skillbench", "run", str(config), "-o", str(run_dir)]
+        done = subprocess.run([*cmd, "-q", "-j", "1"], env=env, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "error: model openai/gpt-4o-mini: authentication failed (401): "
+        "AuthenticationError: Incorrect API key provided."
+    ]
+    assert [r["request_id"] for r in rows(run_dir)] == ["q0", "q1", "q2"]
