@@ -191,20 +191,17 @@ def abstaining_cells(
 ) -> list[str]:
     """A warning per model cell that abstained on every answered decision although some
     expected a skill: most likely the server drops the tools, not a careful model."""
-    warnings = []
-    for run in runs:
-        if not isinstance(run.selector, Streaming):
-            continue
-        mine = [r for (c, _), r in rows.items() if c == run.cell.index]
-        answered = [r for r in mine if r["outcome"] not in UNANSWERED]
-        if any(r["expected"] for r in answered) and all(
-            r["outcome"] in ABSTAINED for r in answered
-        ):
-            warnings.append(
-                f"{run.cell.label}: the model abstained on all {len(answered)} answered "
-                "decisions; check that its server returns tool calls (skillbench doctor)"
-            )
-    return warnings
+    models = {r.cell.index: r.cell for r in runs if isinstance(r.selector, Streaming)}
+    answered: dict[int, list[Mapping[str, Any]]] = {}
+    for (index, _), row in rows.items():
+        if index in models and row["outcome"] not in UNANSWERED:
+            answered.setdefault(index, []).append(row)
+    return [
+        f"{models[index].label}: the model abstained on all {len(mine)} answered decisions; "
+        "check that its server returns tool calls (skillbench doctor)"
+        for index, mine in sorted(answered.items())
+        if any(r["expected"] for r in mine) and all(r["outcome"] in ABSTAINED for r in mine)
+    ]
 
 
 def _error_reason(errors: Sequence[Mapping[str, Any]]) -> str:

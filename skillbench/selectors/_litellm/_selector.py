@@ -74,6 +74,8 @@ class LitellmSelector:
     The API key is read from ``api_key_env`` at call time and scrubbed from everything kept.
     Before its first uncached call the selector runs its pre-flight; a failed check, or an
     answer no retry can fix (bad key, unknown model …), raises ``ModelUnavailable``.
+    The replay engine uses ``submit`` (each decision delivered as its call ends, ``cancel``
+    closing what is still in flight); ``select`` answers a whole batch at once.
     """
 
     name = "litellm"
@@ -92,7 +94,7 @@ class LitellmSelector:
         self._verdict: Verdict | None = None
         self._verdict_lock = asyncio.Lock()
         self._sender: Sender | None = None
-        self._tasks: set[asyncio.Task[Decision]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- requests -------------------------------------------------------------------------
 
@@ -212,11 +214,11 @@ class LitellmSelector:
     async def _tracked(self, query: Query) -> Decision:
         task = asyncio.current_task()
         assert task is not None
-        self._tasks.add(task)  # type: ignore[arg-type]
+        self._tasks.add(task)
         try:
             return await self._one(query)
         finally:
-            self._tasks.discard(task)  # type: ignore[arg-type]
+            self._tasks.discard(task)
 
     def cancel(self) -> None:
         """Cancel every submitted call still running; wait until their connections closed."""
