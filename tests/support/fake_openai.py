@@ -225,7 +225,7 @@ class FakeOpenAI:
                 time.sleep(left)
                 break
             readable, _, _ = select.select([conn], [], [], min(left, 0.02))
-            if readable and not conn.recv(1, socket.MSG_PEEK):
+            if readable and not _peek(conn):
                 with self._lock:
                     self.disconnects += 1
                 return False
@@ -371,6 +371,14 @@ class FakeOpenAI:
                 return
 
         return Handler
+
+
+def _peek(conn: socket.socket) -> bytes:
+    """The next byte the client sent, without taking it; nothing once it hung up."""
+    try:
+        return conn.recv(1, socket.MSG_PEEK)
+    except OSError:
+        return b""
 
 
 def _chunk(
