@@ -26,7 +26,12 @@ from skillbench.selectors._litellm._client import (
     attempt,
     call_model,
 )
-from skillbench.selectors._litellm._errors import FailureKind, ModelUnavailable, describe
+from skillbench.selectors._litellm._errors import (
+    NOT_LISTENING,
+    FailureKind,
+    ModelUnavailable,
+    describe,
+)
 from skillbench.selectors._litellm._params import LitellmParams
 from skillbench.selectors._litellm._prompt import SKILL_TOOL, Prompt
 from skillbench.selectors._litellm._spend import model_info
@@ -166,7 +171,8 @@ async def probe(
         )
     error = fetched.error or "no answer"
     if fetched.unreachable:
-        check, failure = _fail("endpoint", params.model, "unreachable", f"{where} ({error})")
+        reason = error if error.startswith(NOT_LISTENING) else f"{where} ({error})"
+        check, failure = _fail("endpoint", params.model, "unreachable", reason)
     elif fetched.fatal is not None:
         check, failure = _fail("endpoint", params.model, fetched.fatal, error, fetched.status)
     else:

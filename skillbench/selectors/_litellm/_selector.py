@@ -90,6 +90,8 @@ class LitellmSelector:
         self.policy = RetryPolicy(params.max_attempts, params.backoff_s, params.timeout)
         self.endpoint = params.api_base or params.model.split("/", 1)[0]
         self._stop: str | None = None
+        self._refused: ModelUnavailable | None = None
+        """Set by the first answer no retry can fix: no later call of this selector is sent."""
         self._warned = False
         self._verdict: Verdict | None = None
         self._verdict_lock = asyncio.Lock()
@@ -322,7 +324,7 @@ class LitellmSelector:
         return await task
 
     async def _fetch(self, key: str, request: dict[str, Any]) -> Fetched:
-        failure = (await self._checked()).failure
+        failure = (await self._checked()).failure or self._refused
         if failure is not None:
             raise failure
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
@@ -331,6 +333,8 @@ class LitellmSelector:
         held: list[float] = []
 
         def may_send() -> bool:
+            if self._refused is not None:
+                raise self._refused
             if self._stop is None and reserve is not None:
                 if self.spend.reserve(reserve, self.params.max_cost_usd or 0.0):
                     held.append(reserve)
@@ -346,9 +350,10 @@ class LitellmSelector:
             for amount in held:
                 self.spend.release(amount)
         if fetched.fatal is not None:
-            raise ModelUnavailable(
+            self._refused = self._refused or ModelUnavailable(
                 self.params.model, fetched.fatal, fetched.error or "", fetched.status
             )
+            raise self._refused
         if fetched.response is None:
             return fetched
         self.spend.add(fetched.usage, fetched.cost_usd)
