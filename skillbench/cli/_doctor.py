@@ -7,17 +7,24 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skillbench.cli._common import EXIT_ERROR, EXIT_OK, add_format
+
+if TYPE_CHECKING:
+    from skillbench.replay import RunConfig
+    from skillbench.selectors import Query
 
 HELP = "check that each model of a config can be called: keys, endpoint, tool support"
 DESCRIPTION = """\
 Run every selector's pre-flight, the same one `skillbench run` does before its first paid
 call: the key variables the model needs are set, litellm does not list the model as lacking
 tool calls, and the endpoint answers one small request carrying the Skill tool schema (a
-fraction of a cent on a cloud model). A server that is down fails in seconds. Selectors with
-nothing outside skillbench to check (oracle, embedding …) are listed as such.
+fraction of a cent on a cloud model). A server that is down fails in seconds. Then each
+model gets the run's largest prompt (the grid's longest listing and longest request) with
+the skill tool required: it fails when that prompt does not fit the model's context, or when
+no tool call comes back (a server that silently drops tools). Selectors with nothing outside
+skillbench to check (oracle, embedding …) are listed as such.
 
 Exit codes: 0 every selector is ready, 1 at least one is not (or the config is invalid).
 
@@ -35,15 +42,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from skillbench.cache import default_cache_root
     from skillbench.replay import load_config
-    from skillbench.selectors import SELECTORS, Checkable, SelectorEnv
+    from skillbench.selectors import SELECTORS, Checkable, Probeable, SelectorEnv
 
     config = load_config(args.config)
     base = config.path.parent if config.path else Path.cwd()
     env = SelectorEnv(default_cache_root(), config.seed, base, max_concurrency=1, quiet=True)
     results: list[dict[str, Any]] = []
+    largest: dict[str, tuple[Query, str]] | None = None
     for sel in config.selectors:
         selector = SELECTORS.get(sel.type)(sel.params, env)
         checks = selector.preflight() if isinstance(selector, Checkable) else []
+        if isinstance(selector, Probeable) and all(c.ok for c in checks):
+            largest = largest if largest is not None else largest_queries(config)
+            if sel.label in largest:
+                checks.append(selector.probe_listing(*largest[sel.label]))
         results.append(
             {
                 "selector": sel.label,
@@ -60,6 +72,26 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(report(results))
     return EXIT_OK if ready else EXIT_ERROR
+
+
+def largest_queries(config: RunConfig) -> dict[str, tuple[Query, str]]:
+    """Per selector: its cells' longest listing with the longest request, and where it is."""
+    from skillbench.replay import build_grid
+    from skillbench.selectors import Query
+
+    grid = build_grid(config)
+    if not grid.requests:
+        return {}
+    request = max(grid.requests, key=lambda r: (len(r.text), r.id))
+    out: dict[str, tuple[Query, str]] = {}
+    sizes: dict[str, int] = {}
+    for cell in grid.cells:
+        listing = grid.plans[cell].render({})
+        if len(listing.text) > sizes.get(cell.selector, -1):
+            sizes[cell.selector] = len(listing.text)
+            where = f"cell {cell.label}: {len(listing.text):,} characters of listing"
+            out[cell.selector] = (Query(request, listing, 0, cell.label), where)
+    return out
 
 
 def report(results: Sequence[Mapping[str, Any]]) -> str:

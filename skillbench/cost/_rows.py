@@ -19,7 +19,7 @@ from skillbench.catalog import Skill
 from skillbench.cost._model import CostModel, DecisionCost, break_even_turns
 from skillbench.cost._pricing import Pricing, pricing_for
 from skillbench.dataset import LabelledRequest
-from skillbench.types import UNWANTED
+from skillbench.types import NOT_RUN, UNWANTED
 
 FORK_SUMMARY_KEY = "fork_summary_tokens"
 """``row["detail"][FORK_SUMMARY_KEY]``: a measured sub-agent summary size (tokens).
@@ -124,12 +124,17 @@ def decision_costs(
     requests: Requests,
     cost_model: CostModel,
 ) -> list[DecisionCost | None]:
-    """The cost of each row's invoked skill (``None``: nothing invoked or unknown skill)."""
+    """The cost of each row's invoked skill (``None``: nothing ran).
+
+    Nothing runs for a name the listing did not show exactly (``hallucinated``, a case
+    variant included, as Claude Code answers "Unknown skill" to it), so it costs nothing.
+    """
     index = requests if isinstance(requests, RequestIndex) else RequestIndex(requests)
     costs: list[DecisionCost | None] = []
     for row in rows:
         chosen = row.get("chosen")
-        skill = catalog.get(chosen) if chosen else None
+        ran = chosen and row.get("outcome") not in NOT_RUN
+        skill = catalog.get(chosen) if chosen and ran else None
         if skill is None:
             costs.append(None)
             continue

@@ -183,9 +183,13 @@ def make_row(
     decision: Decision,
     facts: ListingFacts,
     split: str,
-    latency: float,
+    latency: float | None,
 ) -> dict[str, Any]:
-    """The results row of one decision (docs/architecture.md, "Results row")."""
+    """The results row of one decision (docs/architecture.md, "Results row").
+
+    ``latency_ms`` is the decision's own (a model call's, queueing excluded), else
+    ``latency``: the decision's share of its batch.
+    """
     request = query.request
     outcome = classify(request.expected, decision, facts.positions)
     shown_expected = [facts.positions[n] for n in request.expected if n in facts.positions]
@@ -203,7 +207,9 @@ def make_row(
         "listing_chars": facts.chars,
         "listing_tokens": facts.tokens,
         "shown": len(facts.shown),
-        "latency_ms": round(decision.latency_ms or latency, 3),
+        "latency_ms": round(
+            decision.latency_ms if decision.latency_ms is not None else latency or 0.0, 3
+        ),
         "at": request.at.isoformat() if request.at else None,
         "session": request.session,
         "turn": request.turn,

@@ -4,15 +4,13 @@ Per step a cell takes its usage scores at the request's time, renders its listin
 selector, classifies the decision and records the invoked skill (or, with
 ``usage.record: label``, the expected one) into its own usage tracker (see ``_cell``).
 
-Each round gathers what every cell can ask now (one query for a dependent cell, up to
-``CHUNK`` for the others) and calls each selector once with the queries of all cells using
-it, so embedding selectors vectorise across cells and model selectors can run many calls
-concurrently.
+The local executor walks the cells with ``_lockstep``: batch selectors answer the queries of
+all cells at once, model selectors answer in the background, and every decision is appended
+to results.jsonl the moment it finishes.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +21,7 @@ import yaml
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
-from skillbench.replay._cell import CellRun, FactsCache, Recent, make_row
+from skillbench.replay._cell import CellRun, FactsCache, Recent
 from skillbench.replay._config import RunConfig
 from skillbench.replay._executor import EXECUTORS, ReplayJob, make_executor
 from skillbench.replay._grid import (
@@ -34,6 +32,7 @@ from skillbench.replay._grid import (
     train_split,
     usage_trackers,
 )
+from skillbench.replay._lockstep import Lockstep
 from skillbench.replay._manifest import (
     ManifestWriter,
     check_inputs,
@@ -43,7 +42,6 @@ from skillbench.replay._manifest import (
 from skillbench.replay._results import (
     ResultsWriter,
     RowKey,
-    checked_row,
     claim_output,
     now_iso,
     resumable_rows,
@@ -53,8 +51,17 @@ from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import ANNOTATORS, Annotator, Cell, RunObserver
 from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
-from skillbench.selectors import Calibratable, Preparable, Selector, embedding_progress
-from skillbench.types import Query, RunStopped
+from skillbench.selectors import (
+    Calibratable,
+    Preparable,
+    Selector,
+    Streaming,
+    embedding_progress,
+)
+from skillbench.types import UNANSWERED, RunStopped
+
+ABSTAINED = frozenset({"missed", "correct_abstain"})
+"""Outcomes of a turn that invoked nothing."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each decision."""
@@ -167,15 +174,9 @@ def run_experiment(
         if errors and status == "complete":
             status, reason = "incomplete", _error_reason(errors)
         manifest.write(status, reason, len(errors))
+        notes = (*grid.notes, *abstaining_cells(runs, rows))
         return RunResult(
-            run_dir,
-            status,
-            reason,
-            cells,
-            len(ordered),
-            len(kept),
-            len(errors),
-            tuple(grid.notes),
+            run_dir, status, reason, cells, len(ordered), len(kept), len(errors), notes
         )
 
     if observer is not None:
@@ -197,6 +198,24 @@ def run_experiment(
         manifest.write("failed", type(exc).__name__ + (f": {exc}" if str(exc) else ""))
         raise
     return finish("complete", None)
+
+
+def abstaining_cells(
+    runs: Sequence[CellRun], rows: Mapping[tuple[int, int], Mapping[str, Any]]
+) -> list[str]:
+    """A warning per model cell that abstained on every answered decision although some
+    expected a skill: most likely the server drops the tools, not a careful model."""
+    models = {r.cell.index: r.cell for r in runs if isinstance(r.selector, Streaming)}
+    answered: dict[int, list[Mapping[str, Any]]] = {}
+    for (index, _), row in rows.items():
+        if index in models and row["outcome"] not in UNANSWERED:
+            answered.setdefault(index, []).append(row)
+    return [
+        f"{models[index].label}: the model abstained on all {len(mine)} answered decisions; "
+        "check that its server returns tool calls (skillbench doctor)"
+        for index, mine in sorted(answered.items())
+        if any(r["expected"] for r in mine) and all(r["outcome"] in ABSTAINED for r in mine)
+    ]
 
 
 def _error_reason(errors: Sequence[Mapping[str, Any]]) -> str:
@@ -306,54 +325,13 @@ def _done_steps(
 
 @EXECUTORS.register("local")
 class LocalExecutor:
-    """Every cell in this process, in lockstep rounds, each row written as it finishes."""
+    """Every cell in this process (see ``_lockstep``), each row written as it finishes."""
 
     def replay(self, job: ReplayJob) -> None:
-        _replay(
+        Lockstep(
             job.runs,
             job.grid.requests,
             FactsCache(job.config.token_model),
             job.annotators,
             job.record,
-        )
-
-
-def _replay(
-    runs: Sequence[CellRun],
-    requests: Sequence[LabelledRequest],
-    facts: FactsCache,
-    annotators: Sequence[Annotator],
-    record: Callable[[int, int, dict[str, Any]], None],
-) -> None:
-    """Rounds until every cell is through: gather queries, one ``select`` per selector.
-
-    Each finished row goes to ``record(cell_index, request_index, row)`` before the cell
-    moves on (its usage may depend on the choice).
-    """
-    active = list(runs)
-    while active:
-        groups: dict[int, tuple[Selector, list[tuple[CellRun, int, Query]]]] = {}
-        for run in active:
-            for i, query in run.issue(requests):
-                groups.setdefault(id(run.selector), (run.selector, []))[1].append((run, i, query))
-        if not groups:
-            break
-        for selector, items in groups.values():
-            start = time.perf_counter()
-            decisions = selector.select([q for _, _, q in items])
-            share = (time.perf_counter() - start) * 1000 / len(items)
-            if len(decisions) != len(items):
-                raise SkillbenchError(
-                    f"selector {items[0][0].cell.selector!r} returned {len(decisions)} decisions "
-                    f"for {len(items)} queries"
-                )
-            for (run, i, query), decision in zip(items, decisions, strict=True):
-                split = "train" if query.request.id in run.train else "test"
-                row = make_row(run.cell, query, decision, facts.get(query.listing), split, share)
-                row.update(run.retrieval(query.request, facts))
-                for annotator in annotators:
-                    row.update(annotator.annotate_row(row, query, decision))
-                row = checked_row(row)
-                record(run.cell.index, i, row)
-                run.finish(query.request, row)
-        active = [r for r in active if r.pos < len(requests) or r.waiting]
+        ).run()

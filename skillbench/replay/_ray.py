@@ -32,12 +32,12 @@ from skillbench.replay._config import RunConfig
 from skillbench.replay._engine import (
     _annotators,
     _cell_runs,
-    _replay,
     distinct_selectors,
     prepare_runs,
 )
 from skillbench.replay._executor import EXECUTORS, ReplayJob
 from skillbench.replay._grid import Grid, SelectorPool
+from skillbench.replay._lockstep import Lockstep
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.selectors import (
     Preparable,
@@ -216,13 +216,13 @@ def replay_unit(shipment: Shipment, unit: Unit) -> Finished:
         _only_span(runs, grid, unit.span)
     rows: Finished = []
     facts = FactsCache(config.token_model)
-    _replay(
+    Lockstep(
         runs,
         grid.requests,
         facts,
         _annotators(config, grid),
         lambda c, i, row: rows.append((c, i, row)),
-    )
+    ).run()
     return rows
 
 

@@ -27,6 +27,7 @@ from skillbench.report._doc import (
 )
 from skillbench.report._effects import Effects, is_baseline
 from skillbench.report._headline import OBJECTIVE, best_cell, headline
+from skillbench.report._models import model_section
 from skillbench.report._plots import render_plots
 from skillbench.report._plots_sizes import size_figure
 from skillbench.report._plots_skills import cost_table
@@ -264,6 +265,7 @@ def build_report(run: Run, objective: str = OBJECTIVE) -> Document:
     header = ["cell", "n", *(OVERVIEW_HEADER[m] for m in metrics), "listing chars"]
     doc.add(Table(header, overview_rows(run), numeric=frozenset({1, len(header) - 1})))
     doc.add(*retrieval_section(run))
+    doc.add(*model_section(run))
 
     doc.add(Heading("Plots"))
     doc.add(*render_plots(run))

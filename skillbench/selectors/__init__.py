@@ -50,11 +50,14 @@ from skillbench.selectors._types import (
     Checkable,
     Decision,
     DecisionKind,
+    Delivery,
     Preparable,
+    Probeable,
     Query,
     Selector,
     SelectorEnv,
     SelectorFactory,
+    Streaming,
 )
 
 __all__ = [
@@ -75,6 +78,7 @@ __all__ = [
     "Choice",
     "Decision",
     "DecisionKind",
+    "Delivery",
     "EmbedProgress",
     "Embedder",
     "EmbeddingRetriever",
@@ -85,6 +89,7 @@ __all__ = [
     "NeverSelector",
     "OracleSelector",
     "Preparable",
+    "Probeable",
     "Query",
     "RandomSelector",
     "Retriever",
@@ -92,6 +97,7 @@ __all__ = [
     "Selector",
     "SelectorEnv",
     "SelectorFactory",
+    "Streaming",
     "ThresholdSelector",
     "TopOneSelector",
     "VectorStore",

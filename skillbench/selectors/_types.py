@@ -13,11 +13,14 @@ __all__ = [
     "Calibratable",
     "Decision",
     "DecisionKind",
+    "Delivery",
     "Preparable",
+    "Probeable",
     "Query",
     "Selector",
     "SelectorEnv",
     "SelectorFactory",
+    "Streaming",
 ]
 
 
@@ -105,4 +108,38 @@ class Checkable(Protocol):
 
     def preflight(self) -> list[Check]:
         """Every check, in order; a failed check ends the list (later ones cannot run)."""
+        ...
+
+
+@runtime_checkable
+class Probeable(Protocol):
+    """A checkable selector that can also try the run's heaviest prompt (``doctor`` does)."""
+
+    def probe_listing(self, query: Query, where: str) -> Check:
+        """Send ``query`` (the largest listing, described by ``where``) as the run would,
+        requiring a skill call; the check fails when it does not fit or none comes back."""
+        ...
+
+
+Delivery = Callable[[int, "Decision | BaseException"], None]
+"""Called as ``deliver(i, outcome)`` once per submitted query: its decision, or the exception
+that ended it (``ModelUnavailable``, ``RunStopped`` …)."""
+
+
+@runtime_checkable
+class Streaming(Protocol):
+    """A selector whose decisions finish one at a time (model calls over the network).
+
+    The replay engine submits queries and goes on with the other cells; each decision is
+    written the moment it arrives, so a slow model holds up neither the offline cells nor
+    the results file, and a kill loses only the calls still in flight.
+    """
+
+    def submit(self, queries: Sequence[Query], deliver: Delivery) -> None:
+        """Start deciding ``queries``; ``deliver`` may be called from another thread."""
+        ...
+
+    def cancel(self) -> None:
+        """Abandon every decision still in flight, closing its connection, and return once
+        they have stopped (or a few seconds have passed)."""
         ...

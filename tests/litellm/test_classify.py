@@ -42,13 +42,13 @@ def test_garbage_bodies_are_errors_after_bounded_retries(make_selector) -> None:
     with FakeOpenAI() as server:
         answer = server._answer
 
-        def garbage(body, auth):  # the pre-flight is answered properly
+        def garbage(body, auth, *_):  # the pre-flight is answered properly
             if "[[garbage]]" in user_text(body):
                 with server._lock:
                     server.requests += 1
                     server.bodies.append(body)
                 return 200, {}, {"object": "not a completion"}
-            return answer(body, auth)
+            return answer(body, auth, *_)
 
         server._answer = garbage  # type: ignore[method-assign]
         (d,) = make_selector(api_base=server.base_url).select(queries(["pdf [[garbage]]"]))

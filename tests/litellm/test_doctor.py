@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from llm_helpers import KEY_ENV, SECRET, calls, fake_selector, write_project
-from support.fake_openai import FakeOpenAI, refused_url
+from support.fake_openai import FakeOpenAI, billed_prompt_tokens, listed_skills, refused_url
 
 from skillbench.cli import main
 
@@ -41,8 +41,38 @@ def test_doctor_passes_a_ready_config(
     assert out[0] == "PASS  fake (litellm openai/gpt-4o-mini)"
     assert out[1].split()[:3] == ["ok", "key", KEY_ENV]
     assert fake.base_url in out[3] and "tools accepted" in out[3]
-    assert out[4].startswith("-     oracle (oracle): nothing outside skillbench to check")
-    assert out[-1] == "every selector is ready" and fake.requests == 1
+    assert out[4].split()[:2] == ["ok", "listing"] and "the model called Skill" in out[4]
+    assert out[5].startswith("-     oracle (oracle): nothing outside skillbench to check")
+    assert out[-1] == "every selector is ready" and fake.requests == 2
+    largest = fake.bodies[1]  # the grid's largest listing, with the Skill call required
+    assert largest["tool_choice"] == {"type": "function", "function": {"name": "Skill"}}
+    assert set(listed_skills(largest)) == {"pdf-merge", "git-commit", "weather"}
+
+
+def test_doctor_fails_a_server_that_drops_tools(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeOpenAI(policy=lambda body: "I can only answer in text.") as textual:
+        assert main(["doctor", str(project(tmp_path, textual.base_url))]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  fake" in out and "BAD listing  no tool call came back" in out
+    assert "1 of 2 selectors not ready" in out
+
+
+def test_doctor_fails_a_context_too_small_for_the_largest_listing(
+    tmp_path: Path, fake: FakeOpenAI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = project(tmp_path, fake.base_url)
+    assert main(["doctor", str(config)]) == 0
+    probe, largest = (billed_prompt_tokens(b) for b in fake.bodies)
+    assert probe < largest
+    capsys.readouterr()
+    with FakeOpenAI(context_tokens=(probe + largest) // 2) as small:
+        assert main(["doctor", str(project(tmp_path, small.base_url))]) == 1
+    out = capsys.readouterr().out
+    assert "ok  endpoint" in out  # the one-line probe fits ...
+    assert "BAD listing  the largest prompt" in out  # ... the run's largest prompt does not
+    assert f"exceed context window of {(probe + largest) // 2}" in out
 
 
 def test_doctor_json_names_the_failed_check(
@@ -80,7 +110,7 @@ def test_doctor_says_which_address_is_down(
     start = time.perf_counter()
     assert main(["doctor", str(project(tmp_path, base, backoff_s=1.0, max_attempts=5))]) == 1
     assert time.perf_counter() - start < 5
-    assert f"cannot reach {base}" in capsys.readouterr().out
+    assert f"nothing is listening at {base}" in capsys.readouterr().out
 
 
 def test_run_with_a_missing_key_fails_before_the_first_call(
@@ -113,3 +143,14 @@ def test_dry_run_needs_no_key(
     monkeypatch.delenv(KEY_ENV)
     assert main(["run", str(project(tmp_path, fake.base_url)), "--dry-run"]) == 0
     assert fake.requests == 0
+
+
+def test_a_run_warns_when_a_model_cell_abstains_on_every_decision(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeOpenAI(policy=lambda body: "I can only answer in text.") as textual:
+        config = project(tmp_path, textual.base_url)
+        assert main(["run", str(config), "-o", str(tmp_path / "run")]) == 0
+    err = capsys.readouterr().err
+    assert "the model abstained on all 2 answered decisions" in err
+    assert err.count("abstained on all") == 1  # the oracle's cell is no model cell

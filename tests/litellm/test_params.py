@@ -45,7 +45,9 @@ def test_system_prompt_from_a_file_next_to_the_config(tmp_path: Path) -> None:
 def test_fork_params_default_to_the_selection_params(tmp_path: Path) -> None:
     (tmp_path / "sub.md").write_text("You run one skill.\n", encoding="utf-8")
     sel = build({"model": "openai/x", "params": {"temperature": 0}}, tmp_path)
-    assert not sel.params.execute_fork and sel.params.fork_params == {"temperature": 0}
+    bounded = {"temperature": 0, "max_tokens": 4096}  # a ceiling is always sent
+    assert not sel.params.execute_fork and sel.params.fork_params == bounded
+    assert sel.params.params == bounded
     assert "sub-agent" in sel.params.fork_system_prompt
     own = build(
         {
@@ -62,3 +64,8 @@ def test_fork_params_default_to_the_selection_params(tmp_path: Path) -> None:
         build({"model": "openai/x", "fork_params": {"tools": []}}, tmp_path)
     with pytest.raises(SkillbenchError, match="true or false"):
         build({"model": "openai/x", "execute_fork": "yes"}, tmp_path)
+
+
+def test_an_explicit_completion_ceiling_is_kept(tmp_path: Path) -> None:
+    own = build({"model": "openai/x", "params": {"max_completion_tokens": 50}}, tmp_path)
+    assert own.params.params == {"max_completion_tokens": 50}

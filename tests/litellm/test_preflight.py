@@ -92,7 +92,7 @@ def test_a_refusal_during_the_run_stops_it_and_cancels_the_batch(
 def test_a_server_that_is_down_fails_in_seconds(make_selector) -> None:
     base = refused_url()
     start = time.perf_counter()
-    with pytest.raises(ModelUnavailable, match=f"cannot reach {base}") as e:
+    with pytest.raises(ModelUnavailable, match=f"nothing is listening at {base}") as e:
         make_selector(api_base=base, max_attempts=5, backoff_s=1.0).select(
             queries(["merge pdf files"])
         )
@@ -106,7 +106,7 @@ def test_ollama_without_a_server_fails_in_seconds(make_selector) -> None:
     checks = sel.preflight()
     assert time.perf_counter() - start < 3.0
     assert [c.ok for c in checks] == [True, True, False]
-    assert checks[-1].message.startswith(f"cannot reach {base} (APIConnectionError: ")
+    assert checks[-1].message == f"nothing is listening at {base}"
 
 
 def test_a_slow_probe_is_retried_like_any_call(make_selector, fake: FakeOpenAI) -> None:

@@ -11,9 +11,18 @@ answer in text. Faults are triggered by markers in the user text (or by ``script
 lack ``skill``; ``[[unknown]]`` the call names an unlisted skill; ``[[multi]]`` the turn
 holds a ``read_file`` call, then the Skill call, then a second Skill call; ``[[text]]``
 text only; ``[[echokey]]`` the reply text repeats the bearer token (a leaking server);
-``[[401]]``, ``[[403]]``, ``[[400]]`` answer that status with a provider-style error;
+``[[401]]``, ``[[403]]``, ``[[404]]``, ``[[400]]`` answer that status with a provider-style error;
 ``[[nochoices]]`` a completion with an empty ``choices`` list; ``[[nofunction]]`` a tool
-call without a ``function``; ``[[noname]]`` a function without a ``name``.
+call without a ``function``; ``[[noname]]`` a function without a ``name``; ``[[nullmessage]]``
+a choice whose ``message`` is null; ``[[newlines]]`` Skill arguments with raw newlines inside
+a JSON string; ``[[case]]`` the chosen name capitalised; ``[[context]]`` and
+``[[llamactx]]`` a 400 for a prompt too long for the context (OpenAI's and llama.cpp's words);
+``[[hang]]`` no answer for ``hang_s`` seconds (a server generating until its context is full).
+``context_tokens`` answers that 400 (llama.cpp's words) to any longer prompt.
+A request with ``stream: true`` gets its answer as server-sent events; with ``[[drip]]`` an
+empty chunk comes every ``drip_s`` seconds for ``hang_s`` seconds first (a stream that does
+not end). While it waits, the server watches the connection: a client
+that hangs up is counted in ``disconnects`` and the answer is abandoned.
 ``api_keys`` (a 401 for any other bearer token) and ``models`` (a 404 for any other model)
 act like a real provider's account.
 A request without tools is a sub-agent (``execute_fork``): it gets a text of
@@ -24,8 +33,8 @@ separate process: the benchmark does, so the server does not compete for the cli
 The codex layout (a ``read_file`` tool, no ``Skill`` tool) triggers by reading the chosen
 skill's ``(file: …)`` path. ``requests`` counts HTTP requests; ``bodies`` keeps them;
 ``times`` when each came (epoch seconds); ``usages`` keeps the ``usage`` of every answer
-sent. Prompt tokens are counted as OpenAI bills them (the gpt-4o tokenizer over messages
-and tool schemas, through litellm).
+sent, ``answered`` each with its request body. Prompt tokens are counted as OpenAI bills
+them (the gpt-4o tokenizer over messages and tool schemas, through litellm).
 :func:`refused_url` gives an address where nothing listens.
 """
 
@@ -35,6 +44,7 @@ import argparse
 import hashlib
 import json
 import re
+import select
 import socket
 import threading
 import time
@@ -115,6 +125,10 @@ def default_policy(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
         return [("Skill", '{"skill": "' + choice)]
     if "noskill" in marks:
         return [("Skill", json.dumps({"args": "x"}))]
+    if "newlines" in marks:
+        return [("Skill", '{"skill": "' + choice + '", "args": "}\n{\n  "}')]
+    if "case" in marks:
+        return [("Skill", json.dumps({"skill": choice[:1].upper() + choice[1:]}))]
     call = ("Skill", json.dumps({"skill": choice}))
     if "multi" in marks:
         return [("read_file", json.dumps({"path": "README.md"})), call, call]
@@ -145,8 +159,15 @@ class FakeOpenAI:
         script: Mapping[str, str] | None = None,
         api_keys: Collection[str] | None = None,
         models: Collection[str] | None = None,
+        hang_s: float = 60.0,
+        drip_s: float = 0.1,
+        context_tokens: int | None = None,
     ) -> None:
         self.latency_s = latency_s
+        self.hang_s = hang_s
+        self.drip_s = drip_s
+        self.context_tokens = context_tokens
+        self.disconnects = 0
         self.slow_s = slow_s
         self.retry_after = retry_after
         self.policy = policy
@@ -156,6 +177,7 @@ class FakeOpenAI:
         self.requests = 0
         self.bodies: list[dict[str, Any]] = []
         self.usages: list[dict[str, int]] = []
+        self.answered: list[tuple[dict[str, Any], dict[str, int]]] = []
         self.authorizations: list[str] = []
         self.times: list[float] = []
         self._attempts: Counter[str] = Counter()
@@ -184,6 +206,7 @@ class FakeOpenAI:
             self.requests = 0
             self.bodies.clear()
             self.usages.clear()
+            self.answered.clear()
             self.times.clear()
             self._attempts.clear()
 
@@ -194,7 +217,23 @@ class FakeOpenAI:
                 text += " " + marker
         return {m.group(1): int(m.group(2) or 1) for m in _MARK.finditer(text)}
 
-    def _answer(self, body: dict[str, Any], auth: str) -> tuple[int, dict[str, str], Any]:
+    def _waited(self, seconds: float, conn: socket.socket | None) -> bool:
+        """Sleep ``seconds``; False (and counted) as soon as the client hangs up."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            if conn is None:
+                time.sleep(left)
+                break
+            readable, _, _ = select.select([conn], [], [], min(left, 0.02))
+            if readable and not _peek(conn):
+                with self._lock:
+                    self.disconnects += 1
+                return False
+        return True
+
+    def _answer(
+        self, body: dict[str, Any], auth: str, conn: socket.socket | None = None
+    ) -> tuple[int, dict[str, str], Any] | None:
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
         with self._lock:
             self.requests += 1
@@ -204,10 +243,12 @@ class FakeOpenAI:
             self._attempts[digest] += 1
             attempt = self._attempts[digest]
         marks = self._marks(body)
-        if self.latency_s:
-            time.sleep(self.latency_s)
-        if attempt <= marks.get("slow", 0):
-            time.sleep(self.slow_s)
+        if self.latency_s and not self._waited(self.latency_s, conn):
+            return None
+        if attempt <= marks.get("slow", 0) and not self._waited(self.slow_s, conn):
+            return None
+        if "hang" in marks and not self._waited(self.hang_s, conn):
+            return None
         refused = self._refusal(body, auth, marks)
         if refused is not None:
             return refused[0], {}, {"error": refused[1]}
@@ -223,6 +264,7 @@ class FakeOpenAI:
         _break(answer, marks)
         with self._lock:
             self.usages.append(answer["usage"])
+            self.answered.append((body, answer["usage"]))
         return 200, {}, answer
 
     def _refusal(
@@ -235,7 +277,7 @@ class FakeOpenAI:
         if "403" in marks:
             return 403, {"message": "Project does not have access to this model."}
         model = str(body.get("model"))
-        if self.models is not None and model not in self.models:
+        if "404" in marks or (self.models is not None and model not in self.models):
             return 404, {
                 "message": f"The model `{model}` does not exist.",
                 "code": "model_not_found",
@@ -243,6 +285,20 @@ class FakeOpenAI:
         if "400" in marks:
             return 400, {
                 "message": "Invalid schema for function 'Skill'.",
+                "type": "invalid_request_error",
+            }
+        if "context" in marks:
+            return 400, {
+                "message": "This model's maximum context length is 128000 tokens. However, "
+                "your messages resulted in 131000 tokens.",
+                "type": "invalid_request_error",
+                "code": "context_length_exceeded",
+            }
+        tokens = billed_prompt_tokens(body)
+        if "llamactx" in marks or (self.context_tokens and tokens > self.context_tokens):
+            window = self.context_tokens or 512
+            return 400, {
+                "message": f"Requested tokens ({tokens}) exceed context window of {window}",
                 "type": "invalid_request_error",
             }
         return None
@@ -265,7 +321,38 @@ class FakeOpenAI:
                     return
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 auth = self.headers.get("Authorization", "")
-                self._send(*fake._answer(json.loads(raw), auth))
+                body = json.loads(raw)
+                answer = fake._answer(body, auth, self.connection)
+                if answer is None:
+                    self.close_connection = True
+                elif body.get("stream") and answer[0] == 200:
+                    self._stream(answer[2], "drip" in fake._marks(body))
+                else:
+                    self._send(*answer)
+
+            def _stream(self, completion: dict[str, Any], drip: bool) -> None:
+                """The completion as server-sent chunks (after empty ones, with ``drip``)."""
+                self.close_connection = True
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    drips = int(fake.hang_s / fake.drip_s) if drip else 0
+                    for _ in range(drips):
+                        self._event(_chunk(completion, {"content": ""}, None))
+                        if not fake._waited(fake.drip_s, self.connection):
+                            return
+                    for delta, finish in _deltas(completion):
+                        self._event(_chunk(completion, delta, finish))
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    with fake._lock:
+                        fake.disconnects += 1
+
+            def _event(self, payload: Any) -> None:
+                self.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
+                self.wfile.flush()
 
             def _send(self, status: int, headers: Mapping[str, str], payload: Any) -> None:
                 data = json.dumps(payload).encode()
@@ -286,10 +373,51 @@ class FakeOpenAI:
         return Handler
 
 
+def _peek(conn: socket.socket) -> bytes:
+    """The next byte the client sent, without taking it; nothing once it hung up."""
+    try:
+        return conn.recv(1, socket.MSG_PEEK)
+    except OSError:
+        return b""
+
+
+def _chunk(
+    completion: Mapping[str, Any], delta: Mapping[str, Any], finish: str | None
+) -> dict[str, Any]:
+    return {
+        "id": completion["id"],
+        "object": "chat.completion.chunk",
+        "created": completion["created"],
+        "model": completion["model"],
+        "choices": [{"index": 0, "delta": dict(delta), "finish_reason": finish}],
+    }
+
+
+def _deltas(completion: Mapping[str, Any]) -> list[tuple[dict[str, Any], str | None]]:
+    """A completion's message as stream deltas: role, text, each tool call in two parts."""
+    choice = completion["choices"][0]
+    message = choice["message"] or {}
+    out: list[tuple[dict[str, Any], str | None]] = [({"role": "assistant"}, None)]
+    if message.get("content"):
+        out.append(({"content": message["content"]}, None))
+    for i, call in enumerate(message.get("tool_calls") or []):
+        fn = call["function"]
+        head = {"index": i, "id": call["id"], "type": "function"}
+        out.append(({"tool_calls": [{**head, "function": {"name": fn["name"]}}]}, None))
+        out.append(
+            ({"tool_calls": [{"index": i, "function": {"arguments": fn["arguments"]}}]}, None)
+        )
+    out.append(({}, choice["finish_reason"]))
+    return out
+
+
 def _break(answer: dict[str, Any], marks: Mapping[str, int]) -> None:
-    """Damage a completion as the ``nochoices``/``nofunction``/``noname`` markers ask."""
+    """Damage a completion as the ``nochoices``/``nofunction``/``noname``/``nullmessage``
+    markers ask."""
     if "nochoices" in marks:
         answer["choices"] = []
+    if "nullmessage" in marks:
+        answer["choices"][0]["message"] = None
     call = {"id": "call_0", "type": "function"}
     if "nofunction" in marks:
         answer["choices"][0]["message"] = {

@@ -19,6 +19,7 @@ import random
 import re
 import threading
 import time
+import warnings
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
@@ -26,18 +27,24 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 
 from skillbench.selectors._litellm._errors import (
     MESSAGE_CHARS,
+    NOT_LISTENING,
     FailureKind,
     fatal_kind,
     message_of,
     raw_answer,
+    refused,
     retryable,
     status_of,
+    timed_out,
     unparsed,
     unreachable,
 )
 from skillbench.tokens import litellm_offline
 
 T = TypeVar("T")
+DEADLINE_GRACE_S = 5.0
+"""How long past ``timeout`` skillbench's own deadline ends a try (litellm's local work per
+call, which the HTTP client's timeout does not count, takes seconds on a busy machine)."""
 MAX_WAIT_S = 60.0
 """Longest single wait between attempts, whatever ``Retry-After`` asks."""
 _SECRET_ENV = re.compile(r"(API_KEY|_TOKEN|_SECRET|_PASSWORD)$")
@@ -45,9 +52,18 @@ REDACTED = "[REDACTED]"
 
 
 class _Runtime:
-    """The process-wide loop thread, per-endpoint semaphores and in-flight calls."""
+    """The process-wide loop thread, per-endpoint semaphores and in-flight calls.
+
+    litellm builds each call's coroutine in a thread pool and awaits it afterwards; a call
+    cancelled in between (a timeout, Ctrl-C, a fatal answer elsewhere) leaves that coroutine
+    unstarted, with nothing open, and Python would warn about it at exit: those warnings,
+    and only those, are silenced.
+    """
 
     def __init__(self) -> None:
+        warnings.filterwarnings(
+            "ignore", r"coroutine '\w+\.acompletion' was never awaited", RuntimeWarning
+        )
         self.loop = asyncio.new_event_loop()
         self.semaphores: dict[str, asyncio.Semaphore] = {}
         self.inflight: dict[str, asyncio.Task[Any]] = {}
@@ -135,6 +151,7 @@ class Fetched:
         fatal: set when no later call can succeed either (bad key, unknown model …).
         unreachable: no connection could be made at all.
         stopped: never sent, because the spend cap refused it.
+        latency_ms: time spent in the tries themselves (queueing and backoff excluded).
     """
 
     response: dict[str, Any] | None = None
@@ -147,6 +164,7 @@ class Fetched:
     fatal: FailureKind | None = None
     unreachable: bool = False
     stopped: bool = False
+    latency_ms: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -231,16 +249,40 @@ class Sender(Protocol):
 async def attempt(
     request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str], router: Any = None
 ) -> Attempt:
-    """One ``acompletion`` (through ``router`` when given); never raises for model errors."""
+    """One ``acompletion`` (through ``router`` when given); never raises for model errors.
+
+    The HTTP client gives up on a server silent for ``policy.timeout``; skillbench's own
+    deadline, ``DEADLINE_GRACE_S`` later, ends a try whatever the server does (a stream
+    that never ends, a body that trickles). Either way the connection is closed, so the
+    server stops generating, and the try fails as ``timed out after N s``.
+    """
     complete = router.acompletion if router is not None else litellm_offline().acompletion
+    deadline = policy.timeout + DEADLINE_GRACE_S
     try:
-        response = await complete(**request, timeout=policy.timeout, max_retries=0, num_retries=0)
+        async with asyncio.timeout(deadline):
+            response = await complete(
+                **request, timeout=policy.timeout, max_retries=0, num_retries=0
+            )
+            if request.get("stream"):
+                response = await _assembled(response, request)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
         again = retryable(exc) and (policy.reconnect or not unreachable(exc))
-        return Attempt(failure(exc, 1, hidden), again, retry_after(exc))
+        fetched = failure(exc, 1, hidden)
+        if timed_out(exc):
+            waited = deadline if isinstance(exc, TimeoutError) else policy.timeout
+            fetched.error, fetched.status = f"timed out after {waited:g} s", 408
+        elif refused(exc):
+            fetched.error = f"{NOT_LISTENING} {request.get('api_base') or 'the endpoint'}"
+        return Attempt(fetched, again, retry_after(exc))
     return Attempt(answered(response, 1, hidden))
+
+
+async def _assembled(stream: Any, request: Mapping[str, Any]) -> Any:
+    """A streamed answer (``params: {stream: true}``) as one response, as litellm builds it."""
+    chunks = [chunk async for chunk in stream]
+    return litellm_offline().stream_chunk_builder(chunks, messages=request.get("messages"))
 
 
 async def call_model(
@@ -257,14 +299,17 @@ async def call_model(
     reached while this call queued stops it (``stopped``) instead of sending it. The
     semaphore, the cap and the backoff stay here whichever process makes the tries.
     """
-    tries = 0
+    tries, spent = 0, 0.0
     while True:
         tries += 1
         async with semaphore:
             if tries == 1 and not may_send():
                 return Fetched(stopped=True)
+            start = time.perf_counter()
             outcome = await send(request, policy, hidden)
+            spent += time.perf_counter() - start
         outcome.fetched.attempts = tries
+        outcome.fetched.latency_ms = spent * 1000
         if outcome.retryable and tries < policy.max_attempts:
             await asyncio.sleep(backoff(tries, policy.backoff_s, outcome.retry_after))
             continue
@@ -275,7 +320,12 @@ def failure(exc: BaseException, attempts: int, hidden: list[str]) -> Fetched:
     """What an exception leaves: a readable body when litellm only failed to parse it."""
     raw = raw_answer(exc) if unparsed(exc) else None
     if raw is not None:
-        return Fetched(response=redact(raw, hidden), attempts=attempts, usage=usage_of(raw))
+        return Fetched(
+            response=redact(raw, hidden),
+            error=unanswered(raw),
+            attempts=attempts,
+            usage=usage_of(raw),
+        )
     return Fetched(
         error=redact(message_of(exc), hidden)[:MESSAGE_CHARS],
         status=status_of(exc),
@@ -295,6 +345,19 @@ def answered(response: Any, attempts: int, hidden: list[str]) -> Fetched:
         usage=usage_of(raw),
         cost_usd=cost_of(response),
     )
-    if not raw.get("choices"):
-        fetched.error = "the response has no choices"
+    fetched.error = unanswered(raw)
     return fetched
+
+
+def unanswered(raw: Mapping[str, Any]) -> str | None:
+    """Why a response read from the wire holds no turn to score (``None``: it holds one).
+
+    A choice whose ``message`` is null is no abstention: the model said nothing at all.
+    """
+    choices = raw.get("choices")
+    if not isinstance(choices, list) or not choices:
+        return "the response has no choices"
+    first = choices[0]
+    if not isinstance(first, Mapping) or not isinstance(first.get("message"), Mapping):
+        return "the response's first choice has no message"
+    return None

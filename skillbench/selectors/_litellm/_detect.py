@@ -34,11 +34,15 @@ def _message(response: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _arguments(raw: Any) -> tuple[Any, str | None]:
-    """Parsed arguments and an error; providers send a JSON string, some a ready object."""
+    """Parsed arguments and an error; providers send a JSON string, some a ready object.
+
+    Raw newlines and other control characters inside strings are accepted (local servers
+    emit them); the text as received stays in the call's record.
+    """
     if isinstance(raw, Mapping):
         return dict(raw), None
     try:
-        return json.loads(raw or "{}"), None
+        return json.loads(raw or "{}", strict=False), None
     except (TypeError, ValueError) as exc:
         return None, f"invalid JSON arguments: {exc}"
 

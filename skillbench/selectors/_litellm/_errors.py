@@ -1,8 +1,10 @@
 """What a failed call means: stop the run, try again, or record the decision as failed.
 
-A provider that refuses the key, the model or the request will refuse every later call the
-same way, so retrying it only burns time and leaves a run full of identical errors: those
-answers raise :class:`ModelUnavailable`, which ends the run with the provider's message.
+A provider that refuses the key, the model or the request's form (a bad parameter) will
+refuse every later call the same way, so retrying it only burns time and leaves a run full of
+identical errors: those answers raise :class:`ModelUnavailable`, which ends the run with the
+provider's message. A refusal of one request's length or content is that decision's
+``error``: the next request may fit.
 Rate limits, server errors, timeouts and dropped connections may pass, so they are retried a
 bounded number of times and then recorded as that decision's ``error``.
 """
@@ -47,8 +49,18 @@ FATAL_STATUS: dict[int, FailureKind] = {
     404: "unknown_model",
     422: "bad_request",
 }
-PER_REQUEST = frozenset({"ContentPolicyViolationError"})
-"""Refusals of one request's content: that decision fails, the run goes on."""
+PER_REQUEST = frozenset(
+    {"ContextWindowExceededError", "ContentPolicyViolationError", "RejectedRequestError"}
+)
+"""litellm's classes for refusals of one request (its length, its content): that decision
+fails, the run goes on, because the next request may well pass."""
+_PER_REQUEST_WORDS = re.compile(
+    r"context (?:window|length|size|limit)|context_length_exceeded|maximum context|"
+    r"too many (?:input )?tokens|prompt is too long|input is too long|content (?:policy|filter)",
+    re.I,
+)
+"""The same refusals in the words of servers litellm does not map (llama.cpp's "Requested
+tokens (N) exceed context window of M", for one)."""
 UNPARSED = "Invalid response object"
 """How litellm begins the error it raises for an HTTP 200 body it cannot turn into a response
 (a tool call without a function, for example): the model answered, the answer is broken."""
@@ -57,7 +69,10 @@ _RAW_END = ", 'model_response_object': "
 _PREFIX = re.compile(r"^(?:litellm\.)?\w+(?:Error|Exception)(?::| -) ")
 MESSAGE_CHARS = 1000
 """Longest error text kept (litellm quotes whole tracebacks in some errors)."""
+NOT_LISTENING = "nothing is listening at"
+"""How a refused connection is reported (followed by the address)."""
 _CONNECT_ERRORS = frozenset({"ConnectError", "ConnectTimeout", "ClientConnectorError"})
+_TIMEOUT_ERRORS = frozenset({"Timeout", "APITimeoutError"})
 
 
 class ModelUnavailable(SkillbenchError):
@@ -83,7 +98,7 @@ class ModelUnavailable(SkillbenchError):
 def describe(kind: FailureKind, reason: str, status: int | None = None) -> str:
     """``authentication failed (401): <reason>``; ``cannot reach <address …>``."""
     if kind == "unreachable":
-        return f"{LABELS[kind]} {reason}"
+        return reason if reason.startswith(NOT_LISTENING) else f"{LABELS[kind]} {reason}"
     code = f" ({status})" if status is not None else ""
     return f"{LABELS[kind]}{code}: {reason}"
 
@@ -127,9 +142,27 @@ def unreachable(exc: BaseException) -> bool:
     )
 
 
+def refused(exc: BaseException) -> bool:
+    """True when the address answered that nothing listens on that port."""
+    return any(isinstance(e, ConnectionRefusedError) for e in causes(exc))
+
+
+def timed_out(exc: BaseException) -> bool:
+    """True for skillbench's own deadline and for litellm's or the client's timeouts."""
+    return isinstance(exc, TimeoutError) or type(exc).__name__ in _TIMEOUT_ERRORS
+
+
+def per_request(exc: BaseException) -> bool:
+    """A refusal of this request only (too long for the context, refused content)."""
+    if type(exc).__name__ in PER_REQUEST:
+        return True
+    status = status_of(exc)
+    return status in (400, 413, 422) and bool(_PER_REQUEST_WORDS.search(str(exc)))
+
+
 def fatal_kind(exc: BaseException) -> FailureKind | None:
     """The kind of a failure no retry can fix; ``None`` for transient or per-request ones."""
-    if type(exc).__name__ in PER_REQUEST:
+    if per_request(exc):
         return None
     status = status_of(exc)
     if status is None or status in RETRYABLE or not 400 <= status < 500:
@@ -139,11 +172,11 @@ def fatal_kind(exc: BaseException) -> FailureKind | None:
 
 def retryable(exc: BaseException) -> bool:
     """Worth another attempt: rate limits, 5xx, timeouts and connection errors."""
-    if type(exc).__name__ in PER_REQUEST or unparsed(exc):
+    if per_request(exc) or unparsed(exc):
         return False
     status = status_of(exc)
     if status is None:
-        return unreachable(exc) or type(exc).__name__ in ("Timeout", "APITimeoutError")
+        return unreachable(exc) or timed_out(exc)
     return status in RETRYABLE or status >= 500
 
 

@@ -24,6 +24,9 @@ RESERVED = frozenset(
     {"model", "messages", "tools", "tool_choice", "api_key", "api_base", "base_url", "timeout"}
 )
 """Request fields the selector sets itself; ``params`` may not override them."""
+DEFAULT_MAX_TOKENS = 4096
+"""Completion ceiling sent when ``params`` sets none: a skill choice takes tens of tokens, a
+reasoning model some thousands; a server that ignores it is cut off by ``timeout``."""
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -159,6 +162,8 @@ def parse_params(params: Mapping[str, Any], env: SelectorEnv) -> LitellmParams:
         raise SkillbenchError(
             "selector 'litellm': with 'router', set api_base and api_key_env on each deployment"
         )
+    if not {"max_tokens", "max_completion_tokens"} & set(p["params"]):
+        p["params"] = {**p["params"], "max_tokens": DEFAULT_MAX_TOKENS}
     if p["fork_params"] is None:
         p["fork_params"] = p["params"]
     if p["model"] is None:

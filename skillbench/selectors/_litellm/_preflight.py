@@ -4,6 +4,10 @@ Three checks, in order, each skipped once one fails: the key variables are set (
 litellm does not list the model as lacking tool calls (no network), and the endpoint answers
 one small request carrying the real ``Skill`` tool schema. The last one is what finds a wrong
 key, an unknown model, a model that rejects tools or a server that is down, in seconds.
+
+``skillbench doctor`` adds a fourth (``listing_probe``): the run's largest prompt with its
+trigger tool required, which finds a context too small for the listing and a server that
+silently drops tools.
 """
 
 from __future__ import annotations
@@ -22,9 +26,14 @@ from skillbench.selectors._litellm._client import (
     attempt,
     call_model,
 )
-from skillbench.selectors._litellm._errors import FailureKind, ModelUnavailable, describe
+from skillbench.selectors._litellm._errors import (
+    NOT_LISTENING,
+    FailureKind,
+    ModelUnavailable,
+    describe,
+)
 from skillbench.selectors._litellm._params import LitellmParams
-from skillbench.selectors._litellm._prompt import SKILL_TOOL
+from skillbench.selectors._litellm._prompt import SKILL_TOOL, Prompt
 from skillbench.selectors._litellm._spend import model_info
 from skillbench.selectors._types import Check
 from skillbench.tokens import litellm_offline
@@ -112,14 +121,26 @@ def tools_check(model: str) -> tuple[Check, ModelUnavailable | None]:
 
 def probe_request(params: LitellmParams) -> dict[str, Any]:
     """One short chat turn with the real Skill tool and the run's sampling params."""
+    messages = [{"role": "user", "content": PROBE_TEXT}]
+    return _request(params, messages, [SKILL_TOOL], "auto", PROBE_MAX_TOKENS)
+
+
+def _request(
+    params: LitellmParams,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+    tool_choice: Any,
+    ceiling: int,
+) -> dict[str, Any]:
+    """A check's request: the run's sampling params, completion tokens capped at ``ceiling``."""
     sampling = dict(params.params)
     cap = "max_completion_tokens" if "max_completion_tokens" in sampling else "max_tokens"
-    sampling[cap] = min(int(sampling.get(cap) or PROBE_MAX_TOKENS), PROBE_MAX_TOKENS)
+    sampling[cap] = min(int(sampling.get(cap) or ceiling), ceiling)
     request: dict[str, Any] = {
         "model": params.model,
-        "messages": [{"role": "user", "content": PROBE_TEXT}],
-        "tools": [SKILL_TOOL],
-        "tool_choice": "auto",
+        "messages": messages,
+        "tools": tools,
+        "tool_choice": tool_choice,
         **sampling,
     }
     if params.api_base:
@@ -150,7 +171,8 @@ async def probe(
         )
     error = fetched.error or "no answer"
     if fetched.unreachable:
-        check, failure = _fail("endpoint", params.model, "unreachable", f"{where} ({error})")
+        reason = error if error.startswith(NOT_LISTENING) else f"{where} ({error})"
+        check, failure = _fail("endpoint", params.model, "unreachable", reason)
     elif fetched.fatal is not None:
         check, failure = _fail("endpoint", params.model, fetched.fatal, error, fetched.status)
     else:
@@ -160,9 +182,7 @@ async def probe(
 
 
 def _tool_use(fetched: Fetched) -> str:
-    assert fetched.response is not None
-    message: Mapping[str, Any] = (fetched.response["choices"][0] or {}).get("message") or {}
-    if message.get("tool_calls"):
+    if _message_of(fetched).get("tool_calls"):
         return "tools accepted, the model called a tool"
     return "tools accepted, the model answered in text"
 
@@ -172,3 +192,70 @@ def _fail(
 ) -> tuple[Check, ModelUnavailable]:
     check = Check(step, False, describe(kind, reason, status))
     return check, ModelUnavailable(model, kind, reason, status)
+
+
+LISTING_PROBE_MAX_TOKENS = 256
+"""Room for one forced tool call, also for a model that thinks a little first."""
+
+
+def listing_request(params: LitellmParams, prompt: Prompt) -> tuple[dict[str, Any], str]:
+    """The run's request for ``prompt`` with its trigger tool required, and that tool's name."""
+    tool = str(prompt.tools[0]["function"]["name"])
+    sampling = dict(params.params)
+    cap = "max_completion_tokens" if "max_completion_tokens" in sampling else "max_tokens"
+    sampling[cap] = min(
+        int(sampling.get(cap) or LISTING_PROBE_MAX_TOKENS), LISTING_PROBE_MAX_TOKENS
+    )
+    sampling.pop("stream", None)
+    request: dict[str, Any] = {
+        "model": params.model,
+        "messages": prompt.messages,
+        "tools": prompt.tools,
+        "tool_choice": {"type": "function", "function": {"name": tool}},
+        **sampling,
+    }
+    if params.api_base:
+        request["api_base"] = params.api_base
+    if params.api_key_env:
+        request["api_key"] = os.environ.get(params.api_key_env)
+    return request, tool
+
+
+async def listing_probe(
+    params: LitellmParams,
+    prompt: Prompt,
+    where: str,
+    semaphore: asyncio.Semaphore,
+    policy: RetryPolicy,
+    hidden: list[str],
+    send: Sender = attempt,
+) -> tuple[Check, Fetched]:
+    """Send the run's largest prompt (``where`` names its cell) with the trigger tool
+    required: it must fit the context and a tool call must come back, or no decision of
+    the run can be read."""
+    request, tool = listing_request(params, prompt)
+    fetched = await call_model(request, semaphore, policy, hidden, send=send)
+    if fetched.error is not None and "tool_choice" in fetched.error:
+        request["tool_choice"] = "auto"  # a server that takes tools but not a required one
+        fetched = await call_model(request, semaphore, policy, hidden, send=send)
+    tokens = fetched.usage.get("prompt_tokens")
+    size = f"{where}, {tokens:,} prompt tokens" if tokens else where
+    if fetched.error is not None or fetched.response is None:
+        error = fetched.error or "no answer"
+        return Check("listing", False, f"the largest prompt ({size}) failed: {error}"), fetched
+    if not _message_of(fetched).get("tool_calls"):
+        reason = (
+            f"no tool call came back for the largest prompt ({size}) although the {tool} tool "
+            "was required: the server drops tools or answers in text, so every decision would "
+            "score as an abstention (llama.cpp's server needs --chat_format "
+            "chatml-function-calling)"
+        )
+        return Check("listing", False, reason), fetched
+    ms = fetched.latency_ms or 0.0
+    message = f"the largest prompt ({size}) fits; the model called {tool} in {ms:.0f} ms"
+    return Check("listing", True, message), fetched
+
+
+def _message_of(fetched: Fetched) -> Mapping[str, Any]:
+    assert fetched.response is not None
+    return (fetched.response["choices"][0] or {}).get("message") or {}

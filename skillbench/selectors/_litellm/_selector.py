@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Coroutine, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -33,7 +34,13 @@ from skillbench.selectors._litellm._fork import (
     fork_task,
 )
 from skillbench.selectors._litellm._params import LitellmParams
-from skillbench.selectors._litellm._preflight import Verdict, key_check, probe, tools_check
+from skillbench.selectors._litellm._preflight import (
+    Verdict,
+    key_check,
+    listing_probe,
+    probe,
+    tools_check,
+)
 from skillbench.selectors._litellm._prompt import Prompt, build_prompt
 from skillbench.selectors._litellm._router import build_router
 from skillbench.selectors._litellm._spend import (
@@ -44,10 +51,19 @@ from skillbench.selectors._litellm._spend import (
     prompt_tokens,
 )
 from skillbench.selectors._litellm._workers import RouterRef, worker_pool
-from skillbench.selectors._types import Check, Decision, DecisionKind, Query, SelectorEnv
+from skillbench.selectors._types import (
+    Check,
+    Decision,
+    DecisionKind,
+    Delivery,
+    Query,
+    SelectorEnv,
+)
 from skillbench.types import RunStopped
 
 NOT_SENT = "not sent: max_cost_usd reached"
+CANCEL_WAIT_S = 5.0
+"""Longest wait for abandoned calls to close their connections."""
 
 
 class LitellmSelector:
@@ -58,6 +74,8 @@ class LitellmSelector:
     The API key is read from ``api_key_env`` at call time and scrubbed from everything kept.
     Before its first uncached call the selector runs its pre-flight; a failed check, or an
     answer no retry can fix (bad key, unknown model …), raises ``ModelUnavailable``.
+    The replay engine uses ``submit`` (each decision delivered as its call ends, ``cancel``
+    closing what is still in flight); ``select`` answers a whole batch at once.
     """
 
     name = "litellm"
@@ -72,10 +90,13 @@ class LitellmSelector:
         self.policy = RetryPolicy(params.max_attempts, params.backoff_s, params.timeout)
         self.endpoint = params.api_base or params.model.split("/", 1)[0]
         self._stop: str | None = None
+        self._refused: ModelUnavailable | None = None
+        """Set by the first answer no retry can fix: no later call of this selector is sent."""
         self._warned = False
         self._verdict: Verdict | None = None
         self._verdict_lock = asyncio.Lock()
         self._sender: Sender | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- requests -------------------------------------------------------------------------
 
@@ -163,11 +184,59 @@ class LitellmSelector:
         raise RunStopped(self._stop or NOT_SENT)
 
     async def _select(self, queries: Sequence[Query]) -> list[Decision]:
-        decisions = await _all_or_none([self._decide(q) for q in queries])
-        if not self.params.execute_fork:
-            return decisions
-        pairs = zip(queries, decisions, strict=True)
-        return await _all_or_none([self._fork(q, d) for q, d in pairs])
+        return await _all_or_none([self._one(q) for q in queries])
+
+    def submit(self, queries: Sequence[Query], deliver: Delivery) -> None:
+        """Start every query on the background loop; each decision is delivered as it ends.
+
+        A query the spend cap refused is delivered as ``RunStopped`` (``--resume`` asks it
+        again), as is every later submission.
+
+        Raises:
+            RunStopped: the spend cap was reached before this submission.
+        """
+        if self._stop is not None:
+            raise RunStopped(self._stop)
+        loop = runtime().loop
+        for i, query in enumerate(queries):
+            future = asyncio.run_coroutine_threadsafe(self._tracked(query), loop)
+            future.add_done_callback(partial(self._deliver, i, deliver))
+
+    def _deliver(self, i: int, deliver: Delivery, future: Future[Decision]) -> None:
+        if future.cancelled():
+            return
+        error = future.exception()
+        if error is not None:
+            deliver(i, error)
+        elif future.result().detail.get("error") == NOT_SENT:
+            deliver(i, RunStopped(self._stop or NOT_SENT))
+        else:
+            deliver(i, future.result())
+
+    async def _tracked(self, query: Query) -> Decision:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            return await self._one(query)
+        finally:
+            self._tasks.discard(task)
+
+    def cancel(self) -> None:
+        """Cancel every submitted call still running; wait until their connections closed."""
+        runtime().run(self._cancel_all())
+
+    async def _cancel_all(self) -> None:
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=CANCEL_WAIT_S)
+
+    async def _one(self, query: Query) -> Decision:
+        """The decision on ``query``, with its sub-agent run when ``execute_fork`` is on."""
+        decision = await self._decide(query)
+        return await self._fork(query, decision) if self.params.execute_fork else decision
 
     # -- pre-flight -----------------------------------------------------------------------
 
@@ -180,6 +249,20 @@ class LitellmSelector:
             if self._verdict is None:
                 self._verdict = await self._run_checks()
             return self._verdict
+
+    def probe_listing(self, query: Query, where: str) -> Check:
+        """Send ``query``'s prompt with the trigger tool required (see ``listing_probe``)."""
+        return runtime().run(self._probe_listing(query, where))
+
+    async def _probe_listing(self, query: Query, where: str) -> Check:
+        semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
+        prompt = build_prompt(query, self.params.system_prompt)
+        check, fetched = await listing_probe(
+            self.params, prompt, where, semaphore, self.policy, self._hidden(), self._send()
+        )
+        if fetched.response is not None:
+            self.spend.add(fetched.usage, fetched.cost_usd)
+        return check
 
     async def _run_checks(self) -> Verdict:
         checks: list[Check] = []
@@ -198,12 +281,10 @@ class LitellmSelector:
         return Verdict([*checks, check], failure)
 
     async def _decide(self, query: Query) -> Decision:
-        start = time.perf_counter()
         prompt, key = self.prompt(query)
         fields = {"tools": prompt.tools, "tool_choice": prompt.tool_choice, **self.params.params}
         fetched, cached = await self._get(key, self._request(prompt.messages, fields))
-        latency = (time.perf_counter() - start) * 1000
-        return self._decision(query, prompt, fetched, latency, cached=cached)
+        return self._decision(query, prompt, fetched, cached=cached)
 
     async def _fork(self, query: Query, decision: Decision) -> Decision:
         """``decision`` with its sub-agent run recorded in ``detail`` (unchanged: no fork)."""
@@ -211,17 +292,17 @@ class LitellmSelector:
         if found is None:
             return decision
         task, key = found
-        start = time.perf_counter()
         request = self._request(task.messages, self.params.fork_params)
         fetched, cached = await self._get(key, request)
-        latency = (time.perf_counter() - start) * 1000
         model = self.params.model
+        latency = fetched.latency_ms or 0.0
         extra = fork_detail(task, fetched, model=model, cached=cached, latency_ms=latency)
         detail = redact({**decision.detail, **extra}, self._hidden())
         return replace(decision, detail=detail)
 
     async def _get(self, key: str, request: dict[str, Any]) -> tuple[Fetched, bool]:
         """The cached answer for ``key``, else one call (shared with concurrent askers)."""
+        start = time.perf_counter()
         entry = self.cache.get(key) if self.cache is not None else None
         if entry is None:
             return await self._fetch_once(key, request), False
@@ -230,6 +311,7 @@ class LitellmSelector:
             attempts=0,
             usage=entry.get("usage", {}),
             cost_usd=entry.get("cost_usd"),
+            latency_ms=(time.perf_counter() - start) * 1000,
         )
         return fetched, True
 
@@ -244,7 +326,7 @@ class LitellmSelector:
         return await task
 
     async def _fetch(self, key: str, request: dict[str, Any]) -> Fetched:
-        failure = (await self._checked()).failure
+        failure = (await self._checked()).failure or self._refused
         if failure is not None:
             raise failure
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
@@ -253,6 +335,8 @@ class LitellmSelector:
         held: list[float] = []
 
         def may_send() -> bool:
+            if self._refused is not None:
+                raise self._refused
             if self._stop is None and reserve is not None:
                 if self.spend.reserve(reserve, self.params.max_cost_usd or 0.0):
                     held.append(reserve)
@@ -268,9 +352,10 @@ class LitellmSelector:
             for amount in held:
                 self.spend.release(amount)
         if fetched.fatal is not None:
-            raise ModelUnavailable(
+            self._refused = self._refused or ModelUnavailable(
                 self.params.model, fetched.fatal, fetched.error or "", fetched.status
             )
+            raise self._refused
         if fetched.response is None:
             return fetched
         self.spend.add(fetched.usage, fetched.cost_usd)
@@ -312,8 +397,10 @@ class LitellmSelector:
         self._warned = True
 
     def _decision(
-        self, query: Query, prompt: Prompt, fetched: Fetched, latency: float, *, cached: bool
+        self, query: Query, prompt: Prompt, fetched: Fetched, *, cached: bool
     ) -> Decision:
+        """The decision ``fetched`` amounts to, timed by the call itself (0 when not sent)."""
+        latency = fetched.latency_ms or 0.0
         base: dict[str, Any] = {"model": self.params.model, "cached": cached}
         if fetched.response is None or fetched.error is not None:
             detail = {
