@@ -22,7 +22,7 @@ def test_an_echoed_key_with_quotes_is_kept_nowhere(
     escaped = json.dumps(QUOTED_KEY)[1:-1]
     with FakeOpenAI() as server:
         server._answer = (  # type: ignore[method-assign]
-            lambda body, auth: (
+            lambda body, auth, conn=None: (
                 200,
                 {},
                 _completion(body, f"plain {auth[7:]} escaped {json.dumps(auth[7:])[1:-1]}"),
