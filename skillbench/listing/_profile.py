@@ -12,12 +12,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from skillbench._errors import SkillbenchError, suggest
 from skillbench._registry import Registry
 from skillbench.catalog import Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory
+from skillbench.listing._snapshot import AgentSnapshot, resolve_snapshot, snapshot_path
 
 Placement = Literal["reminder", "system", "system_message"]
 """``reminder``: a per-turn ``<system-reminder>`` before the user's message (the system prompt
@@ -32,6 +33,26 @@ it without choosing to (Codex)."""
 Trigger = Literal["skill_tool", "file_read"]
 """``skill_tool``: the model calls a ``Skill`` tool with the name; ``file_read``: there is no
 Skill tool and reading the skill's ``SKILL.md`` is the trigger."""
+
+
+class SnapshotUse(NamedTuple):
+    """The agent text a profile renders with: from where (None: none found), how many
+    built-in skills it brings."""
+
+    agent: str
+    version: str
+    snapshot: str | None
+    builtin_skills: int
+
+    def missing_note(self) -> str | None:
+        """What a run says when the agent's own skills are missing from its listings."""
+        if self.snapshot is not None:
+            return None
+        return (
+            f"{self.agent} {self.version}: no agent snapshot, so the agent's built-in skills "
+            f"are missing from its listings; `skillbench capture {self.agent}` reads them "
+            "from the installed agent once"
+        )
 
 
 @dataclass(frozen=True)
@@ -62,6 +83,20 @@ class Profile:
     agent_version: str | None = None
     ordering: str = "usage"
     mention: Mention | None = None
+
+    def snapshot_use(self, options: Mapping[str, Any] | None = None) -> SnapshotUse | None:
+        """Which agent snapshot this profile renders with under ``options`` (None for a
+        profile not verified against a shipped agent)."""
+        if self.agent_version is None:
+            return None
+        choice = (options or {}).get("snapshot", "auto")
+        if isinstance(choice, AgentSnapshot):
+            return SnapshotUse(self.name, self.agent_version, "given", len(choice.builtin_skills))
+        found = resolve_snapshot(choice, self.name, self.agent_version)
+        if found is None:
+            return SnapshotUse(self.name, self.agent_version, None, 0)
+        where = snapshot_path(self.name, self.agent_version) if choice == "auto" else choice
+        return SnapshotUse(self.name, self.agent_version, str(where), len(found.builtin_skills))
 
     @property
     def options(self) -> tuple[str, ...]:

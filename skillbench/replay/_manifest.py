@@ -144,6 +144,8 @@ def run_info(
         "catalogs": {v: catalog_facts(grid.catalogs[v, profile]) for v in config.catalogs},
         "inputs": dict(inputs),
     }
+    if grid.agents:
+        info["agents"] = grid.agents
     if grid.duplicates:
         info["duplicate_listings_skipped"] = grid.duplicates
     if config.catalog_sizes is not None:

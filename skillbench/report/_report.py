@@ -176,6 +176,16 @@ def _notes(run: Run) -> list[Block]:
                 f"`{fmt_value(first.get(key))}` only; the tables list every cell."
             )
         )
+    agents = run.manifest.get("agents")
+    for name, facts in (agents or {}).items() if isinstance(agents, dict) else ():
+        if isinstance(facts, dict) and "snapshot" in facts and facts["snapshot"] is None:
+            out.append(
+                Para(
+                    f"**{name} listings lack the agent's built-in skills**: no snapshot of "
+                    f"{name} {facts.get('verified_version')} was found; "
+                    f"`skillbench capture {name}` reads it from the installed agent."
+                )
+            )
     skipped = run.manifest.get("duplicate_listings_skipped")
     if isinstance(skipped, list) and skipped:
         listed = ", ".join(f"`{s}`" for s in skipped[:6])

@@ -83,6 +83,11 @@ class Manifest(Record):
     """Digests of the inputs `config_hash` leaves out: each catalog variant as loaded
     (`catalogs.<variant>`: every skill's fields and body, under every profile, and which are
     inactive) and the `usage.warm_start` file; `--resume` refuses a run whose inputs changed."""
+    agents: dict[str, dict[str, Any]] | None = None
+    """Per shipped agent the run depends on: the version its profile was verified against
+    (`verified_version`), the agent snapshot its listings used (`snapshot`: where it came
+    from, or null when none was found and the agent's built-in skills are missing),
+    `builtin_skills`, and `cli_version` for a live `agent` selector."""
     duplicate_listings_skipped: list[str] | None = None
     """Budget settings that rendered the same listing as another and were skipped."""
     calibration: dict[str, Any] | None = None
@@ -95,7 +100,7 @@ class Manifest(Record):
 def manifest_json(manifest: BaseModel) -> dict[str, Any]:
     """The manifest as written (optional sections left out when absent)."""
     data = manifest.model_dump(mode="json")
-    for key in ("duplicate_listings_skipped", "calibration", "catalog_sizes"):
+    for key in ("agents", "duplicate_listings_skipped", "calibration", "catalog_sizes"):
         if data.get(key) is None:
             data.pop(key, None)
     return data
