@@ -41,8 +41,6 @@ from skillbench.tokens import litellm_offline
 PROBE_TEXT = 'Pre-flight check: call the Skill tool with skill "ping".'
 PROBE_MAX_TOKENS = 32
 """Enough for one short tool call; the probe should cost a fraction of a cent."""
-PROBE_TIMEOUT_S = 30.0
-"""Longest wait for the probe's answer, whatever the selector's own ``timeout``."""
 DEFAULT_BASES = {
     "ollama": "http://localhost:11434",
     "ollama_chat": "http://localhost:11434",
@@ -157,9 +155,11 @@ async def probe(
     hidden: list[str],
     send: Sender = attempt,
 ) -> tuple[Check, ModelUnavailable | None, Fetched]:
-    """Send the probe: transient failures get the run's retries, a dead server none."""
+    """Send the probe: transient failures get the run's retries, a dead server none. The
+    probe waits as long as a real call may (the selector's ``timeout``): a slow local model
+    that needs a minute per answer is not broken, and a dead server fails at once anyway."""
     where = endpoint(params)
-    quick = replace(policy, timeout=min(policy.timeout, PROBE_TIMEOUT_S), reconnect=False)
+    quick = replace(policy, reconnect=False)
     start = time.perf_counter()
     fetched = await call_model(probe_request(params), semaphore, quick, hidden, send=send)
     ms = (time.perf_counter() - start) * 1000
