@@ -38,24 +38,17 @@ from skillbench.authoring._rules import (
 from skillbench.catalog import (
     MAX_DESCRIPTION_CHARS,
     MAX_NAME_CHARS,
-    PRECEDENCE,
     Catalog,
     Precedence,
     Skill,
     SourceSpec,
     load_catalog,
 )
-from skillbench.listing import make_renderer, render_listing
+from skillbench.listing import PROFILES, make_renderer, render_listing
 
 LINT_PROFILES: tuple[str, ...] = ("codebot", "claude-code", "codex")
 """Profiles whose caps and budgets lint checks by default (each has a per-entry rule)."""
 
-_UNCAPPED = 10**9
-_UNCAPPED_OPTIONS = {
-    "codebot": {"line_cap": _UNCAPPED, "when_cap": _UNCAPPED},
-    "claude-code": {"entry_cap": _UNCAPPED},
-}
-"""Renderer options that lift the per-entry caps, to measure what the caps cut."""
 _SEVERITY_ORDER: dict[LintSeverity, int] = {"error": 0, "warning": 1, "info": 2}
 
 
@@ -289,9 +282,10 @@ def _cap_findings(profile: str, skills: Sequence[Skill], files: _Files) -> list[
             for s in skills
             if len(s.description) > MAX_DESCRIPTION_CHARS
         ]
-    if profile not in _UNCAPPED_OPTIONS:
+    lifted = PROFILES.get(profile).uncapped
+    if not lifted:
         return []
-    capped, uncapped = make_renderer(profile), make_renderer(profile, _UNCAPPED_OPTIONS[profile])
+    capped, uncapped = make_renderer(profile), make_renderer(profile, lifted)
     out = []
     for i, s in enumerate(skills):
         entry = capped.entry(s, i)
@@ -373,7 +367,7 @@ def _unique(skills: Iterable[Skill]) -> list[Skill]:
 
 def _lenient(profile: str) -> Precedence:
     """``profile``'s loader, keeping skills Codex would skip so the rules can say why."""
-    return replace(PRECEDENCE.get(profile), codex_limits=False)
+    return replace(PROFILES.get(profile).precedence, codex_limits=False)
 
 
 def lint_sources(

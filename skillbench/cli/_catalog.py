@@ -8,7 +8,6 @@ from typing import Any
 
 from skillbench._sanitize import printable
 from skillbench.catalog import (
-    PRECEDENCE,
     SOURCE_KINDS,
     Catalog,
     Diagnostic,
@@ -17,6 +16,7 @@ from skillbench.catalog import (
     load_catalog,
 )
 from skillbench.cli._common import EXIT_OK, add_cwd, add_format, add_sources, env_default
+from skillbench.listing import PROFILES
 
 HELP = "load skill sources and show the deduplicated catalog"
 DESCRIPTION = f"""\
@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sources(parser)
     parser.add_argument(
         "--profile",
-        choices=PRECEDENCE.names(),
+        choices=PROFILES.names(),
         default=env_default("profile", "codebot"),
         help="precedence rules to apply (default: codebot) [env: SKILLBENCH_PROFILE]",
     )

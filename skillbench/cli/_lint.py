@@ -14,6 +14,7 @@ from skillbench.cli._common import (
     env_default,
     env_flag,
 )
+from skillbench.listing import PROFILES
 
 EXIT_USAGE = 2
 
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile",
         action="append",
-        choices=["codebot", "claude-code", "codex", "openharness"],
+        choices=PROFILES.names(),
         help="agent profile whose caps and budget to check; repeat for several "
         "(default: codebot, claude-code, codex)",
     )

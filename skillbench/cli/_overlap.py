@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from skillbench.cli._common import EXIT_OK, add_cwd, add_format, add_output, positive_int
+from skillbench.listing import PROFILES
 
 HELP = "rank the skill pairs most likely to be confused, and why"
 DESCRIPTION = """\
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=positive_int, default=10, help="pairs to show (default: 10)")
     parser.add_argument(
         "--profile",
-        choices=["codebot", "claude-code", "codex", "openharness"],
+        choices=PROFILES.names(),
         default="codebot",
         help="precedence rules deciding which duplicate is kept (default: codebot)",
     )

@@ -339,5 +339,6 @@ register_profile(
         summary="1% of the context window; every name stays, least-used descriptions dropped",
         agent_version=VERIFIED_VERSION,
         ordering=AGENT,
+        uncapped={"entry_cap": 10**9},
     )
 )

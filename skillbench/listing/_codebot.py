@@ -98,6 +98,10 @@ class CodebotRenderer:
         return Layout(WRAP_OPEN + "\n".join(parts) + WRAP_CLOSE, used, shown)
 
 
+UNCAPPED = 10**9
+"""A cap no entry reaches."""
+
+
 def _codebot(
     line_cap: int = 220, when_cap: int = 160, budget: int | None = 4000
 ) -> CodebotRenderer:
@@ -112,5 +116,6 @@ register_profile(
         placement="reminder",
         trigger="skill_tool",
         summary="the reference pipeline: 4,000 characters, stops at the first entry that overflows",
+        uncapped={"line_cap": UNCAPPED, "when_cap": UNCAPPED},
     )
 )

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from skillbench._errors import SkillbenchError, suggest
 from skillbench._registry import Registry
-from skillbench.catalog import Precedence
+from skillbench.catalog import PRECEDENCE, Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory
 from skillbench.listing._snapshot import AgentSnapshot, resolve_snapshot, snapshot_path
 
@@ -72,6 +72,8 @@ class Profile:
         ordering: the ordering that reproduces the agent's own listing order, used when a
             command is given none.
         mention: what an explicit ``$name`` mention does (None: nothing beyond the text).
+        uncapped: renderer options that lift the per-entry caps (empty: none to lift), so
+            ``lint`` can measure what the caps cut by rendering an entry both ways.
     """
 
     name: str
@@ -83,6 +85,7 @@ class Profile:
     agent_version: str | None = None
     ordering: str = "usage"
     mention: Mention | None = None
+    uncapped: Mapping[str, Any] = field(default_factory=dict)
 
     def snapshot_use(self, options: Mapping[str, Any] | None = None) -> SnapshotUse | None:
         """Which agent snapshot this profile renders with under ``options`` (None for a
@@ -127,7 +130,10 @@ PROFILES: Registry[Profile] = Registry("profile")
 
 
 def register_profile(profile: Profile) -> Profile:
-    """Register ``profile`` under its name (a duplicate name is a programming error)."""
+    """Register ``profile`` under its name (a duplicate name is a programming error), and
+    its loading rules where the catalog looks names up, so an agent is one module."""
+    if profile.name not in PRECEDENCE:
+        PRECEDENCE.register(profile.name)(profile.precedence)
     return PROFILES.register(profile.name)(profile)
 
 
