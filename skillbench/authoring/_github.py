@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from typing import Literal
 
+from skillbench._sanitize import printable
+
 AnnotationLevel = Literal["error", "warning", "notice"]
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """GitHub's escaping of a message; anything else a terminal would act on (escape
+    sequences, other line breaks) is shown escaped."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

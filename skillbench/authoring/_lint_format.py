@@ -10,12 +10,17 @@ import json
 from typing import Literal
 
 from skillbench._sanitize import printable
+from skillbench.authoring._github import AnnotationLevel, workflow_command
 from skillbench.authoring._lint import LintReport
 from skillbench.authoring._rules import Finding, Rule
 
 LintFormat = Literal["text", "json", "github"]
 
-_GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+_GITHUB_LEVEL: dict[str, AnnotationLevel] = {
+    "error": "error",
+    "warning": "warning",
+    "info": "notice",
+}
 
 
 def _where(f: Finding) -> str:
@@ -43,29 +48,15 @@ def _text(report: LintReport, verbose: bool) -> str:
     return "\n".join([*lines, _summary(report) + (hidden if report.count("info") else "")])
 
 
-def _escape_data(text: str) -> str:
-    """GitHub's workflow-command escaping of a message; the rest of what a terminal would
-    act on (escape sequences, other line breaks) is shown escaped."""
-    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def _github(report: LintReport, verbose: bool) -> str:
     """One ``::level file=…,line=…,title=…::message`` workflow command per finding."""
     lines = []
     for f in report.findings:
         if f.severity == "info" and not verbose:
             continue
-        props = []
-        if f.path is not None:
-            props.append(f"file={_escape_property(f.path)}")
-            if f.line is not None:
-                props.append(f"line={f.line}")
-        props.append(f"title={_escape_property(f'{f.rule.id} {f.rule.slug}')}")
-        lines.append(f"::{_GITHUB_LEVEL[f.severity]} {','.join(props)}::{_escape_data(f.message)}")
+        title = f"{f.rule.id} {f.rule.slug}"
+        level = _GITHUB_LEVEL[f.severity]
+        lines.append(workflow_command(level, f.message, file=f.path, line=f.line, title=title))
     return "\n".join([*lines, _summary(report)])
 
 

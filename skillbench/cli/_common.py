@@ -54,6 +54,27 @@ def add_sources(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sources", nargs="+", metavar="SOURCE", help="[KIND=]PATH of skills")
 
 
+def add_endpoint(parser: argparse.ArgumentParser) -> None:
+    """Where a ``--model`` is reached and what it may spend: ``--api-base``,
+    ``--api-key-env`` and ``--max-cost-usd``."""
+    parser.add_argument(
+        "--api-base",
+        default=env_default("api-base"),
+        help="model endpoint URL [env: SKILLBENCH_API_BASE]",
+    )
+    parser.add_argument(
+        "--api-key-env",
+        default=env_default("api-key-env"),
+        help="the NAME of the variable holding the API key [env: SKILLBENCH_API_KEY_ENV]",
+    )
+    parser.add_argument(
+        "--max-cost-usd",
+        type=float,
+        default=env_default("max-cost-usd"),
+        help="model: stop once this many dollars are spent [env: SKILLBENCH_MAX_COST_USD]",
+    )
+
+
 def add_cwd(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cwd",

@@ -13,6 +13,7 @@ from skillbench.cli._common import (
     EXIT_ERROR,
     EXIT_GATE_FAILED,
     EXIT_OK,
+    add_endpoint,
     add_format,
     add_output,
     add_profile_and_budget,
@@ -84,16 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     choice.add_argument(
         "--model", default=env_default("model"), help="litellm model [env: SKILLBENCH_MODEL]"
     )
-    parser.add_argument("--api-base", default=env_default("api-base"), help="model endpoint URL")
-    parser.add_argument(
-        "--api-key-env", default=env_default("api-key-env"), help="variable holding the API key"
-    )
-    parser.add_argument(
-        "--max-cost-usd",
-        type=float,
-        default=env_default("max-cost-usd"),
-        help="model: stop once this many dollars are spent [env: SKILLBENCH_MAX_COST_USD]",
-    )
+    add_endpoint(parser)
     parser.add_argument(
         "--repeats",
         type=positive_int,

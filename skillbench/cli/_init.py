@@ -7,7 +7,14 @@ import sys
 from pathlib import Path
 
 from skillbench._errors import SkillbenchError
-from skillbench.cli._common import EXIT_ERROR, EXIT_OK, add_quiet, env_default, positive_int
+from skillbench.cli._common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    add_endpoint,
+    add_quiet,
+    env_default,
+    positive_int,
+)
 
 HELP = "scaffold a skill's trigger eval set (evals/trigger-evals.json) for `eval`"
 DESCRIPTION = """\
@@ -53,16 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=env_default("model"),
         help="litellm model for synth [env: SKILLBENCH_MODEL]",
     )
-    parser.add_argument("--api-base", default=env_default("api-base"), help="model endpoint URL")
-    parser.add_argument(
-        "--api-key-env", default=env_default("api-key-env"), help="variable holding the API key"
-    )
-    parser.add_argument(
-        "--max-cost-usd",
-        type=float,
-        default=env_default("max-cost-usd"),
-        help="model: stop once this much is spent [env: SKILLBENCH_MAX_COST_USD]",
-    )
+    add_endpoint(parser)
     parser.add_argument("--force", action="store_true", help="replace an existing scaffold")
     add_quiet(parser)
 

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import write_skill
 
 from skillbench.authoring import format_report, get_rule, lint_sources
 from skillbench.cli._main import main
+from tests.authoring.conftest import write_skill
 
 # file (folder of tests/authoring/corpus/bad) → (rule, line), read off each file by hand.
 EXPECTED = {

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import write_skill
 
 from skillbench.authoring import lint_sources
 from skillbench.catalog import load_catalog
+from tests.authoring.conftest import write_skill
 
 
 def _errors(root: Path) -> list[tuple[str, str, int | None]]:

@@ -8,12 +8,12 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import write_skill
 
 from skillbench.authoring import load_overlap, overlap_pairs
 from skillbench.catalog import Skill
 from skillbench.cli._main import main
 from skillbench.replay import load_config, run_experiment
+from tests.authoring.conftest import write_skill
 
 SKILLS = [
     Skill("pdf-merge", "Merge PDF files into one."),

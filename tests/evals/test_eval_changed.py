@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import write_set
 
 from skillbench.authoring import escape_data, escape_property, workflow_command
 from skillbench.cli._main import main
+from tests.evals.conftest import write_set
 
 
 def _git(repo: Path, *args: str) -> None:

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write_set
 from support.fake_openai import FakeOpenAI, default_policy, user_text
 
 from skillbench.authoring import EvalReport
 from skillbench.cli._main import main
+from tests.evals.conftest import write_set
 
 KEY_ENV = "SKILLBENCH_TEST_KEY"
 

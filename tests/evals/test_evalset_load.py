@@ -7,11 +7,11 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import write_set
 
 from skillbench._errors import InputError
 from skillbench.dataset import InputErrors
 from skillbench.evalsets import load_trigger_set, read_trigger_file, validation_split
+from tests.evals.conftest import write_set
 
 
 def test_list_shape_loads_with_each_query_line(tmp_path: Path) -> None:
