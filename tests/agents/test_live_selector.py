@@ -113,10 +113,13 @@ def test_live_decisions_are_the_scripted_ones(agent: str, tmp_path: Path) -> Non
     assert manifest["status"] == "complete"
 
 
-@needs_agent("claude-code")
-def test_a_live_run_killed_with_sigkill_resumes_to_the_same_decisions(tmp_path: Path) -> None:
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_live_run_killed_with_sigkill_resumes_to_the_same_decisions(
+    agent: str, tmp_path: Path
+) -> None:
+    needs_agent(agent)(lambda: None)()
     with FakeOpenAI(policy=script, latency_s=1.0) as fake:
-        config = _setup(tmp_path, "claude-code", fake.base_url, 8, ", model: openai/fake")
+        config = _setup(tmp_path, agent, fake.base_url, 8, ", model: openai/fake")
         process = _run(config, wait=False)
         assert isinstance(process, subprocess.Popen)
         deadline = time.monotonic() + 300
@@ -128,12 +131,13 @@ def test_a_live_run_killed_with_sigkill_resumes_to_the_same_decisions(tmp_path: 
     assert _decisions(tmp_path / "out") == _expected(8)
 
 
-@needs_agent("claude-code")
-def test_a_live_run_stops_at_its_spend_cap(tmp_path: Path) -> None:
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_live_run_stops_at_its_spend_cap(agent: str, tmp_path: Path) -> None:
     """gpt-4o-mini's price on ~10k prompt tokens a call: a $0.002 cap allows about one call."""
+    needs_agent(agent)(lambda: None)()
     with FakeOpenAI(policy=script) as fake:
         extra = ", model: openai/gpt-4o-mini, max_cost_usd: 0.002"
-        config = _setup(tmp_path, "claude-code", fake.base_url, 12, extra)
+        config = _setup(tmp_path, agent, fake.base_url, 12, extra)
         assert _run(config) == 1
         calls = fake.requests
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
