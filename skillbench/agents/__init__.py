@@ -4,7 +4,7 @@ Importing the package registers Claude Code and Codex in ``AGENTS``.
 """
 
 from skillbench.agents import _claude_code, _codex  # noqa: F401  (register)
-from skillbench.agents._bridge import Bridge, BridgeCall, Upstream, Wire
+from skillbench.agents._bridge import Bridge, BridgeCall, Upstream, Wire, responses_tools
 from skillbench.agents._capture import (
     Capture,
     Turn,
@@ -23,6 +23,7 @@ from skillbench.agents._spec import (
     agent_version,
     find_executable,
 )
+from skillbench.agents._template import fill_template, make_template
 
 __all__ = [
     "AGENTS",
@@ -45,8 +46,11 @@ __all__ = [
     "agent_version",
     "capture_agent",
     "compare_text",
+    "fill_template",
     "find_executable",
     "kill_running_agents",
+    "make_template",
+    "responses_tools",
     "run_turn",
     "store_snapshot",
 ]

@@ -138,7 +138,7 @@ def _call(upstream: Upstream, recorded: Recorded) -> tuple[dict[str, Any], float
     if upstream.temperature is not None:
         common["temperature"] = upstream.temperature
     if "/responses" in recorded.path:
-        tools, items = _responses_tools(body)
+        tools, items = responses_tools(body)
         response = litellm.responses(
             input=items,
             instructions=body.get("instructions"),
@@ -178,7 +178,7 @@ def _cost(model: str, answer: Mapping[str, Any]) -> float:
     return float(prompt + completion)
 
 
-def _responses_tools(body: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[Any]]:
+def responses_tools(body: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[Any]]:
     """Codex's tools as plain function tools (namespaces flattened, free-form tools taking
     one ``input`` string), and its input items without the tool-carrying item."""
     tools: list[dict[str, Any]] = []

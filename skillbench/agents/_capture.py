@@ -16,13 +16,14 @@ import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded, Recorder, Responder
 from skillbench.agents._spec import AGENTS, AgentSpec, Workspace, agent_version, find_executable
+from skillbench.agents._template import REQUEST_MARK, TEMPLATE, make_template
 from skillbench.catalog import SourceSpec, parse_source_arg
 from skillbench.listing import AgentSnapshot, save_snapshot
 
@@ -243,9 +244,12 @@ def capture_agent(
         own = None
         if snapshot:
             with _workspace(None) as empty:
-                bare_turn = Turn(model, turn.settings, turn.env, {}, prompt, timeout, None)
+                bare_turn = Turn(model, turn.settings, turn.env, {}, REQUEST_MARK, timeout, None)
                 bare, _ = run_turn(spec, executable, [], empty, bare_turn)
-                own = spec.snapshot(version, spec.main_request(bare).body, empty)
+                body = spec.main_request(bare).body
+                own = spec.snapshot(version, body, empty)
+                template = make_template(body, spec.listing(body))
+                own = replace(own, texts={**own.texts, TEMPLATE: template})
         return Capture(
             agent=agent,
             version=version,

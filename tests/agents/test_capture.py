@@ -76,3 +76,32 @@ def test_a_missing_cli_names_the_package_and_version(monkeypatch: pytest.MonkeyP
     monkeypatch.delenv("SKILLBENCH_CODEX_BIN", raising=False)
     with pytest.raises(SkillbenchError, match=r"npm install -g @openai/codex@0\.169\.0"):
         capture_agent("codex", [])
+
+
+@pytest.mark.parametrize(("agent", "tool"), [("claude-code", "Skill"), ("codex", "exec")])
+def test_a_captured_request_replays_with_another_listing_and_message(
+    agent: str, tool: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``prompt: agent`` from a real capture: the agent's own messages and tools, with the
+    listing and the user's message swapped in exactly once each."""
+    needs_agent(agent)(lambda: None)()
+    from skillbench.agents import store_snapshot
+    from skillbench.catalog import load_catalog
+    from skillbench.dataset import LabelledRequest
+    from skillbench.listing import render_listing
+    from skillbench.selectors._litellm import build_prompt
+    from skillbench.types import Query
+
+    cap = capture_agent(agent, [], workdir=tmp_path / "w")
+    monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    store_snapshot(cap)
+    skills = _skills(tmp_path / "skills", **{"tea-timer": "Time a pot of tea."})
+    catalog = load_catalog([f"project={skills}"], profile=agent)
+    listing = render_listing(catalog.skills, profile=agent)
+    query = Query(LabelledRequest("r", "steep my oolong please"), listing)
+    prompt = build_prompt(query, style="agent")
+    sent = json.dumps(prompt.messages, ensure_ascii=False)
+    assert sent.count(json.dumps(listing.text, ensure_ascii=False)[1:-1]) == 1
+    assert sent.count("steep my oolong please") == 1
+    assert "SKILLBENCH_" not in sent
+    assert tool in [t["function"]["name"] for t in prompt.tools]

@@ -91,15 +91,29 @@ class _Paths:
         return p if os.path.basename(p).lower() == "skill.md" else None
 
 
+SKILL_FILE = re.compile(r"[^\s'\"`()\[\]{},;]*SKILL\.md")
+"""A SKILL.md path inside a command or code (Codex reads files through its shell tool)."""
+
+
 def _file_read(name: str, args: Any, paths: _Paths) -> tuple[str | None, str | None]:
     if name.lower() not in READ_TOOLS:
-        return None, None
+        return _command_read(args, paths), None
     if not isinstance(args, Mapping):
         return None, "arguments are not an object"
     path = next((args[k] for k in PATH_KEYS if isinstance(args.get(k), str)), None)
     if path is None:
         return None, "missing 'path' argument"
     return paths.skill_at(path), None
+
+
+def _command_read(args: Any, paths: _Paths) -> str | None:
+    """The listed skill whose SKILL.md a shell or code tool call reads, if any: only a path
+    the catalog knows counts (a command merely naming some SKILL.md is no trigger)."""
+    for path in SKILL_FILE.findall(json.dumps(args, ensure_ascii=False)):
+        found = paths.skill_at(path.replace("\\/", "/"))
+        if found is not None and found in paths.by_path.values():
+            return found
+    return None
 
 
 def detect(response: Mapping[str, Any], listing: Listing, trigger: Trigger) -> Decision:

@@ -6,11 +6,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from skillbench._errors import SkillbenchError
 from skillbench.selectors._litellm._fork import DEFAULT_FORK_SYSTEM_PROMPT
-from skillbench.selectors._litellm._prompt import DEFAULT_SYSTEM_PROMPT
+from skillbench.selectors._litellm._prompt import DEFAULT_SYSTEM_PROMPT, PromptStyle
 from skillbench.selectors._litellm._router import RouterSpec, parse_router
 from skillbench.selectors._params import (
     check_params,
@@ -39,6 +39,8 @@ class LitellmParams:
     api_key_env: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    prompt: PromptStyle = "skillbench"
+    """``agent``: send the verified agent's own captured request shape (``_prompt``)."""
     timeout: float = 60.0
     max_attempts: int = 5
     max_cost_usd: float | None = None
@@ -53,6 +55,12 @@ class LitellmParams:
     """Processes making the calls: 1 is this one; more start workers (see ``_workers``)."""
     router: RouterSpec | None = None
     """Deployments for litellm's Router (see ``_router``); ``None``: ``model`` is called as is."""
+
+
+def _prompt_style(value: Any) -> PromptStyle:
+    if value not in ("skillbench", "agent"):
+        raise ValueError("expected 'skillbench' (default) or 'agent'")
+    return cast(PromptStyle, value)
 
 
 def _optional_str(value: Any) -> str | None:
@@ -142,6 +150,7 @@ def parse_params(params: Mapping[str, Any], env: SelectorEnv) -> LitellmParams:
             "api_key_env": (_env_name, None),
             "params": (_sampling, {}),
             "system_prompt": (lambda v: _system_prompt(v, env.base_dir), DEFAULT_SYSTEM_PROMPT),
+            "prompt": (_prompt_style, "skillbench"),
             "timeout": (_positive, 60.0),
             "max_attempts": (positive_int_param, 5),
             "max_cost_usd": (_optional_positive, None),

@@ -9,14 +9,16 @@ a ``$name`` mention makes Codex add the named skill's file as a user message its
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from skillbench._errors import SkillbenchError
 from skillbench.catalog import Skill
-from skillbench.listing import PROFILES, Trigger
+from skillbench.listing import PROFILES, Trigger, resolve_snapshot
 from skillbench.selectors._types import Query
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -112,8 +114,59 @@ def _skill_file(skill: Skill) -> str:
         return skill.body
 
 
-def build_prompt(query: Query, system_prompt: str = DEFAULT_SYSTEM_PROMPT) -> Prompt:
+PromptStyle = Literal["skillbench", "agent"]
+"""``skillbench``: skillbench's own system prompt and Skill tool, the listing placed where the
+agent places it; ``agent``: the agent's own request as captured (its system prompt, tools and
+framing, from the agent snapshot), only the listing and the user's message changed."""
+
+
+def agent_prompt(query: Query) -> Prompt:
+    """The verified agent's own request for this query, translated to chat as litellm
+    translates it (Anthropic Messages for Claude Code, OpenAI Responses for Codex)."""
+    from skillbench.agents import fill_template, responses_tools
+
+    profile = PROFILES.get(query.listing.profile)
+    if profile.agent_version is None:
+        raise SkillbenchError(
+            f"prompt: agent needs a profile verified against a shipped agent, not {profile.name!r}"
+        )
+    snapshot = resolve_snapshot("auto", profile.name, profile.agent_version)
+    if snapshot is None:
+        raise SkillbenchError(
+            f"prompt: agent needs the snapshot of {profile.name} {profile.agent_version}: "
+            f"run `skillbench capture {profile.name}` once"
+        )
+    body = fill_template(snapshot, query.listing.text, query.request.text)
+    if "input" in body:
+        from litellm.responses.litellm_completion_transformation.transformation import (
+            LiteLLMCompletionResponsesConfig as Responses,
+        )
+
+        tools, items = responses_tools(body)
+        messages = Responses.transform_responses_api_input_to_messages(items, {})
+        chat_tools, _ = Responses.transform_responses_api_tools_to_chat_completion_tools(tools)
+        return Prompt(_plain(messages), _plain(chat_tools), profile.trigger)
+    from litellm.llms.anthropic.messages.adapters.transformation import (
+        LiteLLMAnthropicMessagesAdapter,
+    )
+
+    request, _ = LiteLLMAnthropicMessagesAdapter().translate_anthropic_to_openai(
+        {"model": "agent", "max_tokens": 1, **body}  # type: ignore[typeddict-item]
+    )
+    return Prompt(_plain(request["messages"]), _plain(request.get("tools") or []), profile.trigger)
+
+
+def _plain(value: Any) -> Any:
+    """litellm's typed records as plain JSON data (what the cache key and the call take)."""
+    return json.loads(json.dumps(value, default=lambda o: getattr(o, "model_dump", dict)(o)))
+
+
+def build_prompt(
+    query: Query, system_prompt: str = DEFAULT_SYSTEM_PROMPT, style: PromptStyle = "skillbench"
+) -> Prompt:
     """The messages and tools an agent of ``query.listing.profile`` sends for this request."""
+    if style == "agent":
+        return agent_prompt(query)
     listing = query.listing.text
     text = query.request.text
     profile = PROFILES.get(query.listing.profile)

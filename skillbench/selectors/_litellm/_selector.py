@@ -122,7 +122,7 @@ class LitellmSelector:
 
     def prompt(self, query: Query) -> tuple[Prompt, str]:
         """The chat request for ``query`` and its cache key."""
-        prompt = build_prompt(query, self.params.system_prompt)
+        prompt = build_prompt(query, self.params.system_prompt, self.params.prompt)
         tools = {"tools": prompt.tools, "tool_choice": prompt.tool_choice}
         return prompt, self._key(prompt.messages, tools, self.params.params, query.repeat)
 
@@ -256,7 +256,7 @@ class LitellmSelector:
 
     async def _probe_listing(self, query: Query, where: str) -> Check:
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
-        prompt = build_prompt(query, self.params.system_prompt)
+        prompt = build_prompt(query, self.params.system_prompt, self.params.prompt)
         check, fetched = await listing_probe(
             self.params, prompt, where, semaphore, self.policy, self._hidden(), self._send()
         )
