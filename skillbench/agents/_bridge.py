@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
@@ -74,7 +74,7 @@ class Bridge:
     """
 
     upstream: Upstream
-    carries_listing: Any
+    carries_listing: Callable[[Mapping[str, Any]], bool]
     cache: ResponseCache | None = None
     roots: Mapping[str, str] = field(default_factory=dict)
     calls: list[BridgeCall] = field(default_factory=list)
@@ -178,37 +178,42 @@ def _cost(model: str, answer: Mapping[str, Any]) -> float:
     return float(prompt + completion)
 
 
+def _leaf_tools(body: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """Every tool a Responses request declares, in its ``tools`` or in an
+    ``additional_tools`` input item (Codex), namespaces flattened."""
+
+    def leaves(tools: Any) -> Iterator[Mapping[str, Any]]:
+        for tool in tools or ():
+            if isinstance(tool, Mapping):
+                yield from leaves(tool.get("tools")) if tool.get("type") == "namespace" else [tool]
+
+    yield from leaves(body.get("tools"))
+    for item in body.get("input") or ():
+        if isinstance(item, Mapping) and item.get("type") == "additional_tools":
+            yield from leaves(item.get("tools"))
+
+
 def responses_tools(body: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[Any]]:
     """Codex's tools as plain function tools (namespaces flattened, free-form tools taking
     one ``input`` string), and its input items without the tool-carrying item."""
-    tools: list[dict[str, Any]] = []
-    items: list[Any] = []
-
-    def add(tool: Mapping[str, Any]) -> None:
-        if tool.get("type") == "namespace":
-            for inner in tool.get("tools") or ():
-                add(inner)
-        elif tool.get("type") == "function":
-            tools.append(dict(tool))
-        elif tool.get("type") == "custom":
-            schema = {"type": "object", "properties": {"input": {"type": "string"}}}
-            tools.append(
-                {
-                    "type": "function",
-                    "name": tool.get("name"),
-                    "description": tool.get("description", ""),
-                    "parameters": {**schema, "required": ["input"]},
-                }
-            )
-
-    for tool in body.get("tools") or ():
-        add(tool)
-    for item in body.get("input") or ():
-        if isinstance(item, dict) and item.get("type") == "additional_tools":
-            for tool in item.get("tools") or ():
-                add(tool)
-        else:
-            items.append(item)
+    schema = {"type": "object", "properties": {"input": {"type": "string"}}, "required": ["input"]}
+    tools = [
+        dict(tool)
+        if tool.get("type") == "function"
+        else {
+            "type": "function",
+            "name": tool.get("name"),
+            "description": tool.get("description", ""),
+            "parameters": {**schema},
+        }
+        for tool in _leaf_tools(body)
+        if tool.get("type") in ("function", "custom")
+    ]
+    items = [
+        item
+        for item in body.get("input") or ()
+        if not (isinstance(item, Mapping) and item.get("type") == "additional_tools")
+    ]
     return tools, items
 
 
@@ -222,20 +227,7 @@ def _unwrap(arguments: str) -> str:
 
 
 def _custom_tools(body: Mapping[str, Any]) -> set[str]:
-    names: set[str] = set()
-
-    def walk(tools: Any) -> None:
-        for tool in tools or ():
-            if isinstance(tool, dict):
-                if tool.get("type") == "custom":
-                    names.add(str(tool.get("name")))
-                walk(tool.get("tools"))
-
-    walk(body.get("tools"))
-    for item in body.get("input") or ():
-        if isinstance(item, dict) and item.get("type") == "additional_tools":
-            walk(item.get("tools"))
-    return names
+    return {str(t.get("name")) for t in _leaf_tools(body) if t.get("type") == "custom"}
 
 
 def _read(recorded: Recorded, answer: Mapping[str, Any]) -> tuple[Reply, tuple[int, int]]:

@@ -162,7 +162,6 @@ def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> 
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        _kill(process)
         raise SkillbenchError(f"{command[0]} did not finish within {timeout:g} s") from None
     finally:
         _kill(process)

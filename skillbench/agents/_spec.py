@@ -7,6 +7,7 @@ in the request it sends. Adding an agent (or the next version of one) is one mod
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from skillbench._errors import SkillbenchError
 from skillbench._registry import Registry
 from skillbench.agents._recorder import Recorded
-from skillbench.catalog import SourceSpec
+from skillbench.catalog import SourceSpec, walk
 from skillbench.listing import AgentSnapshot
 
 if TYPE_CHECKING:
@@ -97,6 +98,8 @@ class AgentSpec(Protocol):
         ...
 
 
+SKILL_FILE = "SKILL.md"
+
 AGENTS: Registry[AgentSpec] = Registry("agent")
 """Agent name → how to drive its CLI."""
 
@@ -122,8 +125,10 @@ def find_executable(spec: AgentSpec) -> str:
     )
 
 
+@functools.lru_cache(maxsize=8)
 def agent_version(executable: str) -> str:
-    """The version the CLI reports for itself (``--version``)."""
+    """The version the CLI reports for itself (``--version``), asked once per executable:
+    a capture, a live selector and the run's manifest all want it."""
     try:
         done = subprocess.run(
             [executable, "--version"], capture_output=True, text=True, timeout=60, check=False
@@ -147,27 +152,12 @@ def agent_available(name: str) -> bool:
         return False
 
 
-MAX_DEPTH = 6
-
-
 def skill_folders(root: Path) -> list[Path]:
-    """Every folder holding a ``SKILL.md`` under ``root`` (hidden folders skipped, depth
-    bounded, links not followed), in sorted order."""
-    found: list[Path] = []
-    stack = [(root, 0)]
-    while stack:
-        folder, depth = stack.pop()
-        if (folder / "SKILL.md").is_file():
-            found.append(folder)
-            continue
-        if depth >= MAX_DEPTH:
-            continue
-        try:
-            children = [c for c in folder.iterdir() if not c.name.startswith(".")]
-        except OSError:
-            continue
-        stack += [(c, depth + 1) for c in children if c.is_dir() and not c.is_symlink()]
-    return sorted(found)
+    """Every folder holding a ``SKILL.md`` under ``root`` (the catalog's bounded walk, links
+    not followed), outermost only: a skill's own subfolders travel with it. Sorted."""
+    folders = walk(str(root), lambda name, _depth: name == SKILL_FILE, [], links="none")
+    found = {Path(f.path) for f in folders if SKILL_FILE in f.files}
+    return sorted(p for p in found if not found.intersection(p.parents))
 
 
 def copy_skills(source: SourceSpec, target: Path) -> None:

@@ -26,7 +26,7 @@ from skillbench.catalog._skill import (
     normalize_name,
 )
 from skillbench.catalog._types import Diagnostic, Override, Severity, SourceSpec, parse_source_arg
-from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
+from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS, walk
 
 __all__ = [
     "CLAUDE_CODE",
@@ -60,4 +60,5 @@ __all__ = [
     "normalize_context",
     "normalize_name",
     "parse_source_arg",
+    "walk",
 ]

@@ -8,7 +8,14 @@ import sys
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.cli._common import EXIT_OK, add_format, add_output, add_quiet, env_default
+from skillbench.cli._common import (
+    EXIT_OK,
+    add_format,
+    add_output,
+    add_quiet,
+    env_default,
+    key_values,
+)
 
 HELP = "run Claude Code or Codex once offline and keep the request it sends (the ground truth)"
 DESCRIPTION = """\
@@ -92,25 +99,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quiet(parser)
 
 
-def pairs(values: list[str], flag: str, parse_json: bool) -> dict[str, Any]:
-    """``KEY=VALUE`` arguments as a mapping (values as JSON when ``parse_json`` and it parses)."""
-    out: dict[str, Any] = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise SkillbenchError(f"{flag} {item!r}: expected KEY=VALUE")
-        if parse_json:
-            try:
-                out[key] = json.loads(value)
-            except json.JSONDecodeError:
-                out[key] = value
-        else:
-            out[key] = value
-    return out
-
-
 def usage_counts(values: list[str]) -> dict[str, int]:
-    counts = pairs(values, "--usage", parse_json=False)
+    counts = key_values(values, "--usage", parse_json=False)
     try:
         return {name: int(count) for name, count in counts.items()}
     except ValueError:
@@ -120,8 +110,8 @@ def usage_counts(values: list[str]) -> dict[str, int]:
 def capture_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "model": args.model,
-        "settings": pairs(args.setting, "--setting", parse_json=True),
-        "env": pairs(args.env, "--env", parse_json=False),
+        "settings": key_values(args.setting, "--setting", parse_json=True),
+        "env": key_values(args.env, "--env", parse_json=False),
         "usage": usage_counts(args.usage),
         "prompt": args.prompt,
         "timeout": args.timeout,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import Any
+
+from skillbench._errors import SkillbenchError
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -22,6 +25,24 @@ def env_flag(flag: str) -> bool:
     """Default of a switch ``--flag``: on when ``SKILLBENCH_FLAG`` is set to anything but
     empty, ``0`` or ``false``."""
     return env_default(flag, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def key_values(values: list[str], flag: str, parse_json: bool) -> dict[str, Any]:
+    """Repeated ``KEY=VALUE`` arguments of ``flag`` as a mapping (values read as JSON when
+    ``parse_json`` and they parse, else kept as text)."""
+    out: dict[str, Any] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SkillbenchError(f"{flag} {item!r}: expected KEY=VALUE")
+        if parse_json:
+            try:
+                out[key] = json.loads(value)
+            except json.JSONDecodeError:
+                out[key] = value
+        else:
+            out[key] = value
+    return out
 
 
 def add_output(parser: argparse.ArgumentParser, help: str) -> None:

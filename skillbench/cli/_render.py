@@ -18,6 +18,7 @@ from skillbench.cli._common import (
     add_quiet,
     add_sources,
     env_default,
+    key_values,
 )
 from skillbench.listing import (
     ORDERINGS,
@@ -95,19 +96,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quiet(parser)
 
 
-def _options(pairs: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SkillbenchError(f"--option {pair!r}: expected KEY=VALUE")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
-
-
 def _scores(args: argparse.Namespace) -> dict[str, float]:
     if not args.usage:
         return {}
@@ -176,7 +164,7 @@ def _json(listing: Listing, rows: list[Explanation], args: argparse.Namespace) -
 def run(args: argparse.Namespace) -> int:
     from skillbench.catalog import load_catalog
 
-    options = _options(args.option)
+    options = key_values(args.option, "--option", parse_json=True)
     args.order = args.order or PROFILES.get(args.profile).ordering
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
     listing = render_listing(

@@ -8,6 +8,7 @@ so when it is not.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -111,12 +112,22 @@ def save_snapshot(snapshot: AgentSnapshot, root: Path | None = None) -> Path:
 
 
 def read_snapshot(path: Path) -> AgentSnapshot:
-    """The snapshot stored at ``path``."""
+    """The snapshot stored at ``path``, parsed once per version of the file: every listing
+    plan, the run's notes and each ``prompt: agent`` decision ask for it."""
     try:
-        text = path.read_text(encoding="utf-8")
+        stat = path.stat()
     except OSError as exc:
         raise SkillbenchError(f"{path}: cannot read agent snapshot: {exc.strerror}") from None
-    return AgentSnapshot.from_json(text, str(path))
+    return _parsed(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(path: str, mtime_ns: int, size: int) -> AgentSnapshot:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SkillbenchError(f"{path}: cannot read agent snapshot: {exc.strerror}") from None
+    return AgentSnapshot.from_json(text, path)
 
 
 def resolve_snapshot(

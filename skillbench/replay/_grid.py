@@ -25,7 +25,7 @@ from skillbench.dataset import (
     load_labels,
     load_requests,
 )
-from skillbench.listing import PROFILES, ListingPlan, listable_indices
+from skillbench.listing import PROFILES, ListingPlan, SnapshotUse, listable_indices
 from skillbench.replay._config import RunConfig, SelectorConfig
 from skillbench.replay._sizes import SizedCatalog, anchor_requests, plan_sizes
 from skillbench.replay._types import Cell
@@ -183,25 +183,24 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
                                 plans[cell] = plan
     grid = Grid(requests, catalogs, plans, cells, {s.label: s for s in config.selectors})
     grid.duplicates = duplicates
-    grid.agents = agent_facts(config)
-    missing = [PROFILES.get(p).snapshot_use(config.profile_options.get(p)) for p in config.profiles]
-    notes += [note for use in missing if use and (note := use.missing_note())]
+    uses = [PROFILES.get(p).snapshot_use(config.profile_options.get(p)) for p in config.profiles]
+    grid.agents = agent_facts(config, [use for use in uses if use is not None])
+    notes += [note for use in uses if use and (note := use.missing_note())]
     grid.notes = list(dict.fromkeys(notes))
     return grid
 
 
-def agent_facts(config: RunConfig) -> dict[str, dict[str, Any]]:
+def agent_facts(config: RunConfig, uses: Sequence[SnapshotUse]) -> dict[str, dict[str, Any]]:
     """The shipped agents a run depends on: each verified profile's agent version and the
-    snapshot its listings used, and the CLI version of each live agent selector."""
-    facts: dict[str, dict[str, Any]] = {}
-    for profile in config.profiles:
-        use = PROFILES.get(profile).snapshot_use(config.profile_options.get(profile))
-        if use is not None:
-            facts[profile] = {
-                "verified_version": use.version,
-                "snapshot": use.snapshot,
-                "builtin_skills": use.builtin_skills,
-            }
+    snapshot its listings used (``uses``), and the CLI version of each live agent selector."""
+    facts: dict[str, dict[str, Any]] = {
+        use.agent: {
+            "verified_version": use.version,
+            "snapshot": use.snapshot,
+            "builtin_skills": use.builtin_skills,
+        }
+        for use in uses
+    }
     for sel in config.selectors:
         if sel.type == "agent" and isinstance(sel.params.get("agent"), str):
             from skillbench.agents import AGENTS, agent_version, find_executable

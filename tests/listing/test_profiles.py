@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skillbench._errors import SkillbenchError
-from skillbench.catalog import Precedence, Skill
+from skillbench.catalog import PRECEDENCE, Precedence, Skill
 from skillbench.cli._main import main
 from skillbench.listing import (
     PROFILES,
@@ -57,8 +57,10 @@ class ShoutRenderer:
 
 @pytest.fixture
 def toy_profile(monkeypatch: pytest.MonkeyPatch) -> Profile:
-    """The toy profile, registered for this test only."""
+    """The toy profile, registered for this test only (with its loading rules, which
+    ``register_profile`` also makes known to the catalog)."""
     monkeypatch.setattr(PROFILES, "_items", dict(PROFILES._items))
+    monkeypatch.setattr(PRECEDENCE, "_items", dict(PRECEDENCE._items))
     rule = Precedence("shout", ("bundled", "project"), True, "shout: later wins")
 
     def shout() -> ShoutRenderer:
