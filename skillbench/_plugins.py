@@ -3,9 +3,10 @@
 A plugin is an installed package with an entry point in the ``skillbench.plugins`` group
 naming a module; importing that module registers its selectors, profiles and metrics with the
 usual decorators, so a plugin's parts are looked up exactly like the built-in ones. Plugins
-load lazily, once per process, the first time a name is not among the registered ones (or a
-listing of names is asked for): a run naming only built-in parts imports no plugin, so a
-broken plugin cannot stop it.
+load lazily, once per process, the first time a lookup misses or a registry is listed in
+full (help choices, the config schema, the summary's metric columns), so every installed
+plugin's parts are known wherever names are shown. A plugin that raises on import is
+reported in one line and left out; the built-in parts and the other plugins still work.
 
 A registry that opts in also takes ``package.module:object`` names, which import the module
 and take the object, checked to be the registry's kind of part: a one-off selector needs no
@@ -29,8 +30,9 @@ T = TypeVar("T")
 ENTRY_POINT_GROUP = "skillbench.plugins"
 """The entry point group whose modules register third-party parts when imported."""
 
-_REFERENCE = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+REFERENCE_PATTERN = r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$"
 """``package.module:object`` (the object may be a dotted path inside the module)."""
+_REFERENCE = re.compile(REFERENCE_PATTERN)
 
 
 class PluginFailure(NamedTuple):

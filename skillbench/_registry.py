@@ -94,9 +94,9 @@ class Registry(Generic[T]):
         return sorted(self._items)
 
     def values(self) -> list[T]:
-        """The parts registered so far, in registration order (for displays with a meaningful
-        order). Plugins are not loaded here: what a fixed display iterates stays the same
-        whether or not a plugin is installed."""
+        """Every registered part, the installed plugins' included, in registration order (for
+        displays with a meaningful order: the built-in parts, then each plugin's)."""
+        load_plugins()
         return list(self._items.values())
 
     def __contains__(self, name: object) -> bool:
