@@ -182,7 +182,7 @@ def test_plugin_metric_as_report_objective(toy_run: Path, sites: Sites) -> None:
     """Lower invoke rate is better; every cell of a selector under test invokes 5/5, so the
     tie goes to the shortest listing: toy-names at 13 characters, toy/first first."""
     done = cli(
-        ["report", "out", "--objective", "toy/invoke_rate", "-o", "report"],
+        ["report", "out", "--objective", "toy/invoke_rate", "--format", "md", "-o", "report"],
         toy_run.parent,
         sites.toy,
     )
@@ -254,3 +254,19 @@ def test_a_plugin_raising_on_import_leaves_the_others_working(sites: Sites, tmp_
     (error,) = [line for line in done.stderr.splitlines() if "selectors[0].type" in line]
     assert "unknown selector 'toy/frist' (did you mean 'toy/first'?)" in error
     assert warning.removeprefix("warning: ") in error
+
+
+def test_plugin_metric_gates_a_run(toy_run: Path, sites: Sites) -> None:
+    """``--max toy/invoke_rate=0.9``: the four oracle cells (0.2, 0.8, 0.4, 0.8) hold, the
+    eight cells of the toy selectors (1.0) fail; by module:object the same metric, gated on a
+    drop against an identical baseline, holds everywhere."""
+    root = toy_run.parent
+    assert cli(["bless", "out", "BASE.json"], root, sites.toy).code == 0
+    gate = ["--metric", "toy/invoke_rate", "--max", "toy/invoke_rate=0.9"]
+    done = cli(["check", "out", "--baseline", "BASE.json", *gate], root, sites.toy)
+    assert done.code == 100, done.stderr
+    assert "4 passed, 8 failed, 0 skipped (12 checks)" in done.stdout + done.stderr
+    reference = "skillbench_toy.metrics:INVOKE_RATE"
+    done = cli(["check", "out", "--baseline", "BASE.json", "--metric", reference], root, sites.toy)
+    assert done.code == 0, done.stderr
+    assert "12 passed, 0 failed, 0 skipped (12 checks)" in done.stdout + done.stderr
