@@ -64,7 +64,7 @@ class Registry(Generic[T]):
         if name in self._items:
             return self._items[name]
         if self._adopt is not None and is_reference(name):
-            return self._resolve(name)
+            return self._resolve(name, self._adopt)
         failures = load_plugins()
         if name in self._items:
             return self._items[name]
@@ -74,14 +74,13 @@ class Registry(Generic[T]):
             f"choose one of: {', '.join(sorted(self._items))}{broken}"
         )
 
-    def _resolve(self, reference: str) -> T:
+    def _resolve(self, reference: str, adopt: Callable[[object], T]) -> T:
         """The part ``reference`` points at, imported once and kept apart from the registered
         names (it is a path, not a name to list)."""
-        assert self._adopt is not None
         if reference not in self._adopted:
             obj = import_object(reference, self.kind)
             try:
-                self._adopted[reference] = self._adopt(obj)
+                self._adopted[reference] = adopt(obj)
             except TypeError as exc:
                 raise SkillbenchError(
                     f"{self.kind} {reference!r}: {reference.partition(':')[2]} {exc}"
