@@ -2,6 +2,9 @@
 
 A registry maps a short name to a factory. Lookups of unknown names fail with the closest
 registered names, so a typo in a config reads as a suggestion rather than a stack trace.
+A name not registered yet may come from a plugin (``skillbench._plugins``): the lookup loads
+the installed plugins once and looks again. A registry given ``adopt`` also takes
+``package.module:object`` names, so callers look every name up the same way.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 from skillbench._errors import SkillbenchError, suggest
+from skillbench._plugins import import_object, is_reference, load_plugins
 
 T = TypeVar("T")
 
@@ -20,11 +24,17 @@ class Registry(Generic[T]):
 
     Args:
         kind: what the registry holds, used in error messages ("renderer", "selector", …).
+        adopt: turns the object a ``package.module:object`` name points at into a part,
+            raising ``TypeError`` saying why when it is not one (see ``instance_of`` and
+            ``factory_of`` in ``skillbench._plugins``); None: registered names only (for
+            registries whose names carry their own ``name:argument`` syntax).
     """
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, adopt: Callable[[object], T] | None = None) -> None:
         self.kind = kind
+        self._adopt = adopt
         self._items: dict[str, T] = {}
+        self._adopted: dict[str, T] = {}
 
     def register(self, name: str) -> Callable[[T], T]:
         """Decorator registering ``obj`` under ``name``; a duplicate name is a programming error."""
@@ -48,24 +58,51 @@ class Registry(Generic[T]):
             del self._items[name]
 
     def get(self, name: str) -> T:
-        """The part registered as ``name``, or a SkillbenchError suggesting the nearest name."""
-        try:
+        """The part registered as ``name`` (loading the plugins when it is not, yet), or the
+        object a ``package.module:object`` name points at; otherwise a SkillbenchError
+        suggesting the nearest name, and naming any plugin that failed to load."""
+        if name in self._items:
             return self._items[name]
-        except KeyError:
-            raise SkillbenchError(
-                f"unknown {self.kind} {name!r}{suggest(name, self._items)}; "
-                f"choose one of: {', '.join(sorted(self._items))}"
-            ) from None
+        if self._adopt is not None and is_reference(name):
+            return self._resolve(name, self._adopt)
+        failures = load_plugins()
+        if name in self._items:
+            return self._items[name]
+        broken = "".join(f"; {failure}" for failure in failures)
+        raise SkillbenchError(
+            f"unknown {self.kind} {name!r}{suggest(name, self._items)}; "
+            f"choose one of: {', '.join(sorted(self._items))}{broken}"
+        )
+
+    def _resolve(self, reference: str, adopt: Callable[[object], T]) -> T:
+        """The part ``reference`` points at, imported once and kept apart from the registered
+        names (it is a path, not a name to list)."""
+        if reference not in self._adopted:
+            obj = import_object(reference, self.kind)
+            try:
+                self._adopted[reference] = adopt(obj)
+            except TypeError as exc:
+                raise SkillbenchError(
+                    f"{self.kind} {reference!r}: {reference.partition(':')[2]} {exc}"
+                ) from None
+        return self._adopted[reference]
 
     def names(self) -> list[str]:
+        """Every registered name, the installed plugins' included (they load first)."""
+        load_plugins()
         return sorted(self._items)
 
     def values(self) -> list[T]:
-        """The registered parts in registration order (for displays with a meaningful order)."""
+        """Every registered part, the installed plugins' included, in registration order (for
+        displays with a meaningful order: the built-in parts, then each plugin's)."""
+        load_plugins()
         return list(self._items.values())
 
     def __contains__(self, name: object) -> bool:
+        """Whether ``name`` is registered now: no plugin is loaded and nothing imported, so a
+        check made while the package is still importing has no side effects (``get`` is
+        the lookup that finds plugins)."""
         return name in self._items
 
     def __iter__(self) -> Iterator[str]:
-        return iter(sorted(self._items))
+        return iter(self.names())

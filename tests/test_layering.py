@@ -13,6 +13,7 @@ import skillbench
 
 LAYERS: list[set[str]] = [
     {"types", "_errors", "__init__"},
+    {"_plugins"},
     {"_io", "_output", "_sanitize", "_registry"},
     {"_yaml"},
     {"tokens", "cache", "catalog", "usage"},

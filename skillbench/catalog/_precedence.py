@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench.catalog._skill import SourceKind
 from skillbench.catalog._types import LinkPolicy, LoadRules
@@ -77,7 +78,9 @@ class Precedence:
         return sorted(range(len(kinds)), key=lambda i: (self.rank(kinds[i]), i))
 
 
-PRECEDENCE: Registry[Precedence] = Registry("profile")
+PRECEDENCE: Registry[Precedence] = Registry(
+    "profile", adopt=instance_of(Precedence, via="precedence")
+)
 """Loading rules of the built-in agents, by profile name."""
 
 

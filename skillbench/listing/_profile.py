@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from skillbench._errors import SkillbenchError, suggest
+from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench.catalog import PRECEDENCE, Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory
@@ -125,7 +126,7 @@ class Profile:
             raise SkillbenchError(f"profile {self.name!r}: bad options {opts}: {exc}") from None
 
 
-PROFILES: Registry[Profile] = Registry("profile")
+PROFILES: Registry[Profile] = Registry("profile", adopt=instance_of(Profile))
 """Profile name → Profile."""
 
 

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from skillbench._errors import SkillbenchError, suggest
+from skillbench._errors import SkillbenchError
+from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench.metrics._intervals import bootstrap_ratio, rate, wilson_json
 from skillbench.types import CORRECT, INVOKED, UNANSWERED, UNWANTED
@@ -90,7 +91,7 @@ class Metric:
         return hits, n
 
 
-METRICS: Registry[Metric] = Registry("metric")
+METRICS: Registry[Metric] = Registry("metric", adopt=instance_of(Metric))
 """Every summary metric, in display order (``METRICS.values()``)."""
 
 
@@ -265,9 +266,6 @@ RENAMED: Mapping[str, str] = {
 
 
 def find_metric(name: str) -> Metric:
-    """The metric called ``name`` (old names accepted); a clear error with a suggestion."""
-    name = RENAMED.get(name, name)
-    if name not in METRICS:
-        known = ", ".join(m.name for m in METRICS.values())
-        raise SkillbenchError(f"unknown metric {name!r}{suggest(name, METRICS)}; known: {known}")
-    return METRICS.get(name)
+    """The metric called ``name`` (old names accepted, plugins' too); a clear error with a
+    suggestion."""
+    return METRICS.get(RENAMED.get(name, name))

@@ -328,16 +328,6 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
         return Location(str(path), _line(raw, loc), _dotted(loc))
 
     for i, profile in enumerate(config.profiles):
-        if profile not in PROFILES:
-            known = PROFILES.names()
-            problems.append(
-                InputError(
-                    where("profiles", i),
-                    f"unknown profile {profile!r}{suggest(profile, known)}; "
-                    f"choose one of: {', '.join(known)}",
-                )
-            )
-            continue
         try:
             PROFILES.get(profile).make_renderer(config.profile_options.get(profile, {}))
         except SkillbenchError as exc:
@@ -365,20 +355,16 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
         if not config.resolve(value).exists():
             problems.append(InputError(where(*loc), f"{what} {value!r} not found"))
     seen: set[str] = set()
-    types = SELECTORS.names()
     for i, sel in enumerate(config.selectors):
         if sel.label in seen:
             problems.append(
                 InputError(where("selectors", i), f"duplicate selector name {sel.label!r}")
             )
         seen.add(sel.label)
-        if sel.type not in types:
-            problems.append(
-                InputError(
-                    where("selectors", i),
-                    f"unknown selector type {sel.type!r}{suggest(sel.type, types)}",
-                )
-            )
+        try:
+            SELECTORS.get(sel.type)
+        except SkillbenchError as exc:
+            problems.append(InputError(where("selectors", i, "type"), str(exc)))
         method = sel.retrieve.method if sel.retrieve else None
         if method is not None and method not in RETRIEVERS:
             methods = RETRIEVERS.names()

@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
+from skillbench._plugins import REFERENCE_PATTERN
 from skillbench.cli import main
 from skillbench.listing import PROFILES
 from skillbench.replay import config_schema
@@ -27,9 +28,11 @@ def test_docs_schema_is_current(repo_root: Path, capsys: pytest.CaptureFixture[s
 def test_registry_names_are_enums() -> None:
     schema = config_schema()
     name, with_options = schema["properties"]["profiles"]["items"]["anyOf"]
-    assert name["enum"] == with_options["properties"]["name"]["enum"] == PROFILES.names()
+    assert name == with_options["properties"]["name"]
+    (names, reference) = name["anyOf"]
+    assert names["enum"] == PROFILES.names() and reference["pattern"] == REFERENCE_PATTERN
     selector = schema["$defs"]["SelectorConfig"]["properties"]["type"]
-    assert selector["enum"] == SELECTORS.names()
+    assert selector["anyOf"] == [{"enum": SELECTORS.names()}, reference]
     method = schema["$defs"]["RetrieveConfig"]["properties"]["method"]
     assert method["enum"] == RETRIEVERS.names() == ["bm25", "embedding"]
 
@@ -43,6 +46,8 @@ def test_bundled_configs_are_valid_and_typos_are_not(repo_root: Path) -> None:
     assert list(validator.iter_errors({**config, "profiles": ["codbot"]}))
     assert list(validator.iter_errors({**config, "profiles": [{"name": "codbot"}]}))
     assert not list(validator.iter_errors({**config, "profiles": [{"name": "codex"}]}))
+    plugin = {"profiles": ["mypkg.profiles:mine"], "selectors": [{"type": "mypkg:Mine"}]}
+    assert not list(validator.iter_errors({**config, **plugin}))
     assert list(validator.iter_errors({**config, "orderings": ["alfa"]}))
     assert list(validator.iter_errors({**config, "budgets": [-1]}))
 
