@@ -129,7 +129,7 @@ from skillbench.metrics import INVOKED, METRICS, Metric, completed, rate, wilson
 
 
 def _invoked(row):
-    return row.get("outcome") in INVOKED
+    return row.outcome in INVOKED
 
 
 def _invoke_rate(rows):
