@@ -30,7 +30,7 @@ class Choice(NamedTuple):
 
     chosen: str | None
     score: float | None
-    detail: Mapping[str, Any]
+    detail: Mapping[str, object]
 
 
 class ThresholdSelector(ABC, Generic[S]):
