@@ -11,7 +11,8 @@ Mappings from :func:`load_yaml` keep the line of every key, so later errors can 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import date
 from typing import Any, NamedTuple
 
 import yaml
@@ -22,6 +23,7 @@ from yaml.resolver import Resolver
 
 from skillbench._errors import InputError, Location
 from skillbench._io import read_text
+from skillbench.types import JsonValue
 
 MAX_NODES = 100_000
 """Expanded nodes (aliases counted at their full size) one document may describe."""
@@ -234,3 +236,17 @@ def load_yaml(path: str | os.PathLike[str]) -> Any:
         InputError: unreadable file (see ``skillbench._io``) or bad YAML, naming the line.
     """
     return parse_yaml(read_text(path).text, os.fspath(path), lines=True)
+
+
+def as_json(value: Any) -> JsonValue:
+    """YAML data as JSON data, so it can be written back: timestamps become ISO 8601 text and
+    mapping keys text. Raises ``ValueError`` for what JSON cannot hold (binary, sets)."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(k): as_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [as_json(v) for v in value]
+    raise ValueError(f"a YAML {type(value).__name__} has no JSON form")

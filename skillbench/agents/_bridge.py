@@ -17,8 +17,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from skillbench.agents._recorder import Recorded, Reply
+from skillbench.agents._recorder import Recorded, Reply, array, objects
 from skillbench.cache import ResponseCache, canonical_json
+from skillbench.types import JsonObject, JsonValue
 
 Wire = Literal["chat", "native"]
 """``chat``: translate to chat completions (any OpenAI-compatible server); ``native``: the
@@ -47,7 +48,7 @@ class BridgeCall:
     """One forwarded model call: the answer, its tokens and cost, and whether it was cached."""
 
     reply: Reply
-    answer: Mapping[str, Any]
+    answer: JsonObject
     input_tokens: int
     output_tokens: int
     cost_usd: float
@@ -55,7 +56,7 @@ class BridgeCall:
     cached: bool
 
 
-def _placeholders(body: Mapping[str, Any], roots: Mapping[str, str]) -> dict[str, Any]:
+def _placeholders(body: JsonObject, roots: Mapping[str, str]) -> JsonObject:
     text = json.dumps({k: v for k, v in body.items() if k not in _DROP}, sort_keys=True)
     for path, name in roots.items():
         text = text.replace(path, name)
@@ -74,7 +75,7 @@ class Bridge:
     """
 
     upstream: Upstream
-    carries_listing: Callable[[Mapping[str, Any]], bool]
+    carries_listing: Callable[[JsonObject], bool]
     cache: ResponseCache | None = None
     roots: Mapping[str, str] = field(default_factory=dict)
     calls: list[BridgeCall] = field(default_factory=list)
@@ -111,10 +112,10 @@ class Bridge:
     def _forward(self, recorded: Recorded) -> BridgeCall:
         key = self._key(recorded)
         hit = self.cache.get(key) if self.cache is not None else None
-        if hit is not None:
-            answer = hit["answer"]
-            reply, tokens = _read(recorded, answer)
-            return BridgeCall(reply, answer, *tokens, 0.0, 0.0, True)
+        cached = hit.get("answer") if hit is not None else None
+        if isinstance(cached, dict):
+            reply, tokens = _read(recorded, cached)
+            return BridgeCall(reply, cached, *tokens, 0.0, 0.0, True)
         start = time.perf_counter()
         answer, cost = _call(self.upstream, recorded)
         latency = (time.perf_counter() - start) * 1000
@@ -124,7 +125,7 @@ class Bridge:
         return BridgeCall(reply, answer, *tokens, cost, latency, False)
 
 
-def _call(upstream: Upstream, recorded: Recorded) -> tuple[dict[str, Any], float]:
+def _call(upstream: Upstream, recorded: Recorded) -> tuple[JsonObject, float]:
     import litellm
 
     litellm.disable_hf_tokenizer_download = True
@@ -178,26 +179,29 @@ def _cost(model: str, answer: Mapping[str, Any]) -> float:
     return float(prompt + completion)
 
 
-def _leaf_tools(body: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+def _leaf_tools(body: JsonObject) -> Iterator[JsonObject]:
     """Every tool a Responses request declares, in its ``tools`` or in an
     ``additional_tools`` input item (Codex), namespaces flattened."""
 
-    def leaves(tools: Any) -> Iterator[Mapping[str, Any]]:
-        for tool in tools or ():
-            if isinstance(tool, Mapping):
-                yield from leaves(tool.get("tools")) if tool.get("type") == "namespace" else [tool]
+    def leaves(tools: JsonValue) -> Iterator[JsonObject]:
+        for tool in objects(tools):
+            yield from leaves(tool.get("tools")) if tool.get("type") == "namespace" else [tool]
 
     yield from leaves(body.get("tools"))
-    for item in body.get("input") or ():
-        if isinstance(item, Mapping) and item.get("type") == "additional_tools":
+    for item in objects(body.get("input")):
+        if item.get("type") == "additional_tools":
             yield from leaves(item.get("tools"))
 
 
-def responses_tools(body: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[Any]]:
+def responses_tools(body: JsonObject) -> tuple[list[JsonObject], list[JsonValue]]:
     """Codex's tools as plain function tools (namespaces flattened, free-form tools taking
     one ``input`` string), and its input items without the tool-carrying item."""
-    schema = {"type": "object", "properties": {"input": {"type": "string"}}, "required": ["input"]}
-    tools = [
+    schema: JsonObject = {
+        "type": "object",
+        "properties": {"input": {"type": "string"}},
+        "required": ["input"],
+    }
+    tools: list[JsonObject] = [
         dict(tool)
         if tool.get("type") == "function"
         else {
@@ -211,8 +215,8 @@ def responses_tools(body: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list
     ]
     items = [
         item
-        for item in body.get("input") or ()
-        if not (isinstance(item, Mapping) and item.get("type") == "additional_tools")
+        for item in array(body.get("input"))
+        if not (isinstance(item, dict) and item.get("type") == "additional_tools")
     ]
     return tools, items
 
@@ -226,7 +230,7 @@ def _unwrap(arguments: str) -> str:
     return str(value.get("input", "")) if isinstance(value, dict) else arguments
 
 
-def _custom_tools(body: Mapping[str, Any]) -> set[str]:
+def _custom_tools(body: JsonObject) -> set[str]:
     return {str(t.get("name")) for t in _leaf_tools(body) if t.get("type") == "custom"}
 
 

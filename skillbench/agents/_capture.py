@@ -18,7 +18,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded, Recorder, Responder
@@ -26,6 +25,7 @@ from skillbench.agents._spec import AGENTS, AgentSpec, Workspace, agent_version,
 from skillbench.agents._template import REQUEST_MARK, TEMPLATE, make_template
 from skillbench.catalog import SourceSpec, parse_source_arg
 from skillbench.listing import AgentSnapshot, save_snapshot
+from skillbench.types import JsonObject, JsonValue
 
 DEFAULT_PROMPT = "hello"
 DEFAULT_TIMEOUT = 180.0
@@ -50,12 +50,12 @@ class Capture:
     agent: str
     version: str
     requests: tuple[Recorded, ...]
-    request: Mapping[str, Any]
+    request: JsonObject
     listing: str
-    tools: tuple[Mapping[str, Any], ...]
+    tools: tuple[JsonObject, ...]
     workspace: Workspace
     model: str | None = None
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: JsonObject = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
     usage: Mapping[str, int] = field(default_factory=dict)
     prompt: str = DEFAULT_PROMPT
@@ -88,7 +88,7 @@ class Capture:
             _write(out / "snapshot.json", self.snapshot.to_json())
         return out
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """The capture's settings (what ``agent.json`` holds)."""
         return {
             "agent": self.agent,
@@ -186,7 +186,7 @@ class Turn:
     """What one turn of the agent is asked to vary."""
 
     model: str | None
-    settings: Mapping[str, Any]
+    settings: JsonObject
     env: Mapping[str, str]
     usage: Mapping[str, int]
     prompt: str
@@ -216,7 +216,7 @@ def capture_agent(
     sources: Sequence[SourceSpec | str] = (),
     *,
     model: str | None = None,
-    settings: Mapping[str, Any] | None = None,
+    settings: Mapping[str, JsonValue] | None = None,
     env: Mapping[str, str] | None = None,
     usage: Mapping[str, int] | None = None,
     prompt: str = DEFAULT_PROMPT,

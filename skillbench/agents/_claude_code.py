@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.agents._recorder import Recorded
+from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
 from skillbench.catalog import SourceSpec
-from skillbench.listing import FIXED_BUILTINS, AgentSnapshot, BuiltinSkill
+from skillbench.listing import FIXED_BUILTINS, AgentSnapshot, BuiltinSkill, RenderOptions
+from skillbench.types import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from skillbench.agents._capture import Capture
@@ -46,16 +47,15 @@ def _texts(content: Any) -> list[str]:
     return []
 
 
-def listing_section(body: Mapping[str, Any]) -> str | None:
+def listing_section(body: JsonObject) -> str | None:
     """The listing section of a Messages request: from its header through the last entry.
 
     Sections of the system message are separated by blank lines; the listing runs from the
     header over the blank line after it up to the first paragraph that is not an entry.
     """
     texts = _texts(body.get("system"))
-    for message in body.get("messages") or ():
-        if isinstance(message, dict):
-            texts.extend(_texts(message.get("content")))
+    for message in objects(body.get("messages")):
+        texts.extend(_texts(message.get("content")))
     for text in texts:
         start = text.find(HEADER)
         if start < 0:
@@ -126,7 +126,7 @@ class ClaudeCode:
         return args
 
     def configure(
-        self, workspace: Workspace, settings: Mapping[str, Any], usage: Mapping[str, int]
+        self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
     ) -> None:
         if settings:
             path = workspace.home / ".claude" / "settings.json"
@@ -160,14 +160,14 @@ class ClaudeCode:
                 return recorded
         raise SkillbenchError("claude-code sent no request carrying a skill listing")
 
-    def listing(self, body: Mapping[str, Any]) -> str:
+    def listing(self, body: JsonObject) -> str:
         section = listing_section(body)
         if section is None:
             raise SkillbenchError("claude-code: the request carries no skill listing")
         return section
 
-    def tools(self, body: Mapping[str, Any]) -> list[dict[str, Any]]:
-        return [t for t in body.get("tools") or () if isinstance(t, dict)]
+    def tools(self, body: JsonObject) -> list[JsonObject]:
+        return objects(body.get("tools"))
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
         found = [
@@ -184,8 +184,8 @@ class ClaudeCode:
             ]
         return [s for s in found if Path(s.path).is_dir()]
 
-    def render_options(self, capture: Capture) -> dict[str, Any]:
-        options: dict[str, Any] = {}
+    def render_options(self, capture: Capture) -> RenderOptions:
+        options: dict[str, JsonValue | AgentSnapshot] = {}
         window = context_window(capture.output)
         if window is not None:
             options["context_window"] = window
@@ -193,9 +193,7 @@ class ClaudeCode:
             options["snapshot"] = capture.snapshot
         return options
 
-    def snapshot(
-        self, version: str, body: Mapping[str, Any], workspace: Workspace
-    ) -> AgentSnapshot:
+    def snapshot(self, version: str, body: JsonObject, workspace: Workspace) -> AgentSnapshot:
         """The agent's own text. Two more bare turns read the built-ins' texts uncut (the
         turn's settings may cap them), which of them a budget never shortens, and the
         model's context window as the CLI reports it."""

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.agents._recorder import Recorded
+from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
 from skillbench.catalog import SourceKind, SourceSpec
-from skillbench.listing import AgentSnapshot, BuiltinSkill
+from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
+from skillbench.types import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from skillbench.agents._capture import Capture
@@ -73,17 +74,17 @@ def _toml(value: Any) -> str:
     raise SkillbenchError(f"codex setting value {value!r}: only strings, numbers and booleans")
 
 
-def _texts(body: Mapping[str, Any]) -> list[str]:
+def _texts(body: JsonObject) -> list[str]:
     found = []
-    for item in body.get("input") or ():
-        content = item.get("content") if isinstance(item, dict) else None
-        for part in content if isinstance(content, list) else ():
-            if isinstance(part, dict) and isinstance(part.get("text"), str):
-                found.append(part["text"])
+    for item in objects(body.get("input")):
+        for part in objects(item.get("content")):
+            text = part.get("text")
+            if isinstance(text, str):
+                found.append(text)
     return found
 
 
-def skills_block(body: Mapping[str, Any]) -> str | None:
+def skills_block(body: JsonObject) -> str | None:
     """The ``<skills_instructions>`` block of a Responses request, tags included."""
     for text in _texts(body):
         start = text.find(OPEN)
@@ -112,7 +113,7 @@ class Codex:
         return []
 
     def configure(
-        self, workspace: Workspace, settings: Mapping[str, Any], usage: Mapping[str, int]
+        self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
     ) -> None:
         (workspace.home / ".codex").mkdir(parents=True, exist_ok=True)
         if settings:
@@ -151,29 +152,31 @@ class Codex:
                 return recorded
         raise SkillbenchError("codex sent no request carrying a skills block")
 
-    def listing(self, body: Mapping[str, Any]) -> str:
+    def listing(self, body: JsonObject) -> str:
         block = skills_block(body)
         if block is None:
             raise SkillbenchError("codex: the request carries no skills block")
         return block
 
-    def tools(self, body: Mapping[str, Any]) -> list[dict[str, Any]]:
-        tools = [t for t in body.get("tools") or () if isinstance(t, dict)]
-        for item in body.get("input") or ():
-            if isinstance(item, dict) and item.get("type") == "additional_tools":
-                tools += [t for t in item.get("tools") or () if isinstance(t, dict)]
+    def tools(self, body: JsonObject) -> list[JsonObject]:
+        tools = objects(body.get("tools"))
+        for item in objects(body.get("input")):
+            if item.get("type") == "additional_tools":
+                tools += objects(item.get("tools"))
         return tools
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
         found = [SourceSpec(str(folder), kind) for kind, folder in _folders(workspace).items()]
         return [s for s in found if _has_skills(Path(s.path))]
 
-    def render_options(self, capture: Capture) -> dict[str, Any]:
+    def render_options(self, capture: Capture) -> RenderOptions:
         """The capture's folders as the roots table's roots, its snapshot, and the context
         window a ``model_context_window`` setting gave it."""
-        roots = {kind: str(folder) for kind, folder in _folders(capture.workspace).items()}
+        roots: dict[str, JsonValue] = {
+            kind: str(folder) for kind, folder in _folders(capture.workspace).items()
+        }
         roots["bundled"] = str(capture.workspace.home / ".codex" / "skills" / ".system")
-        options: dict[str, Any] = {"roots": roots}
+        options: dict[str, JsonValue | AgentSnapshot] = {"roots": roots}
         if capture.snapshot is not None:
             options["snapshot"] = capture.snapshot
         window = capture.settings.get("model_context_window")
@@ -181,9 +184,7 @@ class Codex:
             options["context_window"] = window
         return options
 
-    def snapshot(
-        self, version: str, body: Mapping[str, Any], workspace: Workspace
-    ) -> AgentSnapshot:
+    def snapshot(self, version: str, body: JsonObject, workspace: Workspace) -> AgentSnapshot:
         """Codex's system skills as listed in a turn with no user skills (full text, only
         the system root), its developer messages and tools."""
         block = self.listing(body)

@@ -12,6 +12,7 @@ from skillbench.agents._capture import capture_agent
 from skillbench.agents._spec import AGENTS
 from skillbench.catalog import SourceSpec, load_catalog, parse_source_arg
 from skillbench.listing import PROFILES, render_listing
+from skillbench.types import JsonObject
 
 
 class Comparison(NamedTuple):
@@ -65,7 +66,7 @@ class AgentFidelity:
     def lines(self) -> tuple[str, ...]:
         return self.comparison.lines
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "agent": self.agent,
             "version": self.version,

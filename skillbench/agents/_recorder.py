@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, NamedTuple
 
+from skillbench.types import JsonObject, JsonValue
+
 Wire = Literal["anthropic", "responses"]
 
 
@@ -22,7 +24,17 @@ class Recorded(NamedTuple):
     """One request as received: the path (with query) and the decoded JSON body."""
 
     path: str
-    body: dict[str, Any]
+    body: JsonObject
+
+
+def array(value: JsonValue) -> list[JsonValue]:
+    """``value`` when it is a JSON array, else empty: a field a vendor left out, or null."""
+    return value if isinstance(value, list) else []
+
+
+def objects(value: JsonValue) -> list[JsonObject]:
+    """The JSON objects of an array field (nothing for a missing field; non-objects skipped)."""
+    return [item for item in array(value) if isinstance(item, dict)]
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,14 @@ import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from skillbench._errors import SkillbenchError
 from skillbench._registry import Registry
 from skillbench.agents._recorder import Recorded
 from skillbench.catalog import SourceSpec, walk
-from skillbench.listing import AgentSnapshot
+from skillbench.listing import AgentSnapshot, RenderOptions
+from skillbench.types import JsonObject
 
 if TYPE_CHECKING:
     from skillbench.agents._capture import Capture
@@ -60,7 +61,7 @@ class AgentSpec(Protocol):
         ...
 
     def configure(
-        self, workspace: Workspace, settings: Mapping[str, Any], usage: Mapping[str, int]
+        self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
     ) -> None:
         """Write the agent's settings and seed its skill-usage history."""
         ...
@@ -77,23 +78,21 @@ class AgentSpec(Protocol):
         """The request of the user's turn (the one that carries the listing)."""
         ...
 
-    def listing(self, body: Mapping[str, Any]) -> str:
+    def listing(self, body: JsonObject) -> str:
         """The listing block exactly as sent."""
         ...
 
-    def tools(self, body: Mapping[str, Any]) -> list[dict[str, Any]]: ...
+    def tools(self, body: JsonObject) -> list[JsonObject]: ...
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
         """The sources as laid out in ``workspace`` (what a faithful render loads)."""
         ...
 
-    def render_options(self, capture: Capture) -> dict[str, Any]:
+    def render_options(self, capture: Capture) -> RenderOptions:
         """The profile options that reproduce ``capture``'s setting (snapshot, window, …)."""
         ...
 
-    def snapshot(
-        self, version: str, body: Mapping[str, Any], workspace: Workspace
-    ) -> AgentSnapshot:
+    def snapshot(self, version: str, body: JsonObject, workspace: Workspace) -> AgentSnapshot:
         """The agent's own text read from a capture with no user skills."""
         ...
 

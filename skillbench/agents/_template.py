@@ -8,11 +8,10 @@ block and that word cut out, is kept in the agent snapshot (``texts["request_tem
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.listing import AgentSnapshot
+from skillbench.types import JsonObject
 
 TEMPLATE = "request_template"
 REQUEST_MARK = "SKILLBENCH_REQUEST_MARKER"
@@ -27,7 +26,7 @@ def _escaped(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
-def make_template(body: Mapping[str, Any], listing: str) -> str:
+def make_template(body: JsonObject, listing: str) -> str:
     """The request ``body`` with ``listing`` and the marker message turned into holes."""
     kept = {k: body[k] for k in _KEPT if k in body}
     text = json.dumps(kept, ensure_ascii=False, sort_keys=True)
@@ -36,7 +35,7 @@ def make_template(body: Mapping[str, Any], listing: str) -> str:
     return text.replace(_escaped(listing), LISTING_MARK)
 
 
-def fill_template(snapshot: AgentSnapshot, listing: str, request: str) -> dict[str, Any]:
+def fill_template(snapshot: AgentSnapshot, listing: str, request: str) -> JsonObject:
     """The agent's request with ``listing`` and the user's ``request`` in their places."""
     template = snapshot.texts.get(TEMPLATE)
     if not template:

@@ -87,7 +87,7 @@ class LitellmProposer:
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             self.cached_calls += 1
-        entry = cached if cached is not None else self._call(messages, key)
+        entry: Mapping[str, Any] = cached if cached is not None else self._call(messages, key)
         content = str(entry["response"]["choices"][0]["message"].get("content") or "")
         prompt = {"proposer": f"litellm:{p.model}", "messages": messages, "cache_key": key}
         return Proposal(parse_candidates(content)[: request.n], prompt, content)
@@ -111,7 +111,7 @@ class LitellmProposer:
         if fetched.response is None or fetched.error:
             raise SkillbenchError(f"proposer model {p.model}: {fetched.error}")
         self.spend.add(fetched.usage, fetched.cost_usd)
-        entry = {
+        entry: dict[str, Any] = {
             "model": p.model,
             "created": time.time(),
             "response": fetched.response,

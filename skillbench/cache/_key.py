@@ -7,6 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from skillbench.types import JsonValue
+
 CACHE_VERSION = 1
 """Bump when the stored entry format or the key material changes: old entries then miss."""
 
@@ -20,10 +22,10 @@ def cache_key(
     *,
     model: str,
     api_base: str | None,
-    messages: Sequence[Mapping[str, Any]],
-    tools: Sequence[Mapping[str, Any]] | None,
-    tool_choice: Any,
-    params: Mapping[str, Any],
+    messages: Sequence[Mapping[str, JsonValue]],
+    tools: Sequence[Mapping[str, JsonValue]] | None,
+    tool_choice: JsonValue,
+    params: Mapping[str, JsonValue],
     repeat: int,
 ) -> str:
     """sha256 of the canonical JSON of the request (the API key is never part of it).

@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from skillbench.cache._key import CACHE_VERSION
+from skillbench.types import JsonObject, JsonValue
 
 RESPONSES_DIR = "responses"
 """Model responses live in ``<root>/responses/``."""
@@ -65,7 +65,7 @@ class ResponseCache:
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str) -> JsonObject | None:
         """The entry for ``key``, or None (missing, unreadable or from another cache version)."""
         path = self._path(key)
         try:
@@ -81,7 +81,7 @@ class ResponseCache:
     def __contains__(self, key: str) -> bool:
         return self._path(key).is_file()
 
-    def put(self, key: str, entry: Mapping[str, Any]) -> None:
+    def put(self, key: str, entry: Mapping[str, JsonValue]) -> None:
         """Store ``entry`` atomically (temp file in the same directory, then rename)."""
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)

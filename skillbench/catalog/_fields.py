@@ -20,8 +20,10 @@ from skillbench._sanitize import (
     name_problem,
     path_problem,
 )
+from skillbench._yaml import as_json
 from skillbench.catalog._skill import Skill, SourceKind, normalize_context
 from skillbench.catalog._types import Diagnostic
+from skillbench.types import JsonObject
 
 MAX_DESCRIPTION_CHARS = 1024
 FALLBACK_DESCRIPTION_CHARS = 200
@@ -65,9 +67,9 @@ def _int(value: Any) -> int:
     raise ValueError(f"expected an integer, got {value!r}")
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
+def _mapping(value: Any) -> JsonObject:
     if isinstance(value, Mapping):
-        return dict(value)
+        return {str(k): as_json(v) for k, v in value.items()}
     raise ValueError(f"expected a mapping (JSON Schema), got {type(value).__name__}")
 
 

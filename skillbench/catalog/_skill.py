@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
+
+from skillbench.types import JsonObject
 
 SourceKind = Literal["bundled", "user", "project", "plugin", "extra", "managed"]
 """Where a skill came from; decides precedence, ordering priority and privileges."""
@@ -60,7 +61,7 @@ class Skill:
     priority: int | None = None
     side_effects: tuple[str, ...] = ()
     permission: str | None = None
-    parameters: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    parameters: JsonObject | None = field(default=None, hash=False, compare=False)
     dependencies: tuple[str, ...] = ()
 
     @property

@@ -22,8 +22,9 @@ from typing import Any, Protocol
 
 from skillbench._errors import InputError, Location, suggest
 from skillbench._io import iter_lines, loads_json, read_text
-from skillbench._yaml import LineDict, load_yaml
+from skillbench._yaml import LineDict, as_json, load_yaml
 from skillbench.dataset._request import LabelledRequest
+from skillbench.types import JsonObject
 
 KNOWN_FIELDS = ("id", "text", "expected", "at", "session", "turn", "tags", "args")
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".yaml": "yaml", ".yml": "yaml"}
@@ -178,9 +179,15 @@ def _parse(
     session = _optional_str(record.get("session"), "session", bad)
     turn = _turn(record.get("turn"), bad)
     args = _optional_str(record.get("args"), "args", bad)
+    extra: JsonObject = {}
+    for key, value in record.items():
+        if key not in KNOWN_FIELDS and value not in (None, ""):
+            try:
+                extra[str(key)] = as_json(value)
+            except ValueError as exc:
+                bad(str(key), str(exc))
     if errors:
         return None, errors
-    extra = {k: v for k, v in record.items() if k not in KNOWN_FIELDS and v not in (None, "")}
     request = LabelledRequest(
         id=str(rid),
         text=str(text),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+
+from skillbench.types import JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,8 @@ class LabelledRequest:
         tags: e.g. normal, boundary, abnormal, negative, near-miss.
         args: arguments a user would pass to the skill, when labelled.
         source: ``file:line`` the request came from, for error messages.
+        extra: the record's other fields (a ``topic``, a label source), kept as JSON data so
+            a split writes them back.
     """
 
     id: str
@@ -33,7 +35,7 @@ class LabelledRequest:
     tags: tuple[str, ...] = ()
     args: str | None = None
     source: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    extra: JsonObject = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def positive(self) -> bool:

@@ -33,7 +33,14 @@ from skillbench.listing._profile import (
     make_renderer,
     register_profile,
 )
-from skillbench.listing._renderer import Entry, Layout, Placed, Renderer, RendererFactory
+from skillbench.listing._renderer import (
+    Entry,
+    Layout,
+    Placed,
+    Renderer,
+    RendererFactory,
+    RenderOptions,
+)
 from skillbench.listing._snapshot import (
     AgentSnapshot,
     BuiltinSkill,
@@ -74,6 +81,7 @@ __all__ = [
     "Placed",
     "Placement",
     "Profile",
+    "RenderOptions",
     "Renderer",
     "RendererFactory",
     "SnapshotChoice",

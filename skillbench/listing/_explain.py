@@ -7,10 +7,11 @@ status, so a user can tell a budget cut from a loader decision or a profile sett
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from skillbench.catalog import Catalog
 from skillbench.listing._profile import PROFILES
+from skillbench.listing._renderer import RenderOptions
 from skillbench.listing._types import Listing
 
 Fate = Literal[
@@ -35,7 +36,7 @@ class Explanation(NamedTuple):
 
 
 def explain(
-    listing: Listing, catalog: Catalog, options: Mapping[str, Any] | None = None
+    listing: Listing, catalog: Catalog, options: RenderOptions | None = None
 ) -> list[Explanation]:
     """Every skill of ``catalog`` (winners in listing order, then the overridden ones);
     ``options`` are the profile options the listing was rendered with."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.catalog import Skill
 from skillbench.listing._orderings import Ordering, UsageOrdering, get_ordering
 from skillbench.listing._profile import make_renderer
-from skillbench.listing._renderer import Entry, Layout, Renderer
+from skillbench.listing._renderer import Entry, Layout, Renderer, RenderOptions
 from skillbench.listing._types import EntryStatus, ListedSkill, Listing
 from skillbench.usage import RankedScores
 
@@ -47,7 +47,7 @@ def listable_indices(
     *,
     profile: str = "codebot",
     inactive: Collection[str] = frozenset(),
-    options: Mapping[str, Any] | None = None,
+    options: RenderOptions | None = None,
 ) -> tuple[int, ...]:
     """Catalog indices of the skills ``profile`` may list (model-invocable, not hidden by a
     profile rule, active): what any of its listings can show, whatever the budget."""
@@ -126,7 +126,7 @@ def render_listing(
     scores: Mapping[str, float] | None = None,
     inactive: Collection[str] = frozenset(),
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
+    options: RenderOptions | None = None,
 ) -> Listing:
     """Render ``skills`` once: sort every listable skill, format every entry, lay them out.
 
@@ -184,7 +184,7 @@ class ListingPlan:
         ordering: str | Ordering = "usage",
         inactive: Collection[str] = frozenset(),
         seed: int = 0,
-        options: Mapping[str, Any] | None = None,
+        options: RenderOptions | None = None,
     ) -> None:
         self.skills = tuple(skills)
         self.renderer = make_renderer(profile, options)

@@ -10,15 +10,14 @@ module that builds these parts and registers a ``Profile``.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from skillbench._errors import SkillbenchError, suggest
 from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench.catalog import PRECEDENCE, Precedence
-from skillbench.listing._renderer import Renderer, RendererFactory
+from skillbench.listing._renderer import Renderer, RendererFactory, RenderOptions
 from skillbench.listing._snapshot import AgentSnapshot, resolve_snapshot, snapshot_path
 
 Placement = Literal["reminder", "system", "system_message"]
@@ -86,9 +85,9 @@ class Profile:
     agent_version: str | None = None
     ordering: str = "usage"
     mention: Mention | None = None
-    uncapped: Mapping[str, Any] = field(default_factory=dict)
+    uncapped: RenderOptions = field(default_factory=dict)
 
-    def snapshot_use(self, options: Mapping[str, Any] | None = None) -> SnapshotUse | None:
+    def snapshot_use(self, options: RenderOptions | None = None) -> SnapshotUse | None:
         """Which agent snapshot this profile renders with under ``options`` (None for a
         profile not verified against a shipped agent)."""
         if self.agent_version is None:
@@ -96,6 +95,11 @@ class Profile:
         choice = (options or {}).get("snapshot", "auto")
         if isinstance(choice, AgentSnapshot):
             return SnapshotUse(self.name, self.agent_version, "given", len(choice.builtin_skills))
+        if choice is not None and not isinstance(choice, str):
+            raise SkillbenchError(
+                f"profile {self.name!r}: option snapshot is {choice!r}; "
+                "expected auto, none or the path of a snapshot.json"
+            )
         found = resolve_snapshot(choice, self.name, self.agent_version)
         if found is None:
             return SnapshotUse(self.name, self.agent_version, None, 0)
@@ -107,7 +111,7 @@ class Profile:
         """Names of the options the renderer accepts."""
         return tuple(inspect.signature(self.renderer).parameters)
 
-    def check_options(self, options: Mapping[str, Any]) -> None:
+    def check_options(self, options: RenderOptions) -> None:
         """Raise naming the nearest valid option when ``options`` holds an unknown one."""
         for key in options:
             if key not in self.options:
@@ -116,7 +120,7 @@ class Profile:
                     f"options: {', '.join(self.options)}"
                 )
 
-    def make_renderer(self, options: Mapping[str, Any] | None = None) -> Renderer:
+    def make_renderer(self, options: RenderOptions | None = None) -> Renderer:
         """The renderer built with ``options`` (unknown or ill-typed options raise)."""
         opts = dict(options or {})
         self.check_options(opts)
@@ -138,6 +142,6 @@ def register_profile(profile: Profile) -> Profile:
     return PROFILES.register(profile.name)(profile)
 
 
-def make_renderer(profile: str, options: Mapping[str, Any] | None = None) -> Renderer:
+def make_renderer(profile: str, options: RenderOptions | None = None) -> Renderer:
     """The renderer of the profile named ``profile`` built with ``options``."""
     return PROFILES.get(profile).make_renderer(options)

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from skillbench.catalog import Skill
+from skillbench.listing._snapshot import AgentSnapshot
 from skillbench.listing._types import EntryStatus
+from skillbench.types import JsonValue
 
 ELLIPSIS = "…"
 
@@ -140,3 +142,7 @@ class Renderer(Protocol):
 
 RendererFactory = Callable[..., Renderer]
 """Builds a profile's renderer from its options given as keyword arguments."""
+
+RenderOptions = Mapping[str, JsonValue | AgentSnapshot]
+"""A profile's renderer options by name: JSON values as a config or ``--option`` gives them,
+or an ``AgentSnapshot`` handed over in code (the ``snapshot`` option)."""

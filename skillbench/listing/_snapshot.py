@@ -13,10 +13,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.cache import default_cache_root
+from skillbench.types import JsonObject
 
 SNAPSHOTS_DIR = "agents"
 SNAPSHOT_FILE = "snapshot.json"
@@ -65,7 +66,7 @@ class AgentSnapshot:
     version: str
     builtin_skills: tuple[BuiltinSkill, ...] = ()
     texts: Mapping[str, str] = field(default_factory=dict)
-    tools: tuple[Mapping[str, Any], ...] = ()
+    tools: tuple[JsonObject, ...] = ()
     model: str | None = None
     context_window: int | None = None
 

@@ -168,7 +168,7 @@ class CellRun:
             for r in requests
             if r.id in self.train
         ]
-        return dict(self.selector.calibrate(queries))
+        return self.selector.calibrate(queries).model_dump()
 
     def _record(self, request: LabelledRequest, row: Mapping[str, Any] | None) -> None:
         used = recorded_use(request, row, record_label=self.record_label)

@@ -46,6 +46,7 @@ from skillbench.selectors._threshold import (
 )
 from skillbench.selectors._types import (
     Calibratable,
+    Calibration,
     Check,
     Checkable,
     Decision,
@@ -73,6 +74,7 @@ __all__ = [
     "AutoThreshold",
     "BM25Retriever",
     "Calibratable",
+    "Calibration",
     "Check",
     "Checkable",
     "Choice",

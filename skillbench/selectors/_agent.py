@@ -38,7 +38,7 @@ from skillbench.catalog import SourceSpec
 from skillbench.selectors._params import check_params, positive_int_param, str_param
 from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
-from skillbench.types import RunStopped
+from skillbench.types import JsonObject, RunStopped
 
 AgentName = Literal["claude-code", "codex"]
 INSTALLABLE = {"claude-code": ("project", "user", "extra"), "codex": ("project", "user")}
@@ -162,7 +162,7 @@ class AgentSelector:
                 return Decision("error", detail={"error": str(exc), "agent": self.version})
             return self._read(query, bridge, requests, workspace, skipped)
 
-    def _carries_listing(self, body: Mapping[str, Any]) -> bool:
+    def _carries_listing(self, body: JsonObject) -> bool:
         try:
             self.spec.listing(body)
         except SkillbenchError:

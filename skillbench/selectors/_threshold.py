@@ -18,7 +18,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 import numpy as np
 
 from skillbench._errors import SkillbenchError
-from skillbench.selectors._types import Decision, Preparable, Query, Selector
+from skillbench.selectors._types import Calibration, Decision, Preparable, Query, Selector
 from skillbench.types import CORRECT, classify
 
 S = TypeVar("S")
@@ -30,7 +30,7 @@ class Choice(NamedTuple):
 
     chosen: str | None
     score: float | None
-    detail: Mapping[str, Any]
+    detail: Mapping[str, object]
 
 
 class ThresholdSelector(ABC, Generic[S]):
@@ -144,11 +144,11 @@ class AutoThreshold(Generic[S]):
         if isinstance(self.inner, Preparable):
             self.inner.prepare(texts)
 
-    def calibrate(self, queries: Sequence[Query]) -> Mapping[str, Any]:
+    def calibrate(self, queries: Sequence[Query]) -> Calibration:
         if not queries:
             raise SkillbenchError(f"selector {self.name!r}: cannot calibrate on 0 train queries")
         self.inner.threshold = self.inner.fit_threshold(queries)
-        return {"threshold": self.inner.threshold}
+        return Calibration(threshold=self.inner.threshold)
 
 
 def best_threshold(steps: Sequence[tuple[np.ndarray, np.ndarray]]) -> float:

@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from pydantic import BaseModel, ConfigDict
+
 from skillbench.types import Decision, DecisionKind, Query
 
 __all__ = [
     "Calibratable",
+    "Calibration",
     "Decision",
     "DecisionKind",
     "Delivery",
@@ -64,13 +67,23 @@ Factories validate their params: an unknown key raises ``SkillbenchError`` namin
 the nearest valid one (``skillbench._errors.suggest``)."""
 
 
+class Calibration(BaseModel):
+    """What a selector fitted on its train split: a run's summary keeps one per repeat in the
+    cell's ``calibration.fitted``, so a relabelled replay decides exactly as the run did."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    threshold: float
+    """Invoke only when the score reaches this."""
+
+
 @runtime_checkable
 class Calibratable(Protocol):
     """A selector whose threshold can be fitted on labelled train queries."""
 
-    def calibrate(self, queries: Sequence[Query]) -> Mapping[str, Any]:
-        """Fit on ``queries`` (labels may be read) and return what was chosen, e.g.
-        ``{"threshold": 0.41}``; later ``select`` calls use the fitted values."""
+    def calibrate(self, queries: Sequence[Query]) -> Calibration:
+        """Fit on ``queries`` (labels may be read) and return what was chosen; later
+        ``select`` calls use the fitted values."""
         ...
 
 

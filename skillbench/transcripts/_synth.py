@@ -235,14 +235,14 @@ async def _ask_all(
             return False, None
         result.spend.add(fetched.usage, fetched.cost_usd)
         if cache is not None:
-            entry = {
+            stored: dict[str, Any] = {
                 "model": options.model,
                 "created": time.time(),
                 "response": fetched.response,
                 "usage": fetched.usage,
                 "cost_usd": fetched.cost_usd,
             }
-            await asyncio.to_thread(cache.put, job.key, entry)
+            await asyncio.to_thread(cache.put, job.key, stored)
         return True, _content(fetched.response)
 
     return list(await asyncio.gather(*(ask(j) for j in jobs)))

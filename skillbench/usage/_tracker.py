@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.usage._duration import parse_duration
@@ -41,6 +41,19 @@ def timestamp(at: datetime) -> float:
 
 def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat()
+
+
+class LastUseRecord(TypedDict):
+    """One skill in a ``last_use`` usage file: how often it was used, and when last (ISO)."""
+
+    count: int
+    last_used: str
+
+
+class EventsRecord(TypedDict):
+    """One skill in a ``per_event`` usage file: the time of every use (ISO), oldest first."""
+
+    events: list[str]
 
 
 class UsageTracker:
@@ -128,13 +141,16 @@ class UsageTracker:
         other._columns = None if self._columns is None else self._columns.copy()
         return other
 
-    def to_json(self) -> dict[str, dict[str, Any]]:
+    def to_json(self) -> dict[str, LastUseRecord] | dict[str, EventsRecord]:
         """The persisted form: counts and last use, or event lists for ``per_event``."""
         if self.model == "per_event":
             return {
-                n: {"events": [_iso(ts) for ts in sorted(ev)]} for n, ev in self._events.items()
+                n: EventsRecord(events=[_iso(ts) for ts in sorted(ev)])
+                for n, ev in self._events.items()
             }
-        return {n: {"count": int(c), "last_used": _iso(ts)} for n, (c, ts) in self._last.items()}
+        return {
+            n: LastUseRecord(count=int(c), last_used=_iso(ts)) for n, (c, ts) in self._last.items()
+        }
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=2, sort_keys=True) + "\n")

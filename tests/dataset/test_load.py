@@ -103,3 +103,20 @@ def test_csv_row_with_more_cells_than_the_header_is_an_error(tmp_path: Path) -> 
     )
     with pytest.raises(InputErrors, match=r"r\.csv:3: 1 more cell\(s\) than the header's 3"):
         load_requests(path)
+
+
+def test_yaml_extra_fields_are_kept_as_json_data(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(
+        "- id: a\n  text: hi\n  labelled: 2025-03-01\n  notes: {1: [2025-03-01 12:00:00]}\n"
+        "- id: b\n  text: hi\n  blob: !!binary aGk=\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputErrors) as info:
+        load_requests(path)
+    (problem,) = info.value.problems
+    assert (problem.location.line, problem.location.field) == (5, "blob")
+    assert "no JSON form" in str(info.value)
+    path.write_text(path.read_text(encoding="utf-8").split("- id: b")[0], encoding="utf-8")
+    (request,) = load_requests(path)
+    assert request.extra == {"labelled": "2025-03-01", "notes": {"1": ["2025-03-01T12:00:00"]}}

@@ -91,6 +91,11 @@ def test_unknown_option_names_the_nearest() -> None:
         PROFILES.get("claude-code").make_renderer({"skill_overrides": {"x": "maybe"}})
 
 
+def test_a_snapshot_option_that_is_no_path_is_an_error() -> None:
+    with pytest.raises(SkillbenchError, match="option snapshot is 3; expected auto, none"):
+        PROFILES.get("codex").snapshot_use({"snapshot": 3})
+
+
 def _config(tmp_path: Path, profiles: str) -> Path:
     path = tmp_path / "run.yaml"
     (tmp_path / "skills").mkdir()

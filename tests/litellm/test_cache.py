@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +38,19 @@ def test_key_is_stable_and_covers_every_field() -> None:
         ("repeat", 1),
     ]:
         assert cache_key(**{**BASE, field: other}) != key, field
+
+
+def test_key_is_the_sha256_of_the_canonical_request() -> None:
+    """Keys never change: existing caches stay valid (the material, by hand: sorted keys,
+    no whitespace, the cache version as ``v``)."""
+    material = (
+        '{"api_base":"http://h/v1","messages":[{"content":"hi","role":"user"}],'
+        '"model":"openai/m","params":{"max_tokens":10,"temperature":0.5},"repeat":0,'
+        '"tool_choice":"auto","tools":[{"function":{"name":"Skill"},"type":"function"}],"v":1}'
+    )
+    key = cache_key(**BASE)
+    assert key == hashlib.sha256(material.encode("utf-8")).hexdigest()
+    assert key == "2a8c7c682b0ce21399cd8701bbd74b8c0dd473e705b8456ecb8665c437fac944"
 
 
 def test_put_get_and_concurrent_writers(tmp_path: Path) -> None:

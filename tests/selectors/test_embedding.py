@@ -73,10 +73,10 @@ def test_calibration_picks_a_threshold_between_positives_and_negatives(env: Sele
     ]
     selector = SELECTORS.get("embedding")({"threshold": "auto"}, env)
     assert isinstance(selector, Calibratable)
-    threshold = selector.calibrate(train)["threshold"]
+    threshold = selector.calibrate(train).threshold
     scores = [d.score for d in SELECTORS.get("embedding")({"threshold": -1}, env).select(train)]
     assert max(scores[3:]) < threshold < min(scores[:3])
-    assert selector.calibrate(train)["threshold"] == threshold  # deterministic
+    assert selector.calibrate(train).threshold == threshold  # deterministic
     assert [d.chosen for d in selector.select(train)] == [
         "weather", "pdf-merge", "git-commit", None, None,
     ]  # fmt: skip

@@ -58,7 +58,7 @@ def test_calibration_separates_positives_from_negatives(env: SelectorEnv) -> Non
     assert isinstance(selector, Calibratable)
     with pytest.raises(SkillbenchError, match="not calibrated"):
         selector.select(train)
-    fitted = selector.calibrate(train)["threshold"]
+    fitted = selector.calibrate(train).threshold
     decisions = selector.select(train)
     assert [d.chosen for d in decisions] == ["weather", "pdf-merge", "git-commit", None, None]
     assert not isinstance(SELECTORS.get("lexical")({}, env), Calibratable)

@@ -143,7 +143,7 @@ def agent_prompt(query: Query) -> Prompt:
         )
 
         tools, items = responses_tools(body)
-        messages = Responses.transform_responses_api_input_to_messages(items, {})
+        messages = Responses.transform_responses_api_input_to_messages(items, {})  # type: ignore[arg-type]
         chat_tools, _ = Responses.transform_responses_api_tools_to_chat_completion_tools(tools)
         return Prompt(_plain(messages), _plain(chat_tools), profile.trigger)
     from litellm.llms.anthropic.messages.adapters.transformation import (

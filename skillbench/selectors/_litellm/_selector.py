@@ -303,7 +303,7 @@ class LitellmSelector:
     async def _get(self, key: str, request: dict[str, Any]) -> tuple[Fetched, bool]:
         """The cached answer for ``key``, else one call (shared with concurrent askers)."""
         start = time.perf_counter()
-        entry = self.cache.get(key) if self.cache is not None else None
+        entry: Mapping[str, Any] | None = self.cache.get(key) if self.cache is not None else None
         if entry is None:
             return await self._fetch_once(key, request), False
         fetched = Fetched(
@@ -360,7 +360,7 @@ class LitellmSelector:
             return fetched
         self.spend.add(fetched.usage, fetched.cost_usd)
         if self.cache is not None and fetched.ok:
-            entry = {
+            entry: dict[str, Any] = {
                 "model": self.params.model,
                 "created": time.time(),
                 "response": fetched.response,
@@ -479,7 +479,7 @@ class LitellmSelector:
 
     def _planned_fork(self, query: Query, prompt: Prompt, key: str) -> tuple[ForkTask, str] | None:
         """The fork a cached decision triggers; for an uncached one, its expected skill's."""
-        entry = self.cache.get(key) if self.cache is not None else None
+        entry: Mapping[str, Any] | None = self.cache.get(key) if self.cache is not None else None
         if entry is None:
             return self._keyed(expected_task(query, self.params.fork_system_prompt), query)
         decision = detect(entry["response"], query.listing, prompt.trigger)
