@@ -11,6 +11,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 
+from pydantic import JsonValue
+
 if TYPE_CHECKING:
     from skillbench.dataset import LabelledRequest
     from skillbench.listing import Listing
@@ -173,3 +175,6 @@ def expected_shown(row: Mapping[str, Any]) -> bool:
     whose skill the listing never offered says nothing about how descriptions read.
     """
     return row.get("visible") is not False
+
+
+JsonObject = dict[str, JsonValue]

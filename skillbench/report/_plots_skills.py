@@ -10,7 +10,8 @@ from typing import Any
 from skillbench.report._doc import Figure, Table
 from skillbench.report._effects import cells_text, selector_cells
 from skillbench.report._figure import COLORS, finite, headed, png, pyplot, thousands
-from skillbench.report._run import Run, cell_key, cell_label
+from skillbench.report._run import cell_label, distinct
+from skillbench.results import CellFields, Run
 
 
 def is_skill(label: str) -> bool:
@@ -19,21 +20,21 @@ def is_skill(label: str) -> bool:
 
 
 def confusion_totals(
-    run: Run, cells: Sequence[Mapping[str, Any]] | None = None
+    run: Run, cells: Sequence[CellFields] | None = None
 ) -> dict[tuple[str, str], int]:
     """(expected, chosen) counts summed over ``cells`` (default: the selectors under test,
     baselines left out); ``none`` = no skill. Only decisions whose expected skill was shown
     are in a cell's confusion."""
     out: dict[tuple[str, str], int] = defaultdict(int)
     for cell in selector_cells(run) if cells is None else cells:
-        for exp, row in (cell.get("confusion") or {}).items():
+        for exp, row in cell.confusion.items():
             for chosen, count in row.items():
                 out[(exp, chosen)] += int(count)
     return dict(out)
 
 
 def confusion_counts(
-    run: Run, cells: Sequence[Mapping[str, Any]] | None = None
+    run: Run, cells: Sequence[CellFields] | None = None
 ) -> dict[tuple[str, str], int]:
     """Off-diagonal (expected, chosen) counts over ``cells`` (default: the selectors under
     test): the confusions."""
@@ -113,9 +114,8 @@ def confusion_heatmap(run: Run, top: int = 12) -> Figure:
 def _per_skill_costs(run: Run) -> list[Mapping[str, Any]]:
     """Each drawn cell's ``cost.per_skill`` mapping (skill name → figures), when recorded."""
     out = []
-    for cell in selector_cells(run, run.distinct()[0]):
-        cost = cell.get("cost")
-        skills = cost.get("per_skill") if isinstance(cost, Mapping) else None
+    for cell in selector_cells(run, distinct(run.summary.cells)[0]):
+        skills = cell.cost.get("per_skill") if cell.cost is not None else None
         if isinstance(skills, Mapping):
             out.append(skills)
     return out
@@ -140,12 +140,12 @@ def _token_sums(run: Run) -> dict[str, list[float]]:
     ``inline_tokens``, ``fork_tokens``; the cheaper count unknown, NaN) when the rows carry
     no cost.
     """
-    drawn = {cell_key(c) for c in selector_cells(run)}
+    drawn = {c.key for c in selector_cells(run)}
     sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0, 0])
     for r in run.rows:
-        inline, fork = r.get("inline_tokens"), r.get("fork_tokens")
-        if r.get("chosen") and finite(inline) and finite(fork) and cell_key(r) in drawn:
-            s = sums[str(r["chosen"])]
+        inline, fork = r.inline_tokens, r.fork_tokens
+        if r.chosen and inline is not None and fork is not None and r.key in drawn:
+            s = sums[r.chosen]
             s[0] += inline
             s[1] += fork
             s[2] += 1
@@ -238,18 +238,18 @@ COST_COLUMNS = (
 
 def cost_table(run: Run) -> Table | None:
     """Token cost per cell from the summary's ``cost`` objects; None when no cell has one."""
-    cells, keys = run.distinct()
-    costed = [c for c in cells if isinstance(c.get("cost"), Mapping)]
-    if not costed:
+    cells, keys = distinct(run.summary.cells)
+    costs = [(c, c.cost) for c in cells if c.cost is not None]
+    if not costs:
         return None
-    columns = [(k, h) for k, h in COST_COLUMNS if any(k in c["cost"] for c in costed)]
+    columns = [(k, h) for k, h in COST_COLUMNS if any(k in cost for _, cost in costs)]
 
     def fmt(key: str, value: Any) -> str:
         if not finite(value):
             return "–"
         return f"{value:,.2f}" if key == "dollars" else f"{value:,.0f}"
 
-    rows = [[cell_label(c, keys), *(fmt(k, c["cost"].get(k)) for k, _ in columns)] for c in costed]
+    rows = [[cell_label(c, keys), *(fmt(k, cost.get(k)) for k, _ in columns)] for c, cost in costs]
     numeric = frozenset(range(1, len(columns) + 1))
     return Table(
         ["cell", *(h for _, h in columns)],
