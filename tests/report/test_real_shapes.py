@@ -14,11 +14,19 @@ from pathlib import Path
 import pytest
 from synthetic import paired_rows, sweep_rows, write_run
 
-from skillbench.report import compare_runs, load_run, parse_selection, write_report
+from skillbench.report import (
+    compare_runs,
+    distinct,
+    inert_keys,
+    parse_selection,
+    varying_keys,
+    write_report,
+)
 from skillbench.report._advice_axes import budget_advice
 from skillbench.report._effects import Effects
 from skillbench.report._figure import error_bars
 from skillbench.report._plots import position_bins
+from skillbench.results import read_run
 
 
 def _missed_at(position: int, n: int) -> list[dict]:
@@ -59,10 +67,12 @@ def test_a_half_life_that_changes_nothing_is_reported_once(tmp_path: Path) -> No
     rows = sweep_rows(budgets=(500, 2000), orderings=("usage",), half_lives=("1d",), n_requests=30)
     rows += [{**r, "half_life": "inf"} for r in rows]
     run_dir = write_run(tmp_path / "run", rows)
-    run = load_run(run_dir)
-    assert run.varying() == ["budget", "half_life"] and run.inert() == ["half_life"]
-    cells, keys = run.distinct()
-    assert len(cells) == len(run.cells) // 2 and keys == ["budget"]
+    run = read_run(run_dir)
+    assert varying_keys(run.summary.cells) == ["budget", "half_life"] and inert_keys(
+        run.summary.cells
+    ) == ["half_life"]
+    cells, keys = distinct(run.summary.cells)
+    assert len(cells) == len(run.summary.cells) // 2 and keys == ["budget"]
     write_report(run_dir, formats=["md"])
     md = (run_dir / "report.md").read_text()
     assert "**half_life changed no rate**" in md
@@ -75,14 +85,14 @@ def _line(tmp_path: Path, name: str, right: dict[int, int]) -> str:
     rows = []
     for budget, n in right.items():
         rows += [{**r, "budget": budget} for r in paired_rows([True] * n + [False] * (200 - n))]
-    run = load_run(write_run(tmp_path / name, rows))
+    run = read_run(write_run(tmp_path / name, rows))
     (line,) = budget_advice(run, Effects(run))
     return line
 
 
 def test_budget_advice_reads_the_sweep(tmp_path: Path) -> None:
     rows = sweep_rows(budgets=(500, 1000), orderings=("usage",), n_requests=40)
-    run = load_run(write_run(tmp_path / "a", rows))  # 4 then 9 of 20 skills shown
+    run = read_run(write_run(tmp_path / "a", rows))  # 4 then 9 of 20 skills shown
     (line,) = budget_advice(run, Effects(run))
     assert "accuracy still rises at the largest budget" in line and "try larger budgets" in line
     # every expected skill shown at every budget: the selector, not the budget, limits
