@@ -18,7 +18,7 @@ from skillbench.report._run import has_metric, run_name, used_fields
 from skillbench.results import ResultRow, Run
 from skillbench.types import CELL_FIELDS, CellKey, JsonObject, Outcome
 
-FORMAT_VERSION = 1
+FORMAT_VERSION: Literal[1] = 1
 Bounds = Mapping[str, Mapping[str, float]]
 """Absolute thresholds per metric, ``min`` and/or ``max``: ``{"accuracy": {"min": 0.8}}``."""
 
@@ -57,7 +57,7 @@ class RequestOutcomes(BaseModel):
     visible: list[bool | None]
 
 
-_KeyFields: type[BaseModel] = create_model(
+_KeyFields: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "_KeyFields",
     __config__=_FROZEN,
     **{

@@ -83,7 +83,7 @@ def _series(run: Run, listing_only: bool = False) -> dict[str, tuple[Style, list
     lines = {label: cs for label, cs in lines.items() if cs}
     styles = _styled({label: cs[0] for label, cs in lines.items()}, keys)
     return {
-        label: (styles[label], sorted(cs, key=lambda c: c.budget))
+        label: (styles[label], sorted(cs, key=lambda c: c.budget or 0))
         for label, cs in sorted(lines.items())
     }
 

@@ -42,8 +42,9 @@ def size_figure(lines: Sequence[SizeLine]) -> Figure:
                 ys = [float(v) if finite(v := c.metric(metric)) else math.nan for c in cells]
                 bars = error_bars(ys, [c.interval(metric) for c in cells])
                 ax.errorbar(xs, ys, yerr=bars, marker="o", ms=4, lw=1.6, capsize=2, **style)
-                if metric == "accuracy" and knees.get(mode) in xs:
-                    at = xs.index(knees[mode])
+                knee = knees.get(mode)
+                if metric == "accuracy" and knee is not None and knee in xs:
+                    at = xs.index(knee)
                     ax.plot(xs[at], ys[at], marker="*", ms=13, color=style["color"], lw=0)
     ticks = sorted(sizes)
     for ax, (_, label) in zip(axes, PANELS, strict=True):

@@ -181,17 +181,35 @@ def _loss_json(loss: Loss | None) -> JsonObject | None:
     }
 
 
+def _interval_json(ci: Sequence[float] | None) -> JsonValue:
+    if ci is None:
+        return None
+    return list[JsonValue](ci)
+
+
+def _knee_json(knee: Knee) -> JsonObject:
+    return {
+        "distractors": knee.mode,
+        "catalog_size": knee.size,
+        "alpha": knee.alpha,
+        "loss": _loss_json(knee.loss),
+    }
+
+
 def size_json(lines: Sequence[SizeLine]) -> JsonObject:
     """The catalog-size analysis as written to ``catalog-size.json``."""
     out: list[JsonValue] = []
     for line in lines:
-        points = [
+        points: list[JsonValue] = [
             {
                 "catalog_size": c.catalog_size,
                 "distractors": mode,
                 "n": c.n,
                 **{m: c.metric(m) for m in ("accuracy", "false_invocation_rate", "coverage")},
-                **{f"{m}_ci": c.interval(m) for m in ("accuracy", "false_invocation_rate")},
+                **{
+                    f"{m}_ci": _interval_json(c.interval(m))
+                    for m in ("accuracy", "false_invocation_rate")
+                },
                 "loss": _loss_json(line.losses[mode].get(catalog_size(c))),
             }
             for mode, cells in line.cells.items()
@@ -202,11 +220,7 @@ def size_json(lines: Sequence[SizeLine]) -> JsonObject:
                 "line": line.label,
                 "reference": {k: getattr(line.reference, k) for k in SIZE_FIELDS},
                 "points": points,
-                "knees": [
-                    {"distractors": k.mode, "catalog_size": k.size, "alpha": k.alpha}
-                    | {"loss": _loss_json(k.loss)}
-                    for k in line.knees
-                ],
+                "knees": [_knee_json(k) for k in line.knees],
                 "split": [
                     {
                         "catalog_size": s.size,
