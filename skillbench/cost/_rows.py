@@ -7,8 +7,6 @@ catalog and the requests, so they always agree.
 
 from __future__ import annotations
 
-from skillbench.metrics._tmpfield import _f
-
 import math
 from bisect import bisect_left
 from collections import defaultdict
@@ -134,16 +132,16 @@ def decision_costs(
     index = requests if isinstance(requests, RequestIndex) else RequestIndex(requests)
     costs: list[DecisionCost | None] = []
     for row in rows:
-        chosen = _f(row, "chosen")
-        ran = chosen and _f(row, "outcome") not in NOT_RUN
+        chosen = row.get("chosen")
+        ran = chosen and row.get("outcome") not in NOT_RUN
         skill = catalog.get(chosen) if chosen and ran else None
         if skill is None:
             costs.append(None)
             continue
-        request_id = _f(row, "request_id", "")
-        measured = (_f(row, "detail") or {}).get(FORK_SUMMARY_KEY)
+        request_id = row.get("request_id", "")
+        measured = (row.get("detail") or {}).get(FORK_SUMMARY_KEY)
         summary = None if measured is None else int(measured)
-        key = (cost_model, skill, request_id, _f(row, "session"), summary)
+        key = (cost_model, skill, request_id, row.get("session"), summary)
         cost = index.costs.get(key)
         if cost is None:
             request = index.by_id.get(request_id)
@@ -152,7 +150,7 @@ def decision_costs(
                 remaining_turns=cost_model.horizon or index.remaining.get(request_id, 1),
                 args=request.args if request else None,
                 request=request.text if request else "",
-                session_id=_f(row, "session"),
+                session_id=row.get("session"),
                 summary_tokens=summary,
             )
         costs.append(cost)
@@ -218,7 +216,7 @@ def _measured_summaries(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | N
     sizes = [
         size
         for r in rows
-        if isinstance(size := (_f(r, "detail") or {}).get(FORK_SUMMARY_KEY), int | float)
+        if isinstance(size := (r.get("detail") or {}).get(FORK_SUMMARY_KEY), int | float)
     ]
     return {"n": len(sizes), "mean_tokens": sum(sizes) / len(sizes)} if sizes else None
 
@@ -232,7 +230,7 @@ def per_skill_costs(pairs: Sequence[_Pair], catalog: SkillLookup) -> dict[str, d
     """
     groups: dict[str, list[DecisionCost]] = defaultdict(list)
     for row, cost in pairs:
-        skill = catalog.get(_f(row, "chosen")) if cost is not None else None
+        skill = catalog.get(row["chosen"]) if cost is not None else None
         if cost is not None and skill is not None:
             groups[skill.name].append(cost)
     out: dict[str, dict[str, Any]] = {}
@@ -266,13 +264,13 @@ def _pricing(model: str) -> Pricing | None:
 def _by_session(pairs: Sequence[_Pair], pricing: Pricing | None) -> dict[str, CostTotals]:
     groups: dict[str, list[_Pair]] = defaultdict(list)
     for row, cost in pairs:
-        session = _f(row, "session") or f"request:{_f(row, 'request_id')}"
-        groups[f"{_f(row, 'repeat', 0)}/{session}"].append((row, cost))
+        session = row.get("session") or f"request:{row.get('request_id')}"
+        groups[f"{row.get('repeat', 0)}/{session}"].append((row, cost))
     return {key: _totals(group, pricing) for key, group in groups.items()}
 
 
 def _totals(pairs: Sequence[_Pair], pricing: Pricing | None) -> CostTotals:
-    listing = [int(_f(row, "listing_tokens") or 0) for row, _ in pairs]
+    listing = [int(row.get("listing_tokens") or 0) for row, _ in pairs]
     invoked = [(row, cost) for row, cost in pairs if cost is not None]
     costs = [cost for _, cost in invoked]
     return CostTotals(
@@ -284,7 +282,7 @@ def _totals(pairs: Sequence[_Pair], pricing: Pricing | None) -> CostTotals:
         declared_tokens=sum(c.declared_tokens for c in costs),
         main_context_tokens=sum(listing) + sum(c.main_tokens(c.declared) for c in costs),
         all_tokens=sum(listing) + sum(c.declared_tokens for c in costs),
-        waste_tokens=sum(c.declared_tokens for row, c in invoked if _f(row, "outcome") in UNWANTED),
+        waste_tokens=sum(c.declared_tokens for row, c in invoked if row.get("outcome") in UNWANTED),
         **_dollars(listing, costs, pricing),
     )
 

@@ -132,7 +132,7 @@ def _chosen_names(rows: Sequence[Mapping[str, Any]]) -> set[str]:
 
 
 def _mean(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
-    values = [_f(r, key) for r in rows if _f(r, key) is not None]
+    values = [r[key] for r in rows if r.get(key) is not None]
     return sum(values) / len(values) if values else None
 
 
@@ -140,7 +140,7 @@ def _outcome(row: Mapping[str, Any]) -> str:
     outcome = _f(row, "outcome")
     if outcome not in OUTCOMES:
         raise SkillbenchError(
-            f"results row {_f(row, 'request_id', '?')!r}: unknown outcome {outcome!r}; "
+            f"results row {row.get('request_id', '?')!r}: unknown outcome {outcome!r}; "
             f"expected one of: {', '.join(OUTCOMES)}"
         )
     return str(outcome)

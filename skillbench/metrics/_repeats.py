@@ -11,8 +11,6 @@ A repeat "passes" when its outcome is ``correct_skill`` or ``correct_abstain``.
 
 from __future__ import annotations
 
-from skillbench.metrics._tmpfield import _f
-
 from collections.abc import Iterable, Mapping, Sequence
 from math import comb
 from typing import Any
@@ -70,14 +68,14 @@ def group_repeats(
     """
     cells: dict[CellKey, dict[str, RequestRepeats]] = {}
     for row in rows:
-        if split is not None and _f(row, "split", "test") != split:
+        if split is not None and row.get("split", "test") != split:
             continue
         key = CellKey.of(row)
         requests = cells.setdefault(key, {})
-        rid = str(_f(row, "request_id"))
+        rid = str(row["request_id"])
         if rid not in requests:
-            requests[rid] = RequestRepeats(rid, bool(_f(row, "expected")))
-        requests[rid].add(str(_f(row, "outcome")))
+            requests[rid] = RequestRepeats(rid, bool(row.get("expected")))
+        requests[rid].add(str(row["outcome"]))
     return {key: list(reqs.values()) for key, reqs in cells.items()}
 
 
