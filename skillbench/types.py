@@ -174,7 +174,7 @@ def expected_shown(row: Mapping[str, Any]) -> bool:
     Confusions, pair overlaps and rewrite targets count only these decisions: a request
     whose skill the listing never offered says nothing about how descriptions read.
     """
-    return (row.get("visible") if isinstance(row, Mapping) else getattr(row, "visible", None)) is not False  # TEMP
+    return row.get("visible") is not False
 
 
 JsonObject = dict[str, JsonValue]
