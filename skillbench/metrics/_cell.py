@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from skillbench.metrics._tmpfield import _f
-
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,8 +19,8 @@ def with_ci(name: str, successes: int, n: int) -> dict[str, Any]:
 
 def counted_rows(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The rows a summary counts: the test split when any row was used for calibration."""
-    if any(_f(r, "split") == "train" for r in rows):
-        return [r for r in rows if _f(r, "split", "test") == "test"]
+    if any(r.get("split") == "train" for r in rows):
+        return [r for r in rows if r.get("split", "test") == "test"]
     return list(rows)
 
 
@@ -36,9 +34,9 @@ def cell_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     rows = counted_rows(rows)
     for row in rows:
         _outcome(row)
-    outcomes = Counter(str(_f(r, "outcome")) for r in rows)
+    outcomes = Counter(str(r["outcome"]) for r in rows)
     scored = [r for r in rows if completed(r)]
-    positives = [r for r in scored if _f(r, "expected")]
+    positives = [r for r in scored if r.get("expected")]
     out: dict[str, Any] = {"n": len(rows), "errors": sum(outcomes[o] for o in UNANSWERED)}
     for m in METRICS.values():
         out[m.name], out[f"{m.name}_ci"] = m.compute(rows)
@@ -63,8 +61,8 @@ def by_position(positives: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, A
     """
     groups: dict[int, list[bool]] = {}
     for r in positives:
-        if _f(r, "gold_position") is not None:
-            groups.setdefault(int(_f(r, "gold_position")), []).append(_outcome(r) == "correct_skill")
+        if r.get("gold_position") is not None:
+            groups.setdefault(int(r["gold_position"]), []).append(_outcome(r) == "correct_skill")
     return {
         str(p): {"n": len(hits), **with_ci("accuracy", sum(hits), len(hits))}
         for p, hits in sorted(groups.items())
@@ -80,10 +78,10 @@ def per_skill(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     right: Counter[str] = Counter()
     for r in rows:
         correct = _outcome(r) == "correct_skill"
-        for name in set(_f(r, "expected") or ()):
+        for name in set(r.get("expected") or ()):
             wanted[name] += 1
             recalled[name] += correct
-        chosen = _f(r, "chosen")
+        chosen = r.get("chosen")
         if chosen is not None and _outcome(r) in INVOKED:
             picked[chosen] += 1
             right[chosen] += correct
@@ -110,7 +108,7 @@ def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
     for r in rows:
         if not expected_shown(r):
             continue
-        expected, chosen, outcome = _f(r, "expected") or [], _f(r, "chosen"), _outcome(r)
+        expected, chosen, outcome = r.get("expected") or [], r.get("chosen"), _outcome(r)
         if outcome in ("malformed", "error") and chosen is None:
             col = f"<{outcome}>"
         else:
@@ -123,12 +121,12 @@ def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
 def not_shown(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     """Decisions whose expected skill the listing did not show, by that skill (the first
     expected name): left out of ``confusion``, as no description could have helped them."""
-    counts = Counter(str(_f(r, "expected")[0]) for r in rows if not expected_shown(r))
+    counts = Counter(str(r["expected"][0]) for r in rows if not expected_shown(r))
     return dict(sorted(counts.items()))
 
 
 def _chosen_names(rows: Sequence[Mapping[str, Any]]) -> set[str]:
-    return {_f(r, "chosen") for r in rows if _f(r, "chosen") is not None and _outcome(r) in INVOKED}
+    return {r["chosen"] for r in rows if r.get("chosen") is not None and _outcome(r) in INVOKED}
 
 
 def _mean(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
@@ -137,7 +135,7 @@ def _mean(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
 
 
 def _outcome(row: Mapping[str, Any]) -> str:
-    outcome = _f(row, "outcome")
+    outcome = row.get("outcome")
     if outcome not in OUTCOMES:
         raise SkillbenchError(
             f"results row {row.get('request_id', '?')!r}: unknown outcome {outcome!r}; "

@@ -10,8 +10,6 @@ error count stands beside the rates instead.
 
 from __future__ import annotations
 
-from skillbench.metrics._tmpfield import _f
-
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,7 +28,7 @@ Value = tuple[float | None, list[float] | None]
 
 def completed(row: Row) -> bool:
     """Whether the decision got an answer (anything but ``error``): the rows rates count."""
-    return _f(row, "outcome") not in UNANSWERED
+    return row.get("outcome") not in UNANSWERED
 
 
 @dataclass(frozen=True)
@@ -125,25 +123,25 @@ def share(
 
 
 def _outcome_in(group: frozenset[str]) -> RowTest:
-    return lambda row: _f(row, "outcome") in group
+    return lambda row: row.get("outcome") in group
 
 
 def _is(outcome: str) -> RowTest:
-    return lambda row: _f(row, "outcome") == outcome
+    return lambda row: row.get("outcome") == outcome
 
 
 def positive(row: Row) -> bool:
     """The request expects a skill."""
-    return bool(_f(row, "expected"))
+    return bool(row.get("expected"))
 
 
 def negative(row: Row) -> bool:
     """The request expects no skill."""
-    return not _f(row, "expected")
+    return not row.get("expected")
 
 
 def _visible_positive(row: Row) -> bool:
-    return positive(row) and bool(_f(row, "visible"))
+    return positive(row) and bool(row.get("visible"))
 
 
 def _everything(row: Row) -> bool:
@@ -183,7 +181,7 @@ def _f1(rows: Sequence[Row]) -> Value:
     else:
         value = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
     kinds = Counter(
-        (_f(r, "outcome") == "correct_skill", _f(r, "outcome") in INVOKED, positive(r))
+        (r.get("outcome") == "correct_skill", r.get("outcome") in INVOKED, positive(r))
         for r in rows
         if completed(r)
     )
@@ -238,7 +236,7 @@ share(
     "positives whose expected skill was shown in the listing / positives",
     higher_is_better=True,
     applies=positive,
-    hit=lambda row: bool(_f(row, "visible")),
+    hit=lambda row: bool(row.get("visible")),
     headline=True,
 )
 share(
