@@ -7,22 +7,20 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, get_type_hints
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import ValidationError
 
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.metrics import METRICS, find_metric
 from skillbench.report._pairing import cell_rows
-from skillbench.report._run import has_metric, run_name, used_fields
+from skillbench.report._run import has_metric, run_name
 from skillbench.results import ResultRow, Run
-from skillbench.types import CELL_FIELDS, CellKey, JsonObject, Outcome
+from skillbench.types import CELL_FIELDS, CellKey, JsonObject, Outcome, Record, cell_fields
 
 FORMAT_VERSION: Literal[1] = 1
 Bounds = Mapping[str, Mapping[str, float]]
 """Absolute thresholds per metric, ``min`` and/or ``max``: ``{"accuracy": {"min": 0.8}}``."""
-
-_FROZEN = ConfigDict(frozen=True)
 
 
 def merge_bounds(
@@ -36,64 +34,57 @@ def merge_bounds(
     return out
 
 
-class MetricValue(BaseModel):
-    """A metric of a blessed cell: its value, 95% interval and denominator."""
-
-    model_config = _FROZEN
+class MetricValue(Record):
+    """A metric of a blessed cell."""
 
     value: float | None
+    """The metric's value (null: undefined for the cell)."""
     ci: list[float] | None
+    """Its 95% interval."""
     n: int | None
+    """Decisions it is over (null: no single denominator)."""
 
 
-class RequestOutcomes(BaseModel):
+class RequestOutcomes(Record):
     """One request of a blessed cell: the facts every per-decision metric reads, per repeat."""
-
-    model_config = _FROZEN
 
     positive: bool
     """The request expects a skill."""
     outcomes: list[Outcome]
+    """Each repeat's outcome."""
     visible: list[bool | None]
+    """Each repeat's visibility of an expected skill (null for negatives)."""
 
 
-_KeyFields: type[BaseModel] = create_model(  # type: ignore[call-overload]
-    "_KeyFields",
-    __config__=_FROZEN,
-    **{
-        name: (hint, CellKey._field_defaults.get(name, ...))
-        for name, hint in get_type_hints(CellKey).items()
-    },
-)
-
-
-class BaselineCell(_KeyFields):  # type: ignore[misc,valid-type]
+class BaselineCell(CellKey):
     """One cell of a baseline: its key, metric values and per-request outcomes."""
 
     metrics: dict[str, MetricValue]
+    """Per registered metric the cell had when blessed."""
     requests: dict[str, RequestOutcomes]
-
-    @property
-    def key(self) -> CellKey:
-        return CellKey(*(getattr(self, name) for name in CELL_FIELDS))
+    """Per request id, in the run's order."""
 
 
-class Baseline(BaseModel):
+class Baseline(Record):
     """A baseline file: the blessed run's cells and the absolute thresholds it records."""
 
-    model_config = _FROZEN
-
     skillbench_baseline: Literal[1] = FORMAT_VERSION
+    """Format version of the file."""
     run: str
+    """Name of the blessed run."""
     config_hash: str | None
+    """Config hash of the blessed run."""
     created: str
+    """When it was blessed (UTC, ISO 8601)."""
     thresholds: dict[str, dict[str, float]] | None = None
+    """Absolute floors (``min``) and ceilings (``max``) per metric that every check enforces."""
     cells: list[BaselineCell]
+    """The blessed run's cells in grid order."""
 
     def to_json(self) -> JsonObject:
         """The file's document (thresholds only when recorded; the key fields the blessed
         run used, so a run without a size axis has no size keys)."""
-        fields = used_fields(self.cells)
+        fields = cell_fields(self.cells)
         doc: JsonObject = {
             "skillbench_baseline": self.skillbench_baseline,
             "run": self.run,

@@ -256,10 +256,10 @@ def accuracy_by_position(run: Run) -> Figure:
     for cell in cells:
         label = cell_label(cell, keys)
         for pos, entry in cell.by_position.items():
-            n = int(entry.get("n") or 0)
-            if n and finite(entry.get("accuracy")):
+            n, accuracy = entry.n, entry.accuracy
+            if n and finite(accuracy):
                 slot = counts[label][int(pos)]
-                slot[0] += round(entry["accuracy"] * n)  # the success count, exact
+                slot[0] += round(accuracy * n)  # the success count, exact
                 slot[1] += n
                 reps.setdefault(label, cell)
     positions = {p for per in counts.values() for p in per}

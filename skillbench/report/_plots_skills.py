@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from skillbench.cost import InvokedSkillCost
 from skillbench.report._doc import Figure, Table
 from skillbench.report._effects import cells_text, selector_cells
 from skillbench.report._figure import COLORS, finite, headed, png, pyplot, thousands
@@ -111,14 +112,10 @@ def confusion_heatmap(run: Run, top: int = 12) -> Figure:
     )
 
 
-def _per_skill_costs(run: Run) -> list[Mapping[str, Any]]:
-    """Each drawn cell's ``cost.per_skill`` mapping (skill name → figures), when recorded."""
-    out = []
-    for cell in selector_cells(run, distinct(run.summary.cells)[0]):
-        skills = cell.cost.get("per_skill") if cell.cost is not None else None
-        if isinstance(skills, Mapping):
-            out.append(skills)
-    return out
+def _per_skill_costs(run: Run) -> list[dict[str, InvokedSkillCost]]:
+    """Each drawn cell's ``cost.per_skill`` (skill name → figures), when recorded."""
+    cells = selector_cells(run, distinct(run.summary.cells)[0])
+    return [cell.cost.per_skill for cell in cells if cell.cost is not None]
 
 
 def _break_even(run: Run) -> dict[str, float | None]:
@@ -126,9 +123,8 @@ def _break_even(run: Run) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
     for skills in _per_skill_costs(run):
         for name, entry in skills.items():
-            if isinstance(entry, Mapping) and "break_even_turns" in entry:
-                value = entry["break_even_turns"]
-                out.setdefault(str(name), float(value) if finite(value) else None)
+            turns = entry.break_even_turns
+            out.setdefault(name, float(turns) if turns is not None else None)
     return out
 
 
@@ -154,10 +150,9 @@ def _token_sums(run: Run) -> dict[str, list[float]]:
         return sums
     for skills in _per_skill_costs(run):
         for name, e in skills.items():
-            figures = [e.get(k) for k in ("inline_tokens", "fork_tokens", "invocations")]
-            if isinstance(e, Mapping) and all(map(finite, figures)) and figures[2]:
-                s = sums[str(name)]
-                for i, value in enumerate(figures):
+            if e.invocations:
+                s = sums[name]
+                for i, value in enumerate((e.inline_tokens, e.fork_tokens, e.invocations)):
                     s[i] += value
                 s[3] = math.nan
     return sums
@@ -242,17 +237,19 @@ def cost_table(run: Run) -> Table | None:
     costs = [(c, c.cost) for c in cells if c.cost is not None]
     if not costs:
         return None
-    columns = [(k, h) for k, h in COST_COLUMNS if any(k in cost for _, cost in costs)]
 
     def fmt(key: str, value: Any) -> str:
         if not finite(value):
             return "–"
         return f"{value:,.2f}" if key == "dollars" else f"{value:,.0f}"
 
-    rows = [[cell_label(c, keys), *(fmt(k, cost.get(k)) for k, _ in columns)] for c, cost in costs]
-    numeric = frozenset(range(1, len(columns) + 1))
+    rows = [
+        [cell_label(c, keys), *(fmt(k, getattr(cost, k)) for k, _ in COST_COLUMNS)]
+        for c, cost in costs
+    ]
+    numeric = frozenset(range(1, len(COST_COLUMNS) + 1))
     return Table(
-        ["cell", *(h for _, h in columns)],
+        ["cell", *(h for _, h in COST_COLUMNS)],
         rows,
         numeric=numeric,
         collapsed=f"Show the token cost of {len(rows)} cells",

@@ -39,13 +39,12 @@ from skillbench.report._run import (
     inert_keys,
     rows_by_cell,
     run_name,
-    used_fields,
     varying_keys,
 )
 from skillbench.report._sizes import size_blocks, size_json, size_lines
 from skillbench.report._tags import tag_tables
 from skillbench.results import CellFields, Run, read_run
-from skillbench.types import CellKey, JsonObject
+from skillbench.types import CellKey, JsonObject, cell_fields
 
 FORMATS = ("md", "html", "csv")
 OVERVIEW = (
@@ -173,7 +172,7 @@ def _notes(run: Run) -> list[Block]:
     out: list[Block] = []
     cells = run.summary.cells
     varying = varying_keys(cells)
-    fixed = [k for k in used_fields(cells) if k not in varying] if cells else []
+    fixed = [k for k in cell_fields(cells) if k not in varying] if cells else []
     if fixed:
         same = ", ".join(f"{k} `{fmt_value(getattr(cells[0], k))}`" for k in fixed)
         out.append(Para(f"Same in every cell: {same}."))
@@ -338,7 +337,7 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[JsonObject]) ->
 
 def _summary_records(run: Run) -> tuple[list[str], list[JsonObject]]:
     names = [m.name for m in METRICS.values()]
-    header = [*used_fields(run.summary.cells), "n", "errors"]
+    header = [*cell_fields(run.summary.cells), "n", "errors"]
     for m in names:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]

@@ -12,15 +12,12 @@ from skillbench._errors import SkillbenchError
 from skillbench.listing import NotShown, why_not_shown
 from skillbench.metrics import METRICS, counted_rows
 from skillbench.results import CellFields, ResultRow, Run
-from skillbench.types import CELL_FIELDS, SIZE_FIELDS, CellKey
+from skillbench.types import CELL_FIELDS, CellKey
 
 BASELINES = frozenset({"never", "random"})
 """Selector types that ignore what descriptions say: no listing change can help them."""
 ORACLE = "oracle"
 """The selector type that picks an expected skill whenever one is shown: the listing's bound."""
-
-Keyed = CellKey | ResultRow | CellFields
-"""Anything carrying the cell key fields as attributes: a key, a results row, a summary cell."""
 
 
 def fmt_value(value: Any) -> str:
@@ -54,21 +51,14 @@ def banner(run: Run) -> str | None:
 def selector_type(run: Run, name: str) -> str:
     """The registry type of a selector named in the cells (``config.yaml``; else the name,
     which is the type unless the config renamed it)."""
-    for sel in run.config.get("selectors") or ():
+    selectors = run.config.get("selectors")
+    for sel in selectors if isinstance(selectors, list) else ():
         if isinstance(sel, dict) and str(sel.get("name") or sel.get("type")) == name:
             return str(sel.get("type"))
     return name
 
 
-def used_fields(records: Iterable[Keyed]) -> tuple[str, ...]:
-    """The key fields ``records`` use: every field, less the size fields none of them set (so
-    a run without a size axis shows no empty size columns)."""
-    records = list(records)
-    unused = {f for f in SIZE_FIELDS if all(getattr(r, f) is None for r in records)}
-    return tuple(f for f in CELL_FIELDS if f not in unused)
-
-
-def varying_keys(cells: Iterable[Keyed]) -> list[str]:
+def varying_keys(cells: Iterable[CellKey]) -> list[str]:
     """Key fields that take more than one value across ``cells`` (what a label must show)."""
     cells = list(cells)
     return [k for k in CELL_FIELDS if len({fmt_value(getattr(c, k)) for c in cells}) > 1]
@@ -145,7 +135,7 @@ def half_life_order(label: Any) -> tuple[float, str]:
     return (math.inf if duration is None else duration.total_seconds(), "")
 
 
-def cell_label(cell: Keyed, keys: Iterable[str]) -> str:
+def cell_label(cell: CellKey, keys: Iterable[str]) -> str:
     """``budget=2000 ordering=usage``: only the fields that tell cells apart."""
     parts = [f"{k}={fmt_value(getattr(cell, k))}" for k in keys]
     return " ".join(parts) or "all"
@@ -181,7 +171,7 @@ def status_counts(run: Run) -> dict[str, int]:
     return out
 
 
-def not_shown_reason(run: Run, name: str, where: Keyed | None) -> NotShown:
+def not_shown_reason(run: Run, name: str, where: CellKey | None) -> NotShown:
     """Why the skill ``name`` was missing from the listing of ``where`` (a results row or a
     summary cell: its catalog variant and budget; None: neither is known), from the
     manifest's catalog facts."""

@@ -16,16 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from skillbench.metrics import cell_metrics
 from skillbench.results import (
     CatalogFacts,
     Manifest,
     ResultRow,
     Summary,
-    SummaryCell,
-    manifest_json,
+    summary_cell,
 )
-from skillbench.types import CELL_FIELDS, CellKey
+from skillbench.types import CellKey
 
 SKILLS = {
     "review": "Review changes for bugs, regressions, risks and missing tests.",
@@ -137,12 +135,7 @@ def write_run(
     summary = Summary(
         name=name,
         config_hash="abc123",
-        cells=[
-            SummaryCell.model_validate(
-                {**{f: getattr(k, f) for f in CELL_FIELDS}, **cell_metrics(v)}
-            )
-            for k, v in cells.items()
-        ],
+        cells=[summary_cell(k, v) for k, v in cells.items()],
     )
     (path / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))
     descriptions = dict(skills or SKILLS)
@@ -171,7 +164,7 @@ def write_run(
         timeline={},
         catalogs={variant: facts for variant in {r.catalog for r in rows}},
     )
-    (path / "manifest.json").write_text(json.dumps(manifest_json(manifest)))
+    (path / "manifest.json").write_text(json.dumps(manifest.to_json()))
     return path
 
 

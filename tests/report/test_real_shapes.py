@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from synthetic import paired_rows, sweep_rows, write_run
@@ -131,25 +132,45 @@ def test_cost_objects_give_break_even_and_a_cost_table(tmp_path: Path) -> None:
     rows = paired_rows([True] * 6 + [False] * 2)
     run = write_run(tmp_path / "run", rows)
     summary = json.loads((run / "summary.json").read_text())
+    def skill(invocations: int, inline: int, fork: int, turns: int | None) -> dict[str, Any]:
+        return {
+            "invocations": invocations,
+            "declared": "inline",
+            "inline_tokens": inline,
+            "fork_tokens": fork,
+            "inline_tokens_mean": inline / invocations,
+            "fork_tokens_mean": fork / invocations,
+            "break_even_turns": turns,
+        }
+
     summary["cells"][0]["cost"] = {
+        "decisions": 8,
         "invocations": 8,
         "listing_tokens": 800,
         "inline_tokens": 2400,
         "fork_tokens": 9000,
-        "per_skill": {
-            "review": {
-                "invocations": 6,
-                "inline_tokens": 1800,
-                "fork_tokens": 6600,
-                "break_even_turns": 7,
-            },
-            "refactor": {
-                "invocations": 2,
-                "inline_tokens": 600,
-                "fork_tokens": 2400,
-                "break_even_turns": None,
-            },
+        "declared_tokens": 2400,
+        "main_context_tokens": 3200,
+        "all_tokens": 3200,
+        "waste_tokens": 600,
+        "listing_dollars": None,
+        "inline_dollars": None,
+        "fork_dollars": None,
+        "dollars": None,
+        "dollars_cached": None,
+        "model": "gpt-4o",
+        "horizon": None,
+        "fork_system_prompt_tokens": 0,
+        "fork_work_tokens": 0,
+        "summary_tokens": 0,
+        "measured_summaries": None,
+        "sessions": {
+            "n": 8,
+            "mean_main_context_tokens": 400.0,
+            "max_main_context_tokens": 500,
+            "mean_dollars": None,
         },
+        "per_skill": {"review": skill(6, 1800, 6600, 7), "refactor": skill(2, 600, 2400, None)},
     }
     (run / "summary.json").write_text(json.dumps(summary))
     (run / "results.jsonl").unlink()  # the plot falls back on cost.per_skill
