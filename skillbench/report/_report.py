@@ -402,7 +402,8 @@ def write_report(
     if "csv" in formats:
         header, records = _summary_records(run)
         written.append(_write_csv(out / "summary.csv", header, records))
-        rows = [row.model_dump(mode="json") for row in run.rows]
-        keys = list(dict.fromkeys(k for row in rows for k in row))
+        rows = [row.to_json() for row in run.rows]
+        # the schema version leads, then the cell key and the rest in the row model's order
+        keys = list(dict.fromkeys(k for row in rows for k in ("schema_version", *row)))
         written.append(_write_csv(out / "decisions.csv", keys, rows))
     return written

@@ -132,6 +132,7 @@ def test_cost_objects_give_break_even_and_a_cost_table(tmp_path: Path) -> None:
     rows = paired_rows([True] * 6 + [False] * 2)
     run = write_run(tmp_path / "run", rows)
     summary = json.loads((run / "summary.json").read_text())
+
     def skill(invocations: int, inline: int, fork: int, turns: int | None) -> dict[str, Any]:
         return {
             "invocations": invocations,
