@@ -1,7 +1,7 @@
 """Reports people read, paired comparisons and the CI regression gate."""
 
 from skillbench.report._advice import LeftOut, left_out, left_out_text
-from skillbench.report._baseline import baseline_from_run, load_baseline
+from skillbench.report._baseline import Baseline, BaselineCell, baseline_from_run, load_baseline
 from skillbench.report._compare import Comparison, Flip, PairedResult, SkillDiff, compare_runs
 from skillbench.report._compare_doc import build_comparison
 from skillbench.report._doc import Document, to_html, to_markdown
@@ -31,6 +31,8 @@ from skillbench.report._select import Selection, parse_selection
 from skillbench.report._sizes import Knee, Loss, SizeLine, Split, size_json, size_lines
 
 __all__ = [
+    "Baseline",
+    "BaselineCell",
     "Comparison",
     "Document",
     "Flip",
