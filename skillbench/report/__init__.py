@@ -1,7 +1,7 @@
 """Reports people read, paired comparisons and the CI regression gate."""
 
 from skillbench.report._advice import LeftOut, left_out, left_out_text
-from skillbench.report._baseline import baseline_from_run, load_baseline
+from skillbench.report._baseline import Baseline, BaselineCell, baseline_from_run, load_baseline
 from skillbench.report._compare import Comparison, Flip, PairedResult, SkillDiff, compare_runs
 from skillbench.report._compare_doc import build_comparison
 from skillbench.report._doc import Document, to_html, to_markdown
@@ -13,12 +13,26 @@ from skillbench.report._gate import (
     check_run,
     write_junit,
 )
+from skillbench.report._headline import headline_text
 from skillbench.report._report import build_report, write_report
-from skillbench.report._run import Run, load_run
+from skillbench.report._run import (
+    banner,
+    cell_label,
+    distinct,
+    inert_keys,
+    not_shown_reason,
+    rows_by_cell,
+    run_name,
+    selector_type,
+    skill_descriptions,
+    varying_keys,
+)
 from skillbench.report._select import Selection, parse_selection
 from skillbench.report._sizes import Knee, Loss, SizeLine, Split, size_json, size_lines
 
 __all__ = [
+    "Baseline",
+    "BaselineCell",
     "Comparison",
     "Document",
     "Flip",
@@ -28,27 +42,36 @@ __all__ = [
     "LeftOut",
     "Loss",
     "PairedResult",
-    "Run",
     "Selection",
     "SizeLine",
     "SkillDiff",
     "Split",
     "Thresholds",
+    "banner",
     "baseline_from_run",
     "bless_run",
     "build_comparison",
     "build_report",
+    "cell_label",
     "check_run",
     "compare_runs",
+    "distinct",
+    "headline_text",
+    "inert_keys",
     "left_out",
     "left_out_text",
     "load_baseline",
-    "load_run",
+    "not_shown_reason",
     "parse_selection",
+    "rows_by_cell",
+    "run_name",
+    "selector_type",
     "size_json",
     "size_lines",
+    "skill_descriptions",
     "to_html",
     "to_markdown",
+    "varying_keys",
     "write_junit",
     "write_report",
 ]

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from skillbench.listing import NotShown
-from skillbench.report._figure import finite
 from skillbench.report._plots_skills import confusion_counts, is_skill, selector_cells
 from skillbench.report._run import (
-    Run,
     cell_label,
     fmt_value,
     not_shown_reason,
     skill_descriptions,
     sort_value,
     status_counts,
+    varying_keys,
 )
+from skillbench.results import CellFields, Run
 
 FITS = 0.8
 """A listing this far under its budget left nothing out (no entry is a fifth of a budget)."""
@@ -66,22 +66,21 @@ def _seen(run: Run) -> _Seen:
     seen = _Seen(
         defaultdict(set), defaultdict(set), defaultdict(set), defaultdict(set), defaultdict(set), {}
     )
-    keys = [k for k in SETTING if k in run.varying()]
+    keys = [k for k in SETTING if k in varying_keys(run.summary.cells)]
     for row in run.rows:
         budget = cell_label(row, keys)
-        names = list(row.get("expected") or ())
+        names = list(row.expected)
         seen.expected[budget].update(names)
         for name in names:
-            seen.requests[name].add(str(row.get("request_id")))
-        chosen = row.get("chosen")
-        if chosen and row.get("outcome") not in NOT_SHOWN:
-            seen.shown[budget].add(str(chosen))
-        if row.get("visible") is True:
+            seen.requests[name].add(row.request_id)
+        if row.chosen and row.outcome not in NOT_SHOWN:
+            seen.shown[budget].add(row.chosen)
+        if row.visible is True:
             (seen.shown if len(names) == 1 else seen.coshown)[budget].update(names)
-        elif row.get("visible") is False:
+        elif row.visible is False:
             seen.hidden[budget].update(names)
-        chars, limit = row.get("listing_chars"), row.get("budget")
-        if finite(chars) and finite(limit) and chars <= FITS * limit:
+        chars, limit = row.listing_chars, row.budget
+        if limit is not None and chars <= FITS * limit:
             for name in names:  # the largest budget with room is the strongest evidence
                 if seen.room.get(name, (0, 0))[0] < limit:
                     seen.room[name] = (int(limit), int(chars))
@@ -90,7 +89,7 @@ def _seen(run: Run) -> _Seen:
 
 def _why_never(run: Run, name: str, room: tuple[int, int] | None) -> str:
     """The reason a skill no budget showed, as far as the run records it."""
-    first = next((r for r in run.rows if name in (r.get("expected") or ())), {})
+    first = next((r for r in run.rows if name in r.expected), None)
     found = not_shown_reason(run, name, first)
     if found.reason != "budget":
         return found.why
@@ -112,15 +111,15 @@ def _why_never(run: Run, name: str, room: tuple[int, int] | None) -> str:
 
 def _settings(run: Run) -> dict[str, tuple[tuple[Any, ...], str]]:
     """Listing setting label (``_seen``'s key) → its sort key and how advice names it."""
-    keys = [k for k in SETTING if k in run.varying()]
+    keys = [k for k in SETTING if k in varying_keys(run.summary.cells)]
     out: dict[str, tuple[tuple[Any, ...], str]] = {}
     for row in run.rows:
         label = cell_label(row, keys)
         if label not in out:
-            budget = row.get("budget")
-            parts = [f"{k} {fmt_value(row.get(k))}" for k in keys if k != "budget"]
+            budget = row.budget
+            parts = [f"{k} {fmt_value(getattr(row, k))}" for k in keys if k != "budget"]
             parts.append("the default budget" if budget is None else f"budget {budget:,}")
-            order = tuple(sort_value(row.get(k)) for k in keys)
+            order = tuple(sort_value(getattr(row, k)) for k in keys)
             out[label] = (order, ", ".join(parts))
     return out
 
@@ -193,14 +192,14 @@ class LeftOut(NamedTuple):
     why: NotShown
 
 
-def left_out(run: Run, cells: Sequence[Mapping[str, Any]] | None = None) -> list[LeftOut]:
+def left_out(run: Run, cells: Sequence[CellFields] | None = None) -> list[LeftOut]:
     """Per expected skill, the decisions of ``cells`` (default: every cell) that confusions
     leave out because the listing did not show it, most first, each with its reason (from the
     first cell that records it: its catalog and budget)."""
     counts: dict[str, int] = defaultdict(int)
-    where: dict[str, Mapping[str, Any]] = {}
-    for c in run.cells if cells is None else cells:
-        for name, n in (c.get("not_shown") or {}).items():
+    where: dict[str, CellFields] = {}
+    for c in run.summary.cells if cells is None else cells:
+        for name, n in c.not_shown.items():
             counts[name] += int(n)
             where.setdefault(name, c)
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -218,7 +217,7 @@ def left_out_text(found: Sequence[LeftOut], shown: int = 5) -> str:
     )
 
 
-def _left_out(run: Run, cell: Mapping[str, Any] | None) -> list[str]:
+def _left_out(run: Run, cell: CellFields | None) -> list[str]:
     """The decisions left out of the confusions: their expected skill was not shown."""
     found = left_out(run, selector_cells(run) if cell is None else [cell])
     if not found:
@@ -229,7 +228,7 @@ def _left_out(run: Run, cell: Mapping[str, Any] | None) -> list[str]:
     ]
 
 
-def confused_pairs(run: Run, cell: Mapping[str, Any] | None = None, top: int = 5) -> list[str]:
+def confused_pairs(run: Run, cell: CellFields | None = None, top: int = 5) -> list[str]:
     """The skill pairs a cell's selector mixes up most (default: summed over the selectors
     under test), with descriptions when the run recorded them; only decisions whose expected
     skill was shown count."""

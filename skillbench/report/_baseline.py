@@ -7,15 +7,18 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import ValidationError
 
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.metrics import METRICS, find_metric
 from skillbench.report._pairing import cell_rows
-from skillbench.report._run import Row, Run, cell_key
-from skillbench.types import cell_fields
+from skillbench.report._run import has_metric, run_name
+from skillbench.results import ResultRow, Run
+from skillbench.types import CELL_FIELDS, CellKey, JsonObject, Outcome, Record, cell_fields
 
-FORMAT_VERSION = 1
+FORMAT_VERSION: Literal[1] = 1
 Bounds = Mapping[str, Mapping[str, float]]
 """Absolute thresholds per metric, ``min`` and/or ``max``: ``{"accuracy": {"min": 0.8}}``."""
 
@@ -31,67 +34,156 @@ def merge_bounds(
     return out
 
 
-def _requests(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
+class MetricValue(Record):
+    """A metric of a blessed cell."""
+
+    value: float | None
+    """The metric's value (null: undefined for the cell)."""
+    ci: list[float] | None
+    """Its 95% interval."""
+    n: int | None
+    """Decisions it is over (null: no single denominator)."""
+
+
+class RequestOutcomes(Record):
+    """One request of a blessed cell: the facts every per-decision metric reads, per repeat."""
+
+    positive: bool
+    """The request expects a skill."""
+    outcomes: list[Outcome]
+    """Each repeat's outcome."""
+    visible: list[bool | None]
+    """Each repeat's visibility of an expected skill (null for negatives)."""
+
+
+class BaselineCell(CellKey):
+    """One cell of a baseline: its key, metric values and per-request outcomes."""
+
+    metrics: dict[str, MetricValue]
+    """Per registered metric the cell had when blessed."""
+    requests: dict[str, RequestOutcomes]
+    """Per request id, in the run's order."""
+
+
+class Baseline(Record):
+    """A baseline file: the blessed run's cells and the absolute thresholds it records."""
+
+    skillbench_baseline: Literal[1] = FORMAT_VERSION
+    """Format version of the file."""
+    run: str
+    """Name of the blessed run."""
+    config_hash: str | None
+    """Config hash of the blessed run."""
+    created: str
+    """When it was blessed (UTC, ISO 8601)."""
+    thresholds: dict[str, dict[str, float]] | None = None
+    """Absolute floors (``min``) and ceilings (``max``) per metric that every check enforces."""
+    cells: list[BaselineCell]
+    """The blessed run's cells in grid order."""
+
+    def to_json(self) -> JsonObject:
+        """The file's document (thresholds only when recorded; the key fields the blessed
+        run used, so a run without a size axis has no size keys)."""
+        fields = cell_fields(self.cells)
+        doc: JsonObject = {
+            "skillbench_baseline": self.skillbench_baseline,
+            "run": self.run,
+            "config_hash": self.config_hash,
+            "created": self.created,
+        }
+        if self.thresholds:
+            doc["thresholds"] = {name: dict(b) for name, b in self.thresholds.items()}
+        doc["cells"] = [
+            {
+                **{k: getattr(cell, k) for k in fields},
+                "metrics": {
+                    name: entry.model_dump(mode="json") for name, entry in cell.metrics.items()
+                },
+                "requests": {
+                    rid: entry.model_dump(mode="json") for rid, entry in cell.requests.items()
+                },
+            }
+            for cell in self.cells
+        ]
+        return doc
+
+
+def _requests(rows: Sequence[ResultRow]) -> dict[str, RequestOutcomes]:
     """Per request the facts every per-decision metric reads: outcomes, positive, visibility."""
-    out: dict[str, dict[str, Any]] = {}
+    positive: dict[str, bool] = {}
+    outcomes: dict[str, list[Outcome]] = {}
+    visible: dict[str, list[bool | None]] = {}
     for r in rows:
-        entry = out.setdefault(
-            str(r.get("request_id")),
-            {"positive": bool(r.get("expected")), "outcomes": [], "visible": []},
-        )
-        entry["outcomes"].append(r.get("outcome"))
-        entry["visible"].append(r.get("visible"))
-    return out
+        positive.setdefault(r.request_id, bool(r.expected))
+        outcomes.setdefault(r.request_id, []).append(r.outcome)
+        visible.setdefault(r.request_id, []).append(r.visible)
+    return {
+        rid: RequestOutcomes(positive=positive[rid], outcomes=outcomes[rid], visible=visible[rid])
+        for rid in positive
+    }
 
 
-def request_rows(cell: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A baseline cell's requests back as decision rows (one per repeat) for the metrics."""
+def request_rows(cell: BaselineCell) -> list[ResultRow]:
+    """A baseline cell's requests back as decision rows (one per repeat) for the metrics.
+
+    A baseline keeps only what per-decision metrics read (outcome, visibility, whether a skill
+    was expected, under a placeholder name), so the rows are built without the fields it
+    does not record; reading one of those is an error.
+    """
+    key = {name: getattr(cell, name) for name in CELL_FIELDS}
     rows = []
-    for rid, entry in (cell.get("requests") or {}).items():
-        expected = ["?"] if entry.get("positive") else []
-        for outcome, visible in zip(entry["outcomes"], entry["visible"], strict=True):
+    for rid, entry in cell.requests.items():
+        expected = ["?"] if entry.positive else []
+        for repeat, (outcome, visible) in enumerate(
+            zip(entry.outcomes, entry.visible, strict=True)
+        ):
             rows.append(
-                {"request_id": rid, "outcome": outcome, "expected": expected, "visible": visible}
+                ResultRow.model_construct(
+                    **key,
+                    repeat=repeat,
+                    request_id=rid,
+                    expected=expected,
+                    outcome=outcome,
+                    visible=visible,
+                )
             )
     return rows
 
 
-def baseline_from_run(run: Run, bounds: Bounds | None = None) -> dict[str, Any]:
-    """The baseline document: metric values, intervals, denominators, per-request outcomes and
+def baseline_from_run(run: Run, bounds: Bounds | None = None) -> Baseline:
+    """The baseline of a run: metric values, intervals, denominators, per-request outcomes and
     (optionally) absolute thresholds."""
     by_cell = cell_rows(run, counted=True)
     cells = []
-    for cell in run.cells:
-        rows = by_cell.get(cell_key(cell), [])
+    for cell in run.summary.cells:
+        rows = by_cell.get(cell.key, [])
         metrics = {}
         for m in METRICS.values():
-            if m.name in cell:
+            if has_metric(cell, m.name):
                 size = m.size(rows) if rows else None
-                n = cell.get("n") if size is None else size
-                metrics[m.name] = {"value": cell[m.name], "ci": cell.get(m.name + "_ci"), "n": n}
-        entry = {k: cell.get(k) for k in cell_fields(run.cells)}
-        entry.update(metrics=metrics, requests=_requests(rows))
-        cells.append(entry)
-    doc: dict[str, Any] = {
-        "skillbench_baseline": FORMAT_VERSION,
-        "run": run.name,
-        "config_hash": run.summary.get("config_hash"),
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-    if bounds:
-        doc["thresholds"] = {name: dict(b) for name, b in bounds.items()}
-    doc["cells"] = cells
-    return doc
+                n = cell.n if size is None else size
+                metrics[m.name] = MetricValue(
+                    value=cell.metric(m.name), ci=cell.interval(m.name), n=n
+                )
+        key = {name: getattr(cell, name) for name in CELL_FIELDS}
+        cells.append(BaselineCell(**key, metrics=metrics, requests=_requests(rows)))
+    return Baseline(
+        run=run_name(run),
+        config_hash=run.summary.config_hash,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        thresholds={name: dict(b) for name, b in bounds.items()} if bounds else None,
+        cells=cells,
+    )
 
 
-def write_baseline(doc: Mapping[str, Any], path: str | Path) -> Path:
+def write_baseline(baseline: Baseline, path: str | Path) -> Path:
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(baseline.to_json(), indent=1) + "\n", encoding="utf-8")
     return out
 
 
-def check_bounds(bounds: Bounds, where: str) -> None:
+def check_bounds(bounds: Mapping[str, Any], where: str) -> None:
     """Every threshold names a known metric, says min or max, and is a finite number."""
     for name, bound in bounds.items():
         try:
@@ -109,7 +201,7 @@ def check_bounds(bounds: Bounds, where: str) -> None:
                 )
 
 
-def load_baseline(path: str | Path) -> dict[str, Any]:
+def load_baseline(path: str | Path) -> Baseline:
     """Read and validate a baseline file; errors name the file and the field."""
     p = Path(path)
     try:
@@ -133,4 +225,9 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
     if not isinstance(bounds, dict):
         raise InputError(Location(str(p), field="thresholds"), "expected an object per metric")
     check_bounds(bounds, f"{p}: field 'thresholds'")
-    return doc
+    try:
+        return Baseline.model_validate(doc)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(part) for part in err["loc"])
+        raise InputError(Location(str(p), field=field), err["msg"]) from None

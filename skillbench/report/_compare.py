@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import Bootstrap, McNemar, Metric, find_metric
@@ -17,13 +17,14 @@ from skillbench.report._pairing import (
     cell_rows,
     family_alpha,
     paired_stats,
-    read_run,
+    read_finished_run,
     request_scores,
     require_same_requests,
     scored_rows,
 )
-from skillbench.report._run import Row, cell_key
 from skillbench.report._select import Selection, pair_cells, select_cells
+from skillbench.results import CellFields, ResultRow
+from skillbench.types import JsonObject, JsonValue
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,8 @@ class PairedResult:
     """
 
     label: str
-    cell_a: Mapping[str, Any]
-    cell_b: Mapping[str, Any]
+    cell_a: CellFields
+    cell_b: CellFields
     n_requests: int
     n_decisions: int
     stats: PairedStats
@@ -135,15 +136,15 @@ class Comparison:
         """B regressed in some pair."""
         return any(self.regressed(r) for r in self.results)
 
-    def to_json(self) -> dict[str, Any]:
-        pairs = []
+    def to_json(self) -> JsonObject:
+        pairs: list[JsonValue] = []
         for r in self.results:
             st = r.stats
             pairs.append(
                 {
                     "label": r.label,
-                    "cell_a": {k: v for k, v in r.cell_a.items() if not isinstance(v, dict | list)},
-                    "cell_b": {k: v for k, v in r.cell_b.items() if not isinstance(v, dict | list)},
+                    "cell_a": _scalars(r.cell_a),
+                    "cell_b": _scalars(r.cell_b),
                     "n_requests": r.n_requests,
                     "n_decisions": r.n_decisions,
                     "value_a": st.value_a,
@@ -182,29 +183,34 @@ class Comparison:
         }
 
 
+def _scalars(cell: CellFields) -> JsonObject:
+    """The cell's fields as ``summary.json`` has them, less its tables and intervals."""
+    return {k: v for k, v in cell.to_json().items() if not isinstance(v, dict | list)}
+
+
 class _Config(NamedTuple):
     test_alpha: float
     resamples: int
     seed: int
 
 
-def _train_ids(rows: Sequence[Row]) -> set[str]:
+def _train_ids(rows: Sequence[ResultRow]) -> set[str]:
     """Requests a calibrated selector trained on (not in the summary, not comparable)."""
-    return {str(r.get("request_id")) for r in rows if r.get("split") == "train"}
+    return {r.request_id for r in rows if r.split == "train"}
 
 
-def _chosen(rows: Sequence[Row]) -> dict[str, list[str | None]]:
+def _chosen(rows: Sequence[ResultRow]) -> dict[str, list[str | None]]:
     """What each request's repeats chose, by request id."""
     out: dict[str, list[str | None]] = defaultdict(list)
     for r in rows:
-        out[str(r.get("request_id"))].append(r.get("chosen"))
+        out[r.request_id].append(r.chosen)
     return out
 
 
 def _pair(
     label: str,
-    cells: tuple[Mapping[str, Any], Mapping[str, Any]],
-    rows: tuple[Sequence[Row], Sequence[Row]],
+    cells: tuple[CellFields, CellFields],
+    rows: tuple[Sequence[ResultRow], Sequence[ResultRow]],
     m: Metric,
     config: _Config,
 ) -> PairedResult:
@@ -214,7 +220,7 @@ def _pair(
     on are left out of both (the other side's test requests are then a superset).
     """
     train = _train_ids(rows[0]) | _train_ids(rows[1])
-    counted = [[r for r in side if str(r.get("request_id")) not in train] for side in rows]
+    counted = [[r for r in side if r.request_id not in train] for side in rows]
     ra, rb = request_scores(counted[0], m), request_scores(counted[1], m)
     if not ra or not rb:
         side = "A" if not ra else "B"
@@ -224,7 +230,7 @@ def _pair(
     stats = paired_stats(
         ra, rb, m, alpha=config.test_alpha, resamples=config.resamples, seed=config.seed
     )
-    expected = {str(r.get("request_id")): list(r.get("expected") or []) for r in counted[0]}
+    expected = {r.request_id: list(r.expected) for r in counted[0]}
     chosen_a, chosen_b = _chosen(counted[0]), _chosen(counted[1])
     flips: dict[bool, list[Flip]] = {True: [], False: []}
     skills: dict[str, list[tuple[float, float]]] = defaultdict(list)
@@ -284,8 +290,8 @@ def compare_runs(
             "recall, precision or a rate"
         )
     family_alpha(alpha, 1)  # validates alpha before any file is read
-    run_a = read_run(a.path)
-    run_b = run_a if b.path.resolve() == a.path.resolve() else read_run(b.path)
+    run_a = read_finished_run(a.path)
+    run_b = run_a if b.path.resolve() == a.path.resolve() else read_finished_run(b.path)
     for run, sel in ((run_a, a), (run_b, b)):
         if not run.rows:
             raise SkillbenchError(f"{sel.path}/results.jsonl: missing or empty (needed to pair)")
@@ -299,7 +305,7 @@ def compare_runs(
             _pair(
                 label,
                 (ca, cb),
-                (rows_a.get(cell_key(ca), []), rows_b.get(cell_key(cb), [])),
+                (rows_a.get(ca.key, []), rows_b.get(cb.key, [])),
                 m,
                 config,
             ),

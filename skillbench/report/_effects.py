@@ -11,24 +11,25 @@ requests.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from skillbench.metrics import METRICS, Interval, paired_bootstrap
 from skillbench.report._run import (
     BASELINES,
     ORACLE,
-    CellKey,
-    Row,
-    Run,
-    cell_key,
     cell_label,
+    distinct,
     fmt_value,
+    half_life_order,
+    rows_by_cell,
+    selector_type,
     sort_value,
 )
-from skillbench.types import CELL_FIELDS
+from skillbench.results import CellFields, ResultRow, Run
+from skillbench.types import CELL_FIELDS, CellKey
 
-Cell = Mapping[str, Any]
+Cell = CellFields
 RESAMPLES = 4000
 """Bootstrap resamples per effect: enough for two-decimal interval ends, fast on 2 cores."""
 
@@ -65,13 +66,13 @@ class Effect(NamedTuple):
         return f"{value} [{self.ci.low:+.3f}, {self.ci.high:+.3f}], {self.n:,} paired requests"
 
 
-def request_scores(rows: Iterable[Row], metric: str = "accuracy") -> dict[str, float]:
+def request_scores(rows: Iterable[ResultRow], metric: str = "accuracy") -> dict[str, float]:
     """Request id → mean success on ``metric`` over its repeats (rows it applies to only)."""
     measure = METRICS.get(metric)
     hits: dict[str, list[bool]] = defaultdict(list)
     for row in rows:
         if measure.per_row and measure.applies(row):  # type: ignore[misc]
-            hits[str(row.get("request_id"))].append(bool(measure.hit(row)))  # type: ignore[misc]
+            hits[row.request_id].append(bool(measure.hit(row)))  # type: ignore[misc]
     return {rid: sum(v) / len(v) for rid, v in hits.items()}
 
 
@@ -80,15 +81,15 @@ class Effects:
 
     def __init__(self, run: Run) -> None:
         self.run = run
-        self._rows = run.rows_by_cell()
+        self._rows = rows_by_cell(run.rows)
         self._scores: dict[tuple[CellKey, str], dict[str, float]] = {}
 
-    def rows(self, cell: Cell) -> Sequence[Row]:
+    def rows(self, cell: Cell) -> Sequence[ResultRow]:
         """The cell's counted rows (the test split when a selector calibrated)."""
-        return self._rows.get(cell_key(cell), ())
+        return self._rows.get(cell.key, ())
 
     def scores(self, cell: Cell, metric: str) -> dict[str, float]:
-        key = (cell_key(cell), metric)
+        key = (cell.key, metric)
         if key not in self._scores:
             self._scores[key] = request_scores(self.rows(cell), metric)
         return self._scores[key]
@@ -105,7 +106,7 @@ class Effects:
 
 def kind(run: Run, cell: Cell) -> str:
     """The selector type of a cell."""
-    return run.selector_type(cell.get("selector"))
+    return selector_type(run, cell.selector)
 
 
 def is_baseline(run: Run, cell: Cell) -> bool:
@@ -116,14 +117,14 @@ def is_baseline(run: Run, cell: Cell) -> bool:
 def selector_cells(run: Run, cells: Sequence[Cell] | None = None) -> list[Cell]:
     """``cells`` (default: the run's) of the selectors under test, baselines left out; every
     cell when all are baselines. Plots and pooled counts draw these, never both kinds mixed."""
-    cells = run.cells if cells is None else cells
+    cells = run.summary.cells if cells is None else cells
     return [c for c in cells if not is_baseline(run, c)] or list(cells)
 
 
 def cells_text(run: Run, cells: Sequence[Cell]) -> str:
     """Which cells a plot or count covers, in a few words (selectors named, baselines too)."""
-    names = ", ".join(dict.fromkeys(fmt_value(c.get("selector")) for c in cells))
-    left = sorted({fmt_value(c.get("selector")) for c in run.cells if c not in cells})
+    names = ", ".join(dict.fromkeys(c.selector for c in cells))
+    left = sorted({c.selector for c in run.summary.cells if c not in cells})
     text = f"{len(cells)} cell{'s' if len(cells) != 1 else ''} of selector {names}"
     return text + (f" (baselines {', '.join(left)} left out)" if left else "")
 
@@ -133,9 +134,9 @@ def groups(cells: Sequence[Cell], axis: str) -> dict[tuple[str, ...], list[Cell]
     with a single cell compare nothing and are left out."""
     out: dict[tuple[str, ...], list[Cell]] = defaultdict(list)
     for cell in cells:
-        out[tuple(fmt_value(cell.get(k)) for k in CELL_FIELDS if k != axis)].append(cell)
+        out[tuple(fmt_value(getattr(cell, k)) for k in CELL_FIELDS if k != axis)].append(cell)
     return {
-        key: sorted(cs, key=lambda c: axis_order(axis, c.get(axis)))
+        key: sorted(cs, key=lambda c: axis_order(axis, getattr(c, axis)))
         for key, cs in out.items()
         if len(cs) > 1
     }
@@ -144,13 +145,11 @@ def groups(cells: Sequence[Cell], axis: str) -> dict[tuple[str, ...], list[Cell]
 def axis_order(axis: str, value: Any) -> tuple[Any, ...]:
     """Sort key of an axis value: budgets by size, half-lives by duration, the rest by name."""
     if axis == "half_life":
-        from skillbench.report._run import half_life_order
-
         return half_life_order(value)
     return sort_value(value)
 
 
 def group_label(run: Run, cell: Cell, axis: str) -> str:
     """The fields naming a comparable group: those that vary in the run, ``axis`` excluded."""
-    keys = [k for k in run.distinct()[1] if k != axis]
+    keys = [k for k in distinct(run.summary.cells)[1] if k != axis]
     return cell_label(cell, keys)

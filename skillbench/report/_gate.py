@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import Metric, Resolution, find_metric
 from skillbench.report._baseline import (
+    Baseline,
+    BaselineCell,
     Bounds,
     baseline_from_run,
     check_bounds,
@@ -33,11 +35,12 @@ from skillbench.report._pairing import (
     count,
     family_alpha,
     paired_stats,
-    read_run,
+    read_finished_run,
     request_scores,
     require_same_requests,
 )
-from skillbench.report._run import CellKey, cell_key, cell_label, varying_keys
+from skillbench.report._run import cell_label, varying_keys
+from skillbench.types import CellKey
 
 Status = Literal["pass", "fail", "skip"]
 
@@ -150,23 +153,20 @@ def bless_run(
     that every later ``check`` enforces."""
     bounds = merge_bounds({}, minimum or {}, maximum or {})
     check_bounds(bounds, "--min/--max")
-    return write_baseline(baseline_from_run(read_run(run_dir), bounds), baseline)
+    return write_baseline(baseline_from_run(read_finished_run(run_dir), bounds), baseline)
 
 
-Cells = dict[CellKey, Mapping[str, Any]]
+Cells = dict[CellKey, BaselineCell]
 
 
 def _cells_match(
-    base: Mapping[str, Any],
-    current: Mapping[str, Any],
-    run_dir: str | Path,
-    baseline: str | Path,
+    base: Baseline, current: Baseline, run_dir: str | Path, baseline: str | Path
 ) -> tuple[Cells, Cells]:
     """Baseline and run cells by key; a different grid is an error, not a partial gate."""
-    bcells = {cell_key(c): c for c in base["cells"]}
-    ccells = {cell_key(c): c for c in current["cells"]}
+    bcells = {c.key: c for c in base.cells}
+    ccells = {c.key: c for c in current.cells}
     if bcells.keys() != ccells.keys():
-        keys = varying_keys([*base["cells"], *current["cells"]])
+        keys = varying_keys([*base.cells, *current.cells])
         missing = [cell_label(bcells[k], keys) for k in bcells.keys() - ccells.keys()]
         extra = [cell_label(ccells[k], keys) for k in ccells.keys() - bcells.keys()]
         parts = [
@@ -203,10 +203,10 @@ def check_run(
         raise SkillbenchError(f"--max-drop must be >= 0, got {thresholds.max_drop}")
     check_bounds(merge_bounds({}, thresholds.minimum, thresholds.maximum), "--min/--max")
     base = load_baseline(baseline)
-    bounds = thresholds.bounds(base.get("thresholds", {}))
-    current = baseline_from_run(read_run(run_dir))
+    bounds = thresholds.bounds(base.thresholds or {})
+    current = baseline_from_run(read_finished_run(run_dir))
     bcells, ccells = _cells_match(base, current, run_dir, baseline)
-    keys = varying_keys(base["cells"])
+    keys = varying_keys(base.cells)
     labels = {key: cell_label(bcell, keys) for key, bcell in bcells.items()}
     scores = {
         (key, m.name): _scores(m, labels[key], bcell, ccells[key])
@@ -241,7 +241,7 @@ def _coarser(a: Resolution, b: Resolution) -> bool:
 
 
 def _scores(
-    m: Metric, label: str, bcell: Mapping[str, Any], ccell: Mapping[str, Any]
+    m: Metric, label: str, bcell: BaselineCell, ccell: BaselineCell
 ) -> tuple[dict[str, float], dict[str, float]] | None:
     """Baseline and run per-request scores of one cell and metric; None when neither side has
     a request the metric counts (e.g. a false-invocation rate with no negative requests)."""
@@ -266,11 +266,12 @@ class _Gate:
     bound: Mapping[str, float]
 
     def judge(
-        self, bcell: Mapping[str, Any], ccell: Mapping[str, Any], stats: PairedStats | None
+        self, bcell: BaselineCell, ccell: BaselineCell, stats: PairedStats | None
     ) -> GateResult:
         name = self.m.name
-        b, c = bcell["metrics"].get(name) or {}, ccell["metrics"].get(name) or {}
-        bv, cv = b.get("value"), c.get("value")
+        b, c = bcell.metrics.get(name), ccell.metrics.get(name)
+        bv = b.value if b is not None else None
+        cv = c.value if c is not None else None
         if cv is None and stats is None:
             return GateResult(self.label, name, "skip", f"{self.label} {name}: no value")
         head = f"{self.label} {name}: {_fmt(cv)} vs baseline {_fmt(bv)}"
@@ -305,7 +306,7 @@ class _Gate:
         return GateResult(self.label, name, "pass", head + (f": {note}" if note else ""), note)
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{float(value):.3f}"
 
 

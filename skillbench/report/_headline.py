@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from skillbench.metrics import METRICS
 from skillbench.report._doc import Block, Para, Table
 from skillbench.report._effects import Effects, is_baseline, kind
-from skillbench.report._run import Run, cell_label, fmt_value
+from skillbench.report._run import cell_label, fmt_value, value, varying_keys
+from skillbench.results import CellFields, Run
 from skillbench.types import CELL_FIELDS
 
-Cell = Mapping[str, Any]
+Cell = CellFields
 
 
 OBJECTIVE = "accuracy"
@@ -25,15 +23,15 @@ def best_cell(run: Run, objective: str = OBJECTIVE) -> Cell | None:
     """The cell best on ``objective`` among the selectors under test (any cell when all
     are baselines); ties go to the shorter listing."""
     direction = 1 if METRICS.get(objective).higher_is_better else -1
-    scored = [c for c in run.cells if c.get(objective) is not None]
+    scored = [c for c in run.summary.cells if c.metric(objective) is not None]
     real = [c for c in scored if not is_baseline(run, c)] or scored
     if not real:
         return None
-    return max(real, key=lambda c: (direction * c[objective], -(c.get("mean_listing_chars") or 0)))
+    return max(real, key=lambda c: (direction * value(c, objective), -(c.mean_listing_chars or 0)))
 
 
 def _ci(cell: Cell, metric: str) -> str:
-    low, high = cell.get(metric + "_ci") or (None, None)
+    low, high = cell.interval(metric) or (None, None)
     return "" if low is None or high is None else f" [{low:.3f}, {high:.3f}]"
 
 
@@ -41,9 +39,9 @@ def _twins(run: Run, best: Cell, axis: str) -> list[Cell]:
     """Cells differing from ``best`` in ``axis`` alone."""
     return [
         c
-        for c in run.cells
-        if c.get(axis) != best.get(axis)
-        and all(c.get(k) == best.get(k) for k in CELL_FIELDS if k != axis)
+        for c in run.summary.cells
+        if getattr(c, axis) != getattr(best, axis)
+        and all(getattr(c, k) == getattr(best, k) for k in CELL_FIELDS if k != axis)
     ]
 
 
@@ -54,14 +52,18 @@ def _delta(effects: Effects, axis: str, other: Cell, best: Cell, metric: str) ->
 
 def _named(run: Run, cell: Cell) -> str:
     """A baseline's selector name, with its type when the config renamed it."""
-    name, selector_type = fmt_value(cell.get("selector")), kind(run, cell)
+    name, selector_type = cell.selector, kind(run, cell)
     return name if name == selector_type else f"{name} ({selector_type})"
 
 
 def _baselines(run: Run, best: Cell, objective: str) -> Para | None:
     """The baselines on the best cell's listing, apart: references, not rivals."""
     refs = [c for c in _twins(run, best, "selector") if is_baseline(run, c)]
-    parts = [f"{_named(run, c)} {c[objective]:.3f}" for c in refs if c.get(objective) is not None]
+    parts = [
+        f"{_named(run, c)} {value(c, objective):.3f}"
+        for c in refs
+        if c.metric(objective) is not None
+    ]
     if not parts:
         return None
     return Para(
@@ -79,20 +81,24 @@ def headline(run: Run, effects: Effects, objective: str = OBJECTIVE) -> list[Blo
     best = best_cell(run, objective)
     if best is None:
         return [Para(f"No cell has a value for {objective}: nothing to summarise.")]
-    keys = run.varying()
+    keys = varying_keys(run.summary.cells)
     label = cell_label(best, keys)
     beside = (
-        f"; {BESIDE} {best[BESIDE]:.3f}{_ci(best, BESIDE)}"
-        if best.get(BESIDE) is not None and objective != BESIDE
+        f"; {BESIDE} {value(best, BESIDE):.3f}{_ci(best, BESIDE)}"
+        if best.metric(BESIDE) is not None and objective != BESIDE
         else ""
     )
     out: list[Block] = [
         Para(
             f"**Best cell on {objective}** (the objective; "
             f"{METRICS.get(objective).definition}): **{label}**, {objective} "
-            f"**{best[objective]:.3f}**{_ci(best, objective)}{beside}, over "
-            f"{best.get('n', 0):,} decisions"
-            + (" (baselines excluded)." if any(is_baseline(run, c) for c in run.cells) else ".")
+            f"**{value(best, objective):.3f}**{_ci(best, objective)}{beside}, over "
+            f"{best.n:,} decisions"
+            + (
+                " (baselines excluded)."
+                if any(is_baseline(run, c) for c in run.summary.cells)
+                else "."
+            )
         )
     ]
     rows = []
@@ -107,7 +113,7 @@ def headline(run: Run, effects: Effects, objective: str = OBJECTIVE) -> list[Blo
             rows.append(
                 [
                     axis,
-                    f"{fmt_value(best.get(axis))} vs {fmt_value(other.get(axis))}",
+                    f"{fmt_value(getattr(best, axis))} vs {fmt_value(getattr(other, axis))}",
                     f"{effect.diff:+.3f}",
                     f"[{effect.ci.low:+.3f}, {effect.ci.high:+.3f}]",
                     _delta(effects, axis, other, best, BESIDE),

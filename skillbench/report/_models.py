@@ -8,12 +8,13 @@ percentiles are over the decisions that went to the server: a cached answer took
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from skillbench.report._doc import Block, Heading, Para, Table
-from skillbench.report._run import Run, cell_key, cell_label
-from skillbench.types import CellKey
+from skillbench.report._run import cell_label, varying_keys
+from skillbench.results import ResultRow, Run
+from skillbench.types import CELL_FIELDS, CellKey
 
 
 class ModelFigures(NamedTuple):
@@ -39,35 +40,38 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
-def model_figures(rows: Sequence[Mapping[str, Any]]) -> dict[CellKey, ModelFigures]:
+def model_figures(rows: Sequence[ResultRow]) -> dict[CellKey, ModelFigures]:
     """Per cell whose rows came from a model: its figures (other cells are left out)."""
-    by_cell: dict[CellKey, list[Mapping[str, Any]]] = {}
+    by_cell: dict[CellKey, list[ResultRow]] = {}
     for row in rows:
-        if isinstance((row.get("detail") or {}).get("model"), str):
-            by_cell.setdefault(cell_key(row), []).append(row)
+        if isinstance(row.detail.get("model"), str):
+            by_cell.setdefault(row.key, []).append(row)
     return {key: _figures(cell_rows) for key, cell_rows in by_cell.items()}
 
 
-def _figures(rows: Sequence[Mapping[str, Any]]) -> ModelFigures:
-    details = [r["detail"] for r in rows]
+def _figures(rows: Sequence[ResultRow]) -> ModelFigures:
+    details = [r.detail for r in rows]
     sent = [r for r, d in zip(rows, details, strict=True) if not d.get("cached")]
     usages = [d.get("usage") or {} for d in details if not d.get("cached")]
     costs = [d["cost_usd"] for d in details if isinstance(d.get("cost_usd"), int | float)]
-    latencies = [
-        float(r["latency_ms"]) for r in sent if r["detail"].get("attempts") and r["latency_ms"]
-    ]
+    latencies = [r.latency_ms for r in sent if r.detail.get("attempts") and r.latency_ms]
     return ModelFigures(
         model=str(details[0]["model"]),
         decisions=len(rows),
         calls=sum(int(d.get("attempts") or 0) for d in details if not d.get("cached")),
         cached=sum(bool(d.get("cached")) for d in details),
-        errors=sum(r["outcome"] == "error" for r in rows),
+        errors=sum(r.outcome == "error" for r in rows),
         prompt_tokens=sum(int(u.get("prompt_tokens") or 0) for u in usages),
         completion_tokens=sum(int(u.get("completion_tokens") or 0) for u in usages),
         latency_p50_ms=percentile(latencies, 0.5),
         latency_p95_ms=percentile(latencies, 0.95),
         cost_usd=sum(costs) if costs else None,
     )
+
+
+def _key_order(key: CellKey) -> tuple[str, ...]:
+    """Cells in the order of their key fields' values as Python writes them."""
+    return tuple(repr(getattr(key, name)) for name in CELL_FIELDS)
 
 
 def _ms(value: float | None) -> str:
@@ -79,13 +83,13 @@ def model_section(run: Run) -> list[Block]:
     figures = model_figures(run.rows)
     if not figures:
         return []
-    keys = run.varying()
+    keys = varying_keys(run.summary.cells)
     rows = []
-    for key, f in sorted(figures.items(), key=lambda item: str(item[0])):
+    for key, f in sorted(figures.items(), key=lambda item: _key_order(item[0])):
         cost = "–" if f.cost_usd is None else f"${f.cost_usd:,.4f}"
         rows.append(
             [
-                cell_label(key._asdict(), keys),
+                cell_label(key, keys),
                 f.model,
                 f"{f.decisions:,}",
                 f"{f.calls:,}",

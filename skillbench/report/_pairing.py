@@ -1,7 +1,7 @@
 """What ``compare`` and ``check`` share: reading a run, scoring its requests, the paired test.
 
 Both commands answer the same question ("is B worse than A on these requests?"), so they go
-through the same functions here. A run directory is read only here (``read_run``,
+through the same functions here. A run directory is read only here (``read_finished_run``,
 ``cell_rows``) and metric names are resolved by ``find_metric``; each request becomes
 one score (its repeats pooled: one cluster, one vote), and the scores are tested and resampled
 by the same code. Two commands that disagree on one suite would mean one of them is wrong.
@@ -25,19 +25,20 @@ from skillbench.metrics import (
     resolution,
     sign_test,
 )
-from skillbench.report._run import CellKey, Row, Run, cell_key, load_run
-from skillbench.types import UNANSWERED
+from skillbench.report._run import rows_by_cell
+from skillbench.results import ResultRow, Run, read_run
+from skillbench.types import UNANSWERED, CellKey
 
 DEFAULT_MAX_DROP = 0.02
 """The tolerance both commands use unless told otherwise (absolute, in the metric's units)."""
 DEFAULT_ALPHA = 0.05
 
 
-def read_run(path: str | Path) -> Run:
+def read_finished_run(path: str | Path) -> Run:
     """A run directory to pair or gate; a run that did not finish is an error, not a result."""
-    run = load_run(path)
+    run = read_run(path)
     if run.status != "complete":
-        reason = run.manifest.get("stop_reason")
+        reason = run.manifest.stop_reason if run.manifest is not None else None
         raise SkillbenchError(
             f"{run.path}: the run is {run.status}"
             + (f" ({reason})" if reason else "")
@@ -46,34 +47,34 @@ def read_run(path: str | Path) -> Run:
     return run
 
 
-def scored_rows(rows: Iterable[Row], m: Metric) -> list[Row]:
+def scored_rows(rows: Iterable[ResultRow], m: Metric) -> list[ResultRow]:
     """The rows ``m`` counts: inside its denominator, and decisions that completed."""
     return [
         r
         for r in rows
-        if r.get("outcome") not in UNANSWERED and m.applies(r)  # type: ignore[misc]
+        if r.outcome not in UNANSWERED and m.applies(r)  # type: ignore[misc]
     ]
 
 
-def cell_rows(run: Run, *, counted: bool) -> dict[CellKey, list[Row]]:
+def cell_rows(run: Run, *, counted: bool) -> dict[CellKey, list[ResultRow]]:
     """A run's results rows per cell: every row, or only those its summary counts (the test
     split when a selector was calibrated)."""
     if counted:
-        return run.rows_by_cell()
-    out: dict[CellKey, list[Row]] = defaultdict(list)
+        return rows_by_cell(run.rows)
+    out: dict[CellKey, list[ResultRow]] = defaultdict(list)
     for row in run.rows:
-        out[cell_key(row)].append(row)
+        out[row.key].append(row)
     return out
 
 
-def request_scores(rows: Iterable[Row], m: Metric) -> dict[str, float]:
+def request_scores(rows: Iterable[ResultRow], m: Metric) -> dict[str, float]:
     """Each request's score for ``m``: the share of its counted repeats that hit.
 
     A request with no counted row has no score (rather than a score of 0).
     """
     hits: dict[str, list[bool]] = defaultdict(list)
     for row in scored_rows(rows, m):
-        hits[str(row.get("request_id"))].append(bool(m.hit(row)))  # type: ignore[misc]
+        hits[row.request_id].append(bool(m.hit(row)))  # type: ignore[misc]
     return {rid: sum(h) / len(h) for rid, h in hits.items()}
 
 

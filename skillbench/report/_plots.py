@@ -26,15 +26,16 @@ from skillbench.report._figure import (
 )
 from skillbench.report._plots_skills import confusion_heatmap, inline_vs_fork
 from skillbench.report._plots_timeline import timeline_by_half_life
-from skillbench.report._run import Run, cell_label, fmt_value, varying_keys
+from skillbench.report._run import cell_label, distinct, fmt_value, inert_keys, varying_keys
+from skillbench.results import CellFields, Run
 from skillbench.types import CELL_FIELDS
 
-Cell = Mapping[str, Any]
+Cell = CellFields
 Style = dict[str, Any]
 
 
 def _ci(cell: Cell, metric: str) -> tuple[float, float]:
-    ci = cell.get(metric + "_ci") or (None, None)
+    ci = cell.interval(metric) or (None, None)
     low, high = (float(v) if finite(v) else math.nan for v in ci)
     return low, high
 
@@ -60,7 +61,7 @@ def _styled(groups: Mapping[str, Cell], keys: Sequence[str]) -> dict[str, Style]
 def _drawn(run: Run) -> tuple[list[Cell], list[str]]:
     """The cells budget plots draw (selectors under test, inert fields held) and the key
     fields that tell them apart."""
-    cells, keys = run.distinct()
+    cells, keys = distinct(run.summary.cells)
     cells = selector_cells(run, cells)
     return cells, [k for k in keys if k in varying_keys(cells)]
 
@@ -76,27 +77,27 @@ def _series(run: Run, listing_only: bool = False) -> dict[str, tuple[Style, list
     lines: dict[str, list[Cell]] = defaultdict(list)
     for cell in cells:
         label = cell_label(cell, keys)
-        budgets = {c["budget"] for c in lines[label]}
-        if finite(cell.get("budget")) and cell["budget"] not in budgets:
+        budgets = {c.budget for c in lines[label]}
+        if finite(cell.budget) and cell.budget not in budgets:
             lines[label].append(cell)
     lines = {label: cs for label, cs in lines.items() if cs}
     styles = _styled({label: cs[0] for label, cs in lines.items()}, keys)
     return {
-        label: (styles[label], sorted(cs, key=lambda c: c["budget"]))
+        label: (styles[label], sorted(cs, key=lambda c: c.budget or 0))
         for label, cs in sorted(lines.items())
     }
 
 
 def _budgets(run: Run) -> list[Any]:
-    return sorted({c["budget"] for c in run.cells if finite(c.get("budget"))})
+    return sorted({c.budget for c in run.summary.cells if finite(c.budget)})
 
 
 def _line_with_band(
     ax: Any, cells: Sequence[Cell], metric: str, **kw: Any
 ) -> list[tuple[Any, float]]:
     """Draw ``metric`` over the budgets of ``cells``; returns the (budget, value) points."""
-    xs = [c["budget"] for c in cells]
-    ys = [float(c[metric]) if finite(c.get(metric)) else math.nan for c in cells]
+    xs = [c.budget for c in cells]
+    ys = [float(v) if finite(v := c.metric(metric)) else math.nan for c in cells]
     lows, highs = zip(*(_ci(c, metric) for c in cells), strict=True)
     ax.plot(xs, ys, marker="o", ms=4, lw=1.8, **kw)
     ax.fill_between(xs, lows, highs, color=kw.get("color"), alpha=0.08, lw=0)
@@ -131,12 +132,12 @@ def _lines_caption(run: Run, listing_only: bool = False) -> str:
     keys = [k for k in _drawn(run)[1] if k != "budget" and not (listing_only and k == "selector")]
     text = "Bands: Wilson 95% intervals. One line per " + (", ".join(keys) or "run") + "."
     drawn = _drawn(run)[0]
-    if len(drawn) < len(run.distinct()[0]):
+    if len(drawn) < len(distinct(run.summary.cells)[0]):
         text += " Baselines (oracle, never, random) are in the tables, not drawn."
-    inert = run.inert()
+    inert = inert_keys(run.summary.cells)
     if inert:
-        first = run.cells[0]
-        held = ", ".join(f"{k}={fmt_value(first.get(k))}" for k in inert)
+        first = run.summary.cells[0]
+        held = ", ".join(f"{k}={fmt_value(getattr(first, k))}" for k in inert)
         text += f" {', '.join(inert)} changed no rate: shown at {held} only."
     return text
 
@@ -152,7 +153,7 @@ def accuracy_vs_budget(run: Run) -> Figure:
         return Figure("accuracy_vs_budget", title, None, "Skipped: the run has one budget.")
     plt = pyplot()
     lines = _series(run)
-    panels = [m for m in BUDGET_PANELS if any(finite(c.get(m)) for c in run.cells)]
+    panels = [m for m in BUDGET_PANELS if any(finite(c.metric(m)) for c in run.summary.cells)]
     fig, axes = plt.subplots(1, len(panels), figsize=(5.25 * len(panels), 4.2), squeeze=False)
     values: dict[str, dict[str, list[tuple[Any, float]]]] = {m: {} for m in panels}
     for ax, metric in zip(axes[0], panels, strict=True):
@@ -173,7 +174,7 @@ def coverage_vs_budget(run: Run) -> Figure:
     budgets = _budgets(run)
     if len(budgets) < 2:
         return Figure("coverage_vs_budget", title, None, "Skipped: the run has one budget.")
-    if not any(finite(c.get("coverage")) for c in run.cells):
+    if not any(finite(c.metric("coverage")) for c in run.summary.cells):
         return Figure("coverage_vs_budget", title, None, "Skipped: no coverage in the summary.")
     plt = pyplot()
     shared = _selectors_share_coverage(run)
@@ -201,9 +202,9 @@ def _selectors_share_coverage(run: Run) -> bool:
     """Every selector has the same coverage as the others on the same listing setting (false
     when usage recorded each selector's own choices, so listings differ between selectors)."""
     seen: dict[tuple[Any, ...], Any] = {}
-    for cell in run.cells:
-        key = tuple(cell.get(k) for k in CELL_FIELDS if k != "selector")
-        if seen.setdefault(key, cell.get("coverage")) != cell.get("coverage"):
+    for cell in run.summary.cells:
+        key = tuple(getattr(cell, k) for k in CELL_FIELDS if k != "selector")
+        if seen.setdefault(key, cell.metric("coverage")) != cell.metric("coverage"):
             return False
     return True
 
@@ -231,12 +232,12 @@ INDEPENDENT = frozenset({"embedding", "lexical", "hybrid"})
 
 
 def _moves(cell: Cell) -> bool:
-    return str(cell.get("ordering") or "").startswith(MOVING)
+    return cell.ordering.startswith(MOVING)
 
 
 def accuracy_by_position(run: Run) -> Figure:
     title = "Recall by the expected skill's position in the listing"
-    cells = [c for c in run.cells if _moves(c) and not is_baseline(run, c)]
+    cells = [c for c in run.summary.cells if _moves(c) and not is_baseline(run, c)]
     if not cells:
         return Figure(
             "by_position",
@@ -248,17 +249,17 @@ def accuracy_by_position(run: Run) -> Figure:
             "those skills, not position bias. Add `rotate:N` or `random` to `orderings` to "
             "measure it.",
         )
-    _, telling = run.distinct()
+    _, telling = distinct(run.summary.cells)
     keys = [k for k in ("selector", "ordering") if k in telling]
     counts: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     reps: dict[str, Cell] = {}
     for cell in cells:
         label = cell_label(cell, keys)
-        for pos, entry in (cell.get("by_position") or {}).items():
-            n = int(entry.get("n") or 0)
-            if n and finite(entry.get("accuracy")):
+        for pos, entry in cell.by_position.items():
+            n, accuracy = entry.n, entry.accuracy
+            if n and finite(accuracy):
                 slot = counts[label][int(pos)]
-                slot[0] += round(entry["accuracy"] * n)  # the success count, exact
+                slot[0] += round(accuracy * n)  # the success count, exact
                 slot[1] += n
                 reps.setdefault(label, cell)
     positions = {p for per in counts.values() for p in per}
@@ -299,11 +300,11 @@ def accuracy_by_position(run: Run) -> Figure:
     _legend(fig, ax, len(counts))
     caption = (
         "Requests whose expected skill was shown, in cells whose ordering moves skills "
-        f"({', '.join(sorted({fmt_value(c.get('ordering')) for c in cells}))}), pooled over the "
+        f"({', '.join(sorted({c.ordering for c in cells}))}), pooled over the "
         "other grid fields; error bars are Wilson 95% intervals. A line that falls with "
         "position is position bias."
     )
-    blind = sorted({fmt_value(c.get("selector")) for c in cells if kind(run, c) in INDEPENDENT})
+    blind = sorted({c.selector for c in cells if kind(run, c) in INDEPENDENT})
     if blind:
         caption += (
             f" {', '.join(f'`{b}`' for b in blind)} score each entry on its own: order cannot "

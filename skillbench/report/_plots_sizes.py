@@ -17,7 +17,7 @@ from skillbench.report._figure import (
     pyplot,
     registry_heading,
 )
-from skillbench.report._sizes import SizeLine
+from skillbench.report._sizes import SizeLine, catalog_size
 
 PANELS = (("accuracy", "accuracy ↑"), ("false_invocation_rate", "false invocation rate ↓"))
 
@@ -31,7 +31,7 @@ def size_figure(lines: Sequence[SizeLine]) -> Figure:
     for i, line in enumerate(lines):
         knees = {k.mode: k.size for k in line.knees}
         for j, (mode, cells) in enumerate(line.cells.items()):
-            xs = [c["catalog_size"] for c in cells]
+            xs = [catalog_size(c) for c in cells]
             sizes.update(xs)
             style: dict[str, Any] = {
                 "color": COLORS[i % len(COLORS)],
@@ -39,11 +39,12 @@ def size_figure(lines: Sequence[SizeLine]) -> Figure:
                 "label": mode if line.label == "all" else f"{line.label}, {mode}",
             }
             for ax, (metric, _) in zip(axes, PANELS, strict=True):
-                ys = [float(c[metric]) if finite(c.get(metric)) else math.nan for c in cells]
-                bars = error_bars(ys, [c.get(metric + "_ci") for c in cells])
+                ys = [float(v) if finite(v := c.metric(metric)) else math.nan for c in cells]
+                bars = error_bars(ys, [c.interval(metric) for c in cells])
                 ax.errorbar(xs, ys, yerr=bars, marker="o", ms=4, lw=1.6, capsize=2, **style)
-                if metric == "accuracy" and knees.get(mode) in xs:
-                    at = xs.index(knees[mode])
+                knee = knees.get(mode)
+                if metric == "accuracy" and knee is not None and knee in xs:
+                    at = xs.index(knee)
                     ax.plot(xs[at], ys[at], marker="*", ms=13, color=style["color"], lw=0)
     ticks = sorted(sizes)
     for ax, (_, label) in zip(axes, PANELS, strict=True):

@@ -7,10 +7,12 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from skillbench.cost import InvokedSkillCost
 from skillbench.report._doc import Figure, Table
 from skillbench.report._effects import cells_text, selector_cells
 from skillbench.report._figure import COLORS, finite, headed, png, pyplot, thousands
-from skillbench.report._run import Run, cell_key, cell_label
+from skillbench.report._run import cell_label, distinct
+from skillbench.results import CellFields, Run
 
 
 def is_skill(label: str) -> bool:
@@ -19,21 +21,21 @@ def is_skill(label: str) -> bool:
 
 
 def confusion_totals(
-    run: Run, cells: Sequence[Mapping[str, Any]] | None = None
+    run: Run, cells: Sequence[CellFields] | None = None
 ) -> dict[tuple[str, str], int]:
     """(expected, chosen) counts summed over ``cells`` (default: the selectors under test,
     baselines left out); ``none`` = no skill. Only decisions whose expected skill was shown
     are in a cell's confusion."""
     out: dict[tuple[str, str], int] = defaultdict(int)
     for cell in selector_cells(run) if cells is None else cells:
-        for exp, row in (cell.get("confusion") or {}).items():
+        for exp, row in cell.confusion.items():
             for chosen, count in row.items():
                 out[(exp, chosen)] += int(count)
     return dict(out)
 
 
 def confusion_counts(
-    run: Run, cells: Sequence[Mapping[str, Any]] | None = None
+    run: Run, cells: Sequence[CellFields] | None = None
 ) -> dict[tuple[str, str], int]:
     """Off-diagonal (expected, chosen) counts over ``cells`` (default: the selectors under
     test): the confusions."""
@@ -110,15 +112,10 @@ def confusion_heatmap(run: Run, top: int = 12) -> Figure:
     )
 
 
-def _per_skill_costs(run: Run) -> list[Mapping[str, Any]]:
-    """Each drawn cell's ``cost.per_skill`` mapping (skill name → figures), when recorded."""
-    out = []
-    for cell in selector_cells(run, run.distinct()[0]):
-        cost = cell.get("cost")
-        skills = cost.get("per_skill") if isinstance(cost, Mapping) else None
-        if isinstance(skills, Mapping):
-            out.append(skills)
-    return out
+def _per_skill_costs(run: Run) -> list[dict[str, InvokedSkillCost]]:
+    """Each drawn cell's ``cost.per_skill`` (skill name → figures), when recorded."""
+    cells = selector_cells(run, distinct(run.summary.cells)[0])
+    return [cell.cost.per_skill for cell in cells if cell.cost is not None]
 
 
 def _break_even(run: Run) -> dict[str, float | None]:
@@ -126,9 +123,8 @@ def _break_even(run: Run) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
     for skills in _per_skill_costs(run):
         for name, entry in skills.items():
-            if isinstance(entry, Mapping) and "break_even_turns" in entry:
-                value = entry["break_even_turns"]
-                out.setdefault(str(name), float(value) if finite(value) else None)
+            turns = entry.break_even_turns
+            out.setdefault(name, float(turns) if turns is not None else None)
     return out
 
 
@@ -140,12 +136,12 @@ def _token_sums(run: Run) -> dict[str, list[float]]:
     ``inline_tokens``, ``fork_tokens``; the cheaper count unknown, NaN) when the rows carry
     no cost.
     """
-    drawn = {cell_key(c) for c in selector_cells(run)}
+    drawn = {c.key for c in selector_cells(run)}
     sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0, 0])
     for r in run.rows:
-        inline, fork = r.get("inline_tokens"), r.get("fork_tokens")
-        if r.get("chosen") and finite(inline) and finite(fork) and cell_key(r) in drawn:
-            s = sums[str(r["chosen"])]
+        inline, fork = r.inline_tokens, r.fork_tokens
+        if r.chosen and inline is not None and fork is not None and r.key in drawn:
+            s = sums[r.chosen]
             s[0] += inline
             s[1] += fork
             s[2] += 1
@@ -154,10 +150,9 @@ def _token_sums(run: Run) -> dict[str, list[float]]:
         return sums
     for skills in _per_skill_costs(run):
         for name, e in skills.items():
-            figures = [e.get(k) for k in ("inline_tokens", "fork_tokens", "invocations")]
-            if isinstance(e, Mapping) and all(map(finite, figures)) and figures[2]:
-                s = sums[str(name)]
-                for i, value in enumerate(figures):
+            if e.invocations:
+                s = sums[name]
+                for i, value in enumerate((e.inline_tokens, e.fork_tokens, e.invocations)):
                     s[i] += value
                 s[3] = math.nan
     return sums
@@ -238,21 +233,23 @@ COST_COLUMNS = (
 
 def cost_table(run: Run) -> Table | None:
     """Token cost per cell from the summary's ``cost`` objects; None when no cell has one."""
-    cells, keys = run.distinct()
-    costed = [c for c in cells if isinstance(c.get("cost"), Mapping)]
-    if not costed:
+    cells, keys = distinct(run.summary.cells)
+    costs = [(c, c.cost) for c in cells if c.cost is not None]
+    if not costs:
         return None
-    columns = [(k, h) for k, h in COST_COLUMNS if any(k in c["cost"] for c in costed)]
 
     def fmt(key: str, value: Any) -> str:
         if not finite(value):
             return "–"
         return f"{value:,.2f}" if key == "dollars" else f"{value:,.0f}"
 
-    rows = [[cell_label(c, keys), *(fmt(k, c["cost"].get(k)) for k, _ in columns)] for c in costed]
-    numeric = frozenset(range(1, len(columns) + 1))
+    rows = [
+        [cell_label(c, keys), *(fmt(k, getattr(cost, k)) for k, _ in COST_COLUMNS)]
+        for c, cost in costs
+    ]
+    numeric = frozenset(range(1, len(COST_COLUMNS) + 1))
     return Table(
-        ["cell", *(h for _, h in columns)],
+        ["cell", *(h for _, h in COST_COLUMNS)],
         rows,
         numeric=numeric,
         collapsed=f"Show the token cost of {len(rows)} cells",

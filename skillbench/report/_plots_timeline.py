@@ -17,18 +17,18 @@ from skillbench.report._figure import headed, png, pyplot, registry_heading
 from skillbench.report._run import (
     BASELINES,
     ORACLE,
-    CellKey,
-    Row,
-    Run,
-    fmt_value,
     half_life_order,
+    inert_keys,
+    rows_by_cell,
+    selector_type,
 )
-from skillbench.types import CORRECT
+from skillbench.results import ResultRow, Run
+from skillbench.types import CORRECT, CellKey
 
 MAX_PANELS = 4
 """Selectors drawn in their own panel; more would make each too small to read."""
 
-Decision = tuple[str, str, Any]
+Decision = tuple[str, str, int]
 """(time, request id, repeat): one decision's place in the replay."""
 
 
@@ -44,13 +44,8 @@ def _rolling(values: Sequence[float], window: int) -> list[float]:
     return out
 
 
-def _scores(rows: Sequence[Row]) -> dict[Decision, float]:
-    return {
-        (str(r.get("at") or ""), str(r.get("request_id")), r.get("repeat", 0)): float(
-            r.get("outcome") in CORRECT
-        )
-        for r in rows
-    }
+def _scores(rows: Sequence[ResultRow]) -> dict[Decision, float]:
+    return {(r.at or "", r.request_id, r.repeat): float(r.outcome in CORRECT) for r in rows}
 
 
 def _days(decisions: Sequence[Decision]) -> list[float] | None:
@@ -63,16 +58,16 @@ def _days(decisions: Sequence[Decision]) -> list[float] | None:
     return [(t - start).total_seconds() / 86_400 for t in times]
 
 
-def _panels(run: Run) -> tuple[dict[str, dict[CellKey, list[Row]]], bool]:
+def _panels(run: Run) -> tuple[dict[str, dict[CellKey, list[ResultRow]]], bool]:
     """Selector → its usage-ordered cells (all cells when none is usage-ordered), and whether
     cells of other orderings were left out."""
-    by_cell = run.rows_by_cell()
-    usage = {k: v for k, v in by_cell.items() if str(k[3]).startswith("usage")}
-    panels: dict[str, dict[CellKey, list[Row]]] = defaultdict(dict)
+    by_cell = rows_by_cell(run.rows)
+    usage = {k: v for k, v in by_cell.items() if k.ordering.startswith("usage")}
+    panels: dict[str, dict[CellKey, list[ResultRow]]] = defaultdict(dict)
     for key, rows in (usage or by_cell).items():
-        panels[fmt_value(key[5])][key] = rows
+        panels[key.selector][key] = rows
     informative = {
-        s: c for s, c in panels.items() if run.selector_type(s) not in BASELINES | {ORACLE}
+        s: c for s, c in panels.items() if selector_type(run, s) not in BASELINES | {ORACLE}
     }
     chosen = dict(sorted((informative or panels).items())[:MAX_PANELS])
     return chosen, bool(usage) and len(usage) < len(by_cell)
@@ -96,7 +91,7 @@ def timeline_by_half_life(run: Run) -> Figure:
     title = "Accuracy over the replay timeline, by half-life"
     if not run.rows:
         return Figure("timeline", title, None, "Skipped: results.jsonl is missing.")
-    if "half_life" in run.inert():
+    if "half_life" in inert_keys(run.summary.cells):
         return Figure(
             "timeline", title, None, "Skipped: the half-life changed no decision in this run."
         )
@@ -109,9 +104,7 @@ def timeline_by_half_life(run: Run) -> Figure:
             data.append((selector, scores, shared))
     if not data:
         return Figure("timeline", title, None, "Skipped: fewer than two shared decisions.")
-    labels = sorted(
-        {fmt_value(key[4]) for _, scores, _ in data for key in scores}, key=half_life_order
-    )
+    labels = sorted({key.half_life for _, scores, _ in data for key in scores}, key=half_life_order)
     colors = _colors(labels)
     plt = pyplot()
     fig, axes = plt.subplots(
@@ -126,7 +119,7 @@ def timeline_by_half_life(run: Run) -> Figure:
         xs = days[window - 1 :] if days else list(range(window, len(shared) + 1))
         by_hl: dict[str, list[Mapping[Decision, float]]] = defaultdict(list)
         for key, s in scores.items():
-            by_hl[fmt_value(key[4])].append(s)
+            by_hl[key.half_life].append(s)
         for hl in sorted(by_hl, key=half_life_order):
             sharing = by_hl[hl]
             per_line.add(len(sharing))
@@ -134,7 +127,7 @@ def timeline_by_half_life(run: Run) -> Figure:
             color, dash = colors[hl]
             values[selector][hl] = _rolling(mean, window)
             ax.plot(xs, values[selector][hl], color=color, ls=dash, lw=1.6, label=hl)
-        kind = run.selector_type(selector)
+        kind = selector_type(run, selector)
         ax.set_title(
             f"selector {selector}" + (" (upper bound)" if kind == "oracle" else ""),
             fontsize=10,
@@ -146,7 +139,7 @@ def timeline_by_half_life(run: Run) -> Figure:
         "days since the first request" if _days(data[0][2]) else "decision in replay order"
     )
     handles, names = axes[0, 0].get_legend_handles_labels()
-    drawn = [c for c in run.cells if fmt_value(c.get("selector")) in panels]
+    drawn = [c for c in run.summary.cells if c.selector in panels]
     headed(
         fig,
         [registry_heading("accuracy") + ", rolling mean by half-life"],

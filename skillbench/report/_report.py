@@ -31,10 +31,20 @@ from skillbench.report._models import model_section
 from skillbench.report._plots import render_plots
 from skillbench.report._plots_sizes import size_figure
 from skillbench.report._plots_skills import cost_table
-from skillbench.report._run import Run, cell_key, cell_label, fmt_value, load_run
+from skillbench.report._run import (
+    banner,
+    cell_label,
+    fmt_value,
+    has_metric,
+    inert_keys,
+    rows_by_cell,
+    run_name,
+    varying_keys,
+)
 from skillbench.report._sizes import size_blocks, size_json, size_lines
 from skillbench.report._tags import tag_tables
-from skillbench.types import cell_fields
+from skillbench.results import CellFields, Run, read_run
+from skillbench.types import CellKey, JsonObject, cell_fields
 
 FORMATS = ("md", "html", "csv")
 OVERVIEW = (
@@ -64,10 +74,10 @@ def _half_width(value: Any, ci: Any) -> str:
     return f"{max(value - ci[0], ci[1] - value):.3f}"
 
 
-def _denominators(run: Run) -> dict[tuple[Any, ...], dict[str, int]]:
+def _denominators(run: Run) -> dict[CellKey, dict[str, int]]:
     """Per cell and metric, how many decisions the value is over (from results rows)."""
-    out: dict[tuple[Any, ...], dict[str, int]] = {}
-    for key, rows in run.rows_by_cell().items():
+    out: dict[CellKey, dict[str, int]] = {}
+    for key, rows in rows_by_cell(run.rows).items():
         sizes = {m.name: m.size(rows) for m in METRICS.values()}
         out[key] = {name: n for name, n in sizes.items() if n is not None}
     return out
@@ -75,16 +85,16 @@ def _denominators(run: Run) -> dict[tuple[Any, ...], dict[str, int]]:
 
 def summary_rows(run: Run) -> list[list[str]]:
     """lm-evaluation-harness style: one row per cell and metric (value, ±, interval, n)."""
-    keys = run.varying()
+    keys = varying_keys(run.summary.cells)
     dens = _denominators(run)
     out = []
-    for cell in run.cells:
+    for cell in run.summary.cells:
         label = cell_label(cell, keys)
         for m in METRICS.values():
-            if m.name not in cell:
+            if not has_metric(cell, m.name):
                 continue
-            value, ci = cell.get(m.name), cell.get(m.name + "_ci")
-            n = dens.get(cell_key(cell), {}).get(m.name, cell.get("n"))
+            value, ci = cell.metric(m.name), cell.interval(m.name)
+            n = dens.get(cell.key, {}).get(m.name, cell.n)
             arrow = "↑" if m.higher_is_better else "↓"
             out.append(
                 [
@@ -94,7 +104,7 @@ def summary_rows(run: Run) -> list[list[str]]:
                     fmt_rate(value),
                     _half_width(value, ci),
                     fmt_ci(ci),
-                    "" if n is None else str(n),
+                    str(n),
                 ]
             )
             label = ""
@@ -112,18 +122,18 @@ OVERVIEW_HEADER = {
 
 def _overview_metrics(run: Run) -> list[str]:
     """Overview metrics with a value in some cell (no negatives: no false invocation rate)."""
-    return [m for m in OVERVIEW if any(c.get(m) is not None for c in run.cells)]
+    return [m for m in OVERVIEW if any(c.metric(m) is not None for c in run.summary.cells)]
 
 
 def overview_rows(run: Run) -> list[list[str]]:
-    keys = run.varying()
+    keys = varying_keys(run.summary.cells)
     out = []
-    for cell in run.cells:
-        row = [cell_label(cell, keys), str(cell.get("n", ""))]
+    for cell in run.summary.cells:
+        row = [cell_label(cell, keys), str(cell.n)]
         for name in _overview_metrics(run):
-            value, ci = cell.get(name), cell.get(name + "_ci")
+            value, ci = cell.metric(name), cell.interval(name)
             row.append(fmt_rate(value) + ("" if value is None else f" {fmt_ci(ci)}"))
-        chars = cell.get("mean_listing_chars")
+        chars = cell.mean_listing_chars
         row.append("–" if chars is None else f"{chars:,.0f}")
         out.append(row)
     return out
@@ -132,18 +142,18 @@ def overview_rows(run: Run) -> list[list[str]]:
 def retrieval_section(run: Run) -> list[Block]:
     """One row per cell with a retrieve stage: each optional metric with its interval, and
     the listing tokens with and without the stage; nothing when no cell has one."""
-    cells = [c for c in run.cells if c.get("mean_full_listing_tokens") is not None]
+    cells = [c for c in run.summary.cells if c.mean_full_listing_tokens is not None]
     if not cells:
         return []
     metrics = [m.name for m in METRICS.values() if m.optional]
-    keys = run.varying()
+    keys = varying_keys(run.summary.cells)
     rows = []
     for cell in cells:
         row = [cell_label(cell, keys)]
         for name in metrics:
-            value, ci = cell.get(name), cell.get(name + "_ci")
+            value, ci = cell.metric(name), cell.interval(name)
             row.append(fmt_rate(value) + ("" if value is None else f" {fmt_ci(ci)}"))
-        full, shown = cell["mean_full_listing_tokens"], cell.get("mean_listing_tokens") or 0
+        full, shown = cell.mean_full_listing_tokens or 0, cell.mean_listing_tokens or 0
         row.append(f"{full:,.0f} → {shown:,.0f}")
         rows.append(row)
     note = (
@@ -160,25 +170,26 @@ def retrieval_section(run: Run) -> list[Block]:
 def _notes(run: Run) -> list[Block]:
     """What holds for the whole run: fixed fields, fields that changed nothing, skipped cells."""
     out: list[Block] = []
-    first = run.cells[0] if run.cells else {}
-    fixed = [k for k in cell_fields(run.cells) if k not in run.varying() and run.cells]
+    cells = run.summary.cells
+    varying = varying_keys(cells)
+    fixed = [k for k in cell_fields(cells) if k not in varying] if cells else []
     if fixed:
-        same = ", ".join(f"{k} `{fmt_value(first.get(k))}`" for k in fixed)
+        same = ", ".join(f"{k} `{fmt_value(getattr(cells[0], k))}`" for k in fixed)
         out.append(Para(f"Same in every cell: {same}."))
-    for key in run.inert():
+    for key in inert_keys(cells):
         values = ", ".join(
-            f"`{v}`" for v in dict.fromkeys(fmt_value(c.get(key)) for c in run.cells)
+            f"`{v}`" for v in dict.fromkeys(fmt_value(getattr(c, key)) for c in cells)
         )
         out.append(
             Para(
                 f"**{key} changed no rate**: cells differing only in {key} ({values}) have "
                 f"identical outcomes and coverage. Plots and advice show {key} "
-                f"`{fmt_value(first.get(key))}` only; the tables list every cell."
+                f"`{fmt_value(getattr(cells[0], key))}` only; the tables list every cell."
             )
         )
-    agents = run.manifest.get("agents")
-    for name, facts in (agents or {}).items() if isinstance(agents, dict) else ():
-        if isinstance(facts, dict) and "snapshot" in facts and facts["snapshot"] is None:
+    manifest = run.manifest
+    for name, facts in (manifest.agents or {}).items() if manifest is not None else ():
+        if "snapshot" in facts and facts["snapshot"] is None:
             out.append(
                 Para(
                     f"**{name} listings lack the agent's built-in skills**: no snapshot of "
@@ -186,8 +197,8 @@ def _notes(run: Run) -> list[Block]:
                     f"`skillbench capture {name}` reads it from the installed agent."
                 )
             )
-    skipped = run.manifest.get("duplicate_listings_skipped")
-    if isinstance(skipped, list) and skipped:
+    skipped = manifest.duplicate_listings_skipped if manifest is not None else None
+    if skipped:
         listed = ", ".join(f"`{s}`" for s in skipped[:6])
         more = f" and {len(skipped) - 6} more" if len(skipped) > 6 else ""
         out.append(
@@ -202,9 +213,9 @@ def _notes(run: Run) -> list[Block]:
 AXES = (("ordering", "Ordering"), ("profile", "Profile"), ("catalog", "Catalog"))
 
 
-def _advice(run: Run, effects: Effects, best: Mapping[str, Any] | None) -> list[Block]:
+def _advice(run: Run, effects: Effects, best: CellFields | None) -> list[Block]:
     """One subsection per swept field, then hidden skills and the best cell's confusions."""
-    varying = run.varying()
+    varying = varying_keys(run.summary.cells)
     out: list[Block] = [Heading("Budget", 3), Bullets(budget_advice(run, effects))]
     for axis, title in AXES:
         if axis in varying:
@@ -229,18 +240,17 @@ def build_report(run: Run, objective: str = OBJECTIVE) -> Document:
             f"objective {objective!r} is not a per-decision metric; use accuracy, recall, "
             "precision or a rate"
         )
-    doc = Document(f"skillbench report: {run.name}")
-    if run.banner:
-        doc.add(Para(f"**{run.banner}**"))
-    meta = [f"{len(run.cells)} cells", f"{len(run.rows):,} decisions"]
-    if run.summary.get("config_hash"):
-        meta.append(f"config `{run.summary['config_hash']}`")
-    for key in ("started_at", "started"):
-        if run.manifest.get(key):
-            meta.append(f"started {run.manifest[key]}")
-            break
-    if run.manifest.get("stop_reason"):
-        meta.append(f"stop: {run.manifest['stop_reason']}")
+    doc = Document(f"skillbench report: {run_name(run)}")
+    warning = banner(run)
+    if warning:
+        doc.add(Para(f"**{warning}**"))
+    meta = [f"{len(run.summary.cells)} cells", f"{len(run.rows):,} decisions"]
+    if run.summary.config_hash:
+        meta.append(f"config `{run.summary.config_hash}`")
+    if run.manifest is not None and run.manifest.started_at:
+        meta.append(f"started {run.manifest.started_at}")
+    if run.manifest is not None and run.manifest.stop_reason:
+        meta.append(f"stop: {run.manifest.stop_reason}")
     doc.add(Para(" · ".join(meta), muted=True))
     doc.add(
         Para(
@@ -316,7 +326,7 @@ def _flat(value: Any) -> Any:
     return "" if value is None else value
 
 
-def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> Path:
+def _write_csv(path: Path, header: Sequence[str], rows: Iterable[JsonObject]) -> Path:
     with path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(header), extrasaction="ignore")
         writer.writeheader()
@@ -325,22 +335,22 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, An
     return path
 
 
-def _summary_records(run: Run) -> tuple[list[str], list[dict[str, Any]]]:
+def _summary_records(run: Run) -> tuple[list[str], list[JsonObject]]:
     names = [m.name for m in METRICS.values()]
-    header = [*cell_fields(run.cells), "n", "errors"]
+    header = [*cell_fields(run.summary.cells), "n", "errors"]
     for m in names:
         header += [m, f"{m}_low", f"{m}_high"]
     header += [f"outcome_{o}" for o in OUTCOMES]
     header += ["unwanted_invocations", "mean_listing_chars", "mean_listing_tokens"]
     header += ["mean_full_listing_tokens"]
     records = []
-    for cell in run.cells:
-        rec = dict(cell)
+    for cell in run.summary.cells:
+        rec = cell.to_json()
         for m in names:
-            ci = cell.get(m + "_ci") or (None, None)
+            ci = cell.interval(m) or (None, None)
             rec[f"{m}_low"], rec[f"{m}_high"] = ci
         for o in OUTCOMES:
-            rec[f"outcome_{o}"] = (cell.get("outcomes") or {}).get(o, 0)
+            rec[f"outcome_{o}"] = cell.outcomes.get(o, 0)
         records.append(rec)
     return header, records
 
@@ -365,7 +375,7 @@ def write_report(
         raise SkillbenchError(
             f"unknown report format(s) {', '.join(unknown)}; choose from md, html, csv"
         )
-    run = load_run(run_dir)
+    run = read_run(run_dir)
     out = Path(output) if output is not None else run.path
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -392,6 +402,8 @@ def write_report(
     if "csv" in formats:
         header, records = _summary_records(run)
         written.append(_write_csv(out / "summary.csv", header, records))
-        keys = list(dict.fromkeys(k for row in run.rows for k in row))
-        written.append(_write_csv(out / "decisions.csv", keys, run.rows))
+        rows = [row.to_json() for row in run.rows]
+        # the schema version leads, then the cell key and the rest in the row model's order
+        keys = list(dict.fromkeys(k for row in rows for k in ("schema_version", *row)))
+        written.append(_write_csv(out / "decisions.csv", keys, rows))
     return written

@@ -8,13 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError, suggest
-from skillbench.report._run import (
-    Run,
-    cell_label,
-    fmt_value,
-    sort_value,
-    varying_keys,
-)
+from skillbench.report._run import cell_label, fmt_value, sort_value, varying_keys
+from skillbench.results import CellFields, Run
 from skillbench.types import CELL_FIELDS
 
 SEPARATOR = "::"
@@ -60,52 +55,52 @@ def parse_selection(text: str, extra: str | None = None, where: str = "selection
     return Selection(Path(path), merged)
 
 
-def _matches(cell: Mapping[str, Any], filters: Mapping[str, str]) -> bool:
+def _matches(cell: CellFields, filters: Mapping[str, str]) -> bool:
     for key, want in filters.items():
-        have = fmt_value(cell.get(key))
+        have = fmt_value(getattr(cell, key))
         if have != want and not (have == "none" and want.lower() in ("none", "null")):
             return False
     return True
 
 
-def select_cells(run: Run, sel: Selection) -> list[Mapping[str, Any]]:
-    cells = [c for c in run.cells if _matches(c, sel.filters)]
+def select_cells(run: Run, sel: Selection) -> list[CellFields]:
+    cells = [c for c in run.summary.cells if _matches(c, sel.filters)]
     if not cells:
         options = "; ".join(
-            f"{k}: {', '.join(sorted({fmt_value(c.get(k)) for c in run.cells}))}"
+            f"{k}: {', '.join(sorted({fmt_value(getattr(c, k)) for c in run.summary.cells}))}"
             for k in sel.filters
         )
         raise SkillbenchError(f"{sel}: no cell matches (values in this run: {options})")
     return cells
 
 
-CellPair = tuple[str, Mapping[str, Any], Mapping[str, Any]]
+CellPair = tuple[str, CellFields, CellFields]
 
 
 def pair_cells(
-    a: Sequence[Mapping[str, Any]],
-    b: Sequence[Mapping[str, Any]],
+    a: Sequence[CellFields],
+    b: Sequence[CellFields],
     fixed: set[str],
     names: tuple[str, str] = ("A", "B"),
 ) -> list[CellPair]:
     """(label, cell A, cell B) pairs: direct for one cell each, else matched on free key fields."""
     if len(a) == 1 and len(b) == 1:
         changes = [
-            f"{k} {fmt_value(a[0].get(k))} → {fmt_value(b[0].get(k))}"
+            f"{k} {fmt_value(getattr(a[0], k))} → {fmt_value(getattr(b[0], k))}"
             for k in varying_keys([a[0], b[0]])
         ]
         return [(", ".join(changes) or "same cell", a[0], b[0])]
     free = [k for k in CELL_FIELDS if k not in fixed]
 
-    def index(cells: Sequence[Mapping[str, Any]], name: str) -> dict[tuple[Any, ...], Any]:
-        out: dict[tuple[Any, ...], Any] = {}
+    def index(cells: Sequence[CellFields], name: str) -> dict[tuple[Any, ...], CellFields]:
+        out: dict[tuple[Any, ...], CellFields] = {}
         for c in cells:
-            key = tuple(c.get(k) for k in free)
+            key = tuple(getattr(c, k) for k in free)
             if key in out:
-                differ = [k for k in CELL_FIELDS if c.get(k) != out[key].get(k)]
+                differ = [k for k in CELL_FIELDS if getattr(c, k) != getattr(out[key], k)]
                 raise SkillbenchError(
                     f"side {name} has several cells differing only in {', '.join(differ)}: "
-                    f"add a filter such as {differ[0]}={fmt_value(c.get(differ[0]))}"
+                    f"add a filter such as {differ[0]}={fmt_value(getattr(c, differ[0]))}"
                 )
             out[key] = c
         return out

@@ -20,21 +20,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from skillbench.metrics import Interval, find_metric
 from skillbench.report._doc import Block, Bullets, Heading, Para, Table
 from skillbench.report._effects import Effects
 from skillbench.report._pairing import PairedStats, family_alpha, paired_stats
-from skillbench.report._run import Run, cell_label, fmt_value
-from skillbench.types import CELL_FIELDS, SIZE_FIELDS
+from skillbench.report._run import cell_label, fmt_value, varying_keys
+from skillbench.results import CellFields, Run
+from skillbench.types import CELL_FIELDS, SIZE_FIELDS, JsonObject, JsonValue
 
 ALPHA = 0.05
 """Family-wise level of a mode's knee tests (Bonferroni over its sizes)."""
 RESAMPLES = 4000
 """Paired bootstrap resamples per difference."""
 
-Cell = Mapping[str, Any]
+Cell = CellFields
 
 
 class Loss(NamedTuple):
@@ -108,23 +109,23 @@ class SizeLine(NamedTuple):
 
 def size_lines(run: Run) -> list[SizeLine]:
     """Every line of a catalog-size run (empty for a run without the size axis)."""
-    swept = [c for c in run.cells if c.get("catalog_size") is not None]
+    swept = [c for c in run.summary.cells if c.catalog_size is not None]
     if not swept:
         return []
-    others = [k for k in run.varying() if k not in SIZE_FIELDS]
+    others = [k for k in varying_keys(run.summary.cells) if k not in SIZE_FIELDS]
     rest = [k for k in CELL_FIELDS if k not in SIZE_FIELDS]
     lines: dict[tuple[str, ...], list[Cell]] = defaultdict(list)
     for cell in swept:
-        lines[tuple(fmt_value(cell.get(k)) for k in rest)].append(cell)
+        lines[tuple(fmt_value(getattr(cell, k)) for k in rest)].append(cell)
     effects = Effects(run)
-    seed = int(run.manifest.get("seed") or 0)
+    seed = run.manifest.seed if run.manifest is not None else 0
     return [_line(cell_label(cs[0], others), cs, effects, seed) for cs in lines.values()]
 
 
 def _line(label: str, cells: Sequence[Cell], effects: Effects, seed: int) -> SizeLine:
     by_mode: dict[str, list[Cell]] = defaultdict(list)
-    for cell in sorted(cells, key=lambda c: c["catalog_size"]):
-        by_mode[str(cell["distractors"])].append(cell)
+    for cell in sorted(cells, key=catalog_size):
+        by_mode[str(cell.distractors)].append(cell)
     reference = (by_mode.get("random") or by_mode["nearest"])[0]
 
     def loss(a: Cell, b: Cell, alpha: float) -> Loss:
@@ -140,28 +141,35 @@ def _line(label: str, cells: Sequence[Cell], effects: Effects, seed: int) -> Siz
         )
         return Loss.of(stats, alpha)
 
-    smallest = reference["catalog_size"]
+    smallest = catalog_size(reference)
     losses: dict[str, dict[int, Loss]] = {}
     knees: list[Knee] = []
     for mode, mode_cells in by_mode.items():
-        larger = [c["catalog_size"] for c in mode_cells if c["catalog_size"] > smallest]
+        larger = [catalog_size(c) for c in mode_cells if catalog_size(c) > smallest]
         alpha = family_alpha(ALPHA, len(larger))
         losses[mode] = {
-            c["catalog_size"]: loss(reference, c, alpha) for c in mode_cells if c is not reference
+            catalog_size(c): loss(reference, c, alpha) for c in mode_cells if c is not reference
         }
         knee = next((n for n in larger if losses[mode][n].significant), None)
         knees.append(Knee(mode, knee, None if knee is None else losses[mode][knee], alpha))
     splits: list[Split] = []
-    nearest = {c["catalog_size"]: c for c in by_mode.get("nearest", [])}
+    nearest = {catalog_size(c): c for c in by_mode.get("nearest", [])}
     for cell in by_mode.get("random", []):
-        size = cell["catalog_size"]
+        size = catalog_size(cell)
         if size in nearest and size in losses["random"]:
             shadow = loss(cell, nearest[size], ALPHA)
             splits.append(Split(size, losses["random"][size], shadow))
     return SizeLine(label, reference, by_mode, losses, knees, splits)
 
 
-def _loss_json(loss: Loss | None) -> dict[str, Any] | None:
+def catalog_size(cell: Cell) -> int:
+    """The catalog size of a cell of the size sweep."""
+    if cell.catalog_size is None:
+        raise ValueError(f"cell {cell.key} has no catalog size")
+    return cell.catalog_size
+
+
+def _loss_json(loss: Loss | None) -> JsonObject | None:
     if loss is None:
         return None
     return {
@@ -173,18 +181,36 @@ def _loss_json(loss: Loss | None) -> dict[str, Any] | None:
     }
 
 
-def size_json(lines: Sequence[SizeLine]) -> dict[str, Any]:
+def _interval_json(ci: Sequence[float] | None) -> JsonValue:
+    if ci is None:
+        return None
+    return list[JsonValue](ci)
+
+
+def _knee_json(knee: Knee) -> JsonObject:
+    return {
+        "distractors": knee.mode,
+        "catalog_size": knee.size,
+        "alpha": knee.alpha,
+        "loss": _loss_json(knee.loss),
+    }
+
+
+def size_json(lines: Sequence[SizeLine]) -> JsonObject:
     """The catalog-size analysis as written to ``catalog-size.json``."""
-    out = []
+    out: list[JsonValue] = []
     for line in lines:
-        points = [
+        points: list[JsonValue] = [
             {
-                "catalog_size": c["catalog_size"],
+                "catalog_size": c.catalog_size,
                 "distractors": mode,
-                "n": c.get("n"),
-                **{m: c.get(m) for m in ("accuracy", "false_invocation_rate", "coverage")},
-                **{f"{m}_ci": c.get(f"{m}_ci") for m in ("accuracy", "false_invocation_rate")},
-                "loss": _loss_json(line.losses[mode].get(c["catalog_size"])),
+                "n": c.n,
+                **{m: c.metric(m) for m in ("accuracy", "false_invocation_rate", "coverage")},
+                **{
+                    f"{m}_ci": _interval_json(c.interval(m))
+                    for m in ("accuracy", "false_invocation_rate")
+                },
+                "loss": _loss_json(line.losses[mode].get(catalog_size(c))),
             }
             for mode, cells in line.cells.items()
             for c in cells
@@ -192,13 +218,9 @@ def size_json(lines: Sequence[SizeLine]) -> dict[str, Any]:
         out.append(
             {
                 "line": line.label,
-                "reference": {k: line.reference.get(k) for k in SIZE_FIELDS},
+                "reference": {k: getattr(line.reference, k) for k in SIZE_FIELDS},
                 "points": points,
-                "knees": [
-                    {"distractors": k.mode, "catalog_size": k.size, "alpha": k.alpha}
-                    | {"loss": _loss_json(k.loss)}
-                    for k in line.knees
-                ],
+                "knees": [_knee_json(k) for k in line.knees],
                 "split": [
                     {
                         "catalog_size": s.size,
@@ -213,7 +235,7 @@ def size_json(lines: Sequence[SizeLine]) -> dict[str, Any]:
 
 
 def _rate(cell: Cell, name: str) -> str:
-    value, ci = cell.get(name), cell.get(name + "_ci")
+    value, ci = cell.metric(name), cell.interval(name)
     if value is None:
         return "–"
     return f"{value:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
@@ -241,7 +263,7 @@ def size_blocks(run: Run, lines: Sequence[SizeLine]) -> list[Block]:
             "Each catalog keeps every skill the requests expect (the anchors) plus distractors: "
             "random skills, or the anchors' nearest look-alikes by embedding cosine; catalogs "
             "are nested. Losses are accuracy points against the reference, the smallest "
-            f"catalog ({ref['catalog_size']} skills, {ref['distractors']} distractors), on the "
+            f"catalog ({ref.catalog_size} skills, {ref.distractors} distractors), on the "
             "same requests: 95% paired bootstrap interval and exact one-sided sign test. The "
             "knee is the first larger size whose loss is more than noise (Bonferroni over them). "
             "Dilution: the loss with random distractors; shadowing: random minus nearest "
@@ -250,7 +272,8 @@ def size_blocks(run: Run, lines: Sequence[SizeLine]) -> list[Block]:
         ),
         Bullets([_knee_text(line, knee) for line in lines for knee in line.knees]),
     ]
-    notes = (run.manifest.get("catalog_sizes") or {}).get("notes") or []
+    sweep = run.manifest.catalog_sizes if run.manifest is not None else None
+    notes = (sweep or {}).get("notes") or []
     if notes:
         out.append(Para("Sweep notes: " + "; ".join(notes) + ".", muted=True))
     for line in lines:
@@ -258,13 +281,13 @@ def size_blocks(run: Run, lines: Sequence[SizeLine]) -> list[Block]:
             out.append(Heading(line.label, 3))
         rows = [
             [
-                str(c["catalog_size"]),
+                str(c.catalog_size),
                 mode,
-                str(c.get("n", "")),
+                str(c.n),
                 _rate(c, "accuracy"),
                 _rate(c, "false_invocation_rate"),
                 _rate(c, "coverage"),
-                loss.text() if (loss := line.losses[mode].get(c["catalog_size"])) else "ref.",
+                loss.text() if (loss := line.losses[mode].get(catalog_size(c))) else "ref.",
             ]
             for mode, cells in line.cells.items()
             for c in cells

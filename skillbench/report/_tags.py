@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from skillbench.metrics import METRICS, wilson
 from skillbench.report._doc import Block, Para, Table
 from skillbench.report._effects import Effects
-from skillbench.report._run import Row, Run, cell_label
+from skillbench.report._run import cell_label, distinct, varying_keys
+from skillbench.results import CellFields, ResultRow, Run
 
 KNOWN = ("normal", "boundary", "abnormal", "near-miss", "negative")
 """Tags the bundled datasets use, shown first and in this order; user tags follow by name."""
@@ -22,15 +22,15 @@ def tag_order(tags: Sequence[str]) -> list[str]:
     return known + sorted(t for t in tags if t not in KNOWN)
 
 
-def _by_tag(rows: Sequence[Row]) -> dict[str, list[Row]]:
-    out: dict[str, list[Row]] = defaultdict(list)
+def _by_tag(rows: Sequence[ResultRow]) -> dict[str, list[ResultRow]]:
+    out: dict[str, list[ResultRow]] = defaultdict(list)
     for row in rows:
-        for tag in row.get("tags") or ():
-            out[str(tag)].append(row)
+        for tag in row.tags:
+            out[tag].append(row)
     return out
 
 
-def _rate(rows: Sequence[Row], metric: str, interval: bool = False) -> str:
+def _rate(rows: Sequence[ResultRow], metric: str, interval: bool = False) -> str:
     hits, n = METRICS.get(metric).counts(rows)
     if not n:
         return "–"
@@ -41,9 +41,9 @@ def _rate(rows: Sequence[Row], metric: str, interval: bool = False) -> str:
     return text
 
 
-def tag_tables(run: Run, effects: Effects, best: Mapping[str, Any] | None) -> list[Block]:
+def tag_tables(run: Run, effects: Effects, best: CellFields | None) -> list[Block]:
     """The best cell per tag (with intervals), then accuracy per tag for every cell."""
-    tags = tag_order(sorted({str(t) for r in run.rows for t in r.get("tags") or ()}))
+    tags = tag_order(sorted({t for r in run.rows for t in r.tags}))
     if not tags:
         return [Para("No request carries a tag.", muted=True)]
     out: list[Block] = []
@@ -59,7 +59,7 @@ def tag_tables(run: Run, effects: Effects, best: Mapping[str, Any] | None) -> li
             ]
             for tag in tags
         ]
-        label = cell_label(best, run.varying())
+        label = cell_label(best, varying_keys(run.summary.cells))
         out += [
             Para(
                 f"Best cell ({label}) per tag; a request may carry several tags. Accuracy "
@@ -73,7 +73,7 @@ def tag_tables(run: Run, effects: Effects, best: Mapping[str, Any] | None) -> li
                 numeric=frozenset({1}),
             ),
         ]
-    cells, keys = run.distinct()
+    cells, keys = distinct(run.summary.cells)
     counts = _by_tag(effects.rows(cells[0])) if cells else {}
     header = ["cell", *(f"{t} ({len(counts.get(t, ())):,})" for t in tags)]
     table_rows = []

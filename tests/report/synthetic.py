@@ -16,13 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from skillbench.metrics import cell_metrics
 from skillbench.results import (
     CatalogFacts,
     Manifest,
     ResultRow,
     Summary,
-    SummaryCell,
+    summary_cell,
 )
 from skillbench.types import CellKey
 
@@ -125,20 +124,18 @@ def write_run(
 ) -> Path:
     """Write results.jsonl, summary.json and manifest.json for ``rows``, each through its
     ``skillbench.results`` model, so the files have exactly the engine's shapes."""
-    rows = [ResultRow.model_validate(r).model_dump(mode="json") for r in rows]
+    rows = [ResultRow.model_validate(r) for r in rows]
     path.mkdir(parents=True, exist_ok=True)
     with (path / "results.jsonl").open("w") as fh:
         for r in rows:
-            fh.write(json.dumps(r) + "\n")
-    cells: dict[CellKey, list[dict[str, Any]]] = {}
+            fh.write(json.dumps(r.model_dump(mode="json")) + "\n")
+    cells: dict[CellKey, list[ResultRow]] = {}
     for r in rows:
-        cells.setdefault(CellKey.of(r), []).append(r)
+        cells.setdefault(r.key, []).append(r)
     summary = Summary(
         name=name,
         config_hash="abc123",
-        cells=[
-            SummaryCell.model_validate({**k._asdict(), **cell_metrics(v)}) for k, v in cells.items()
-        ],
+        cells=[summary_cell(k, v) for k, v in cells.items()],
     )
     (path / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))
     descriptions = dict(skills or SKILLS)
@@ -158,14 +155,14 @@ def write_run(
         started_at="2025-01-01T00:00:00+00:00",
         ended_at="2025-01-01T00:01:00+00:00",
         versions={},
-        requests=len({r["request_id"] for r in rows}),
+        requests=len({r.request_id for r in rows}),
         cells=len(cells),
         decisions=len(rows),
         resumed_rows=0,
         token_model="gpt-4o",
         usage={},
         timeline={},
-        catalogs={variant: facts for variant in {r["catalog"] for r in rows}},
+        catalogs={variant: facts for variant in {r.catalog for r in rows}},
     )
     (path / "manifest.json").write_text(json.dumps(manifest.to_json()))
     return path

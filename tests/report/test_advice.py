@@ -14,13 +14,14 @@ from typing import Any
 
 from synthetic import paired_rows, sweep_rows, write_run
 
-from skillbench.report import load_run, write_report
+from skillbench.report import write_report
 from skillbench.report._advice import confused_pairs, hidden_skills
 from skillbench.report._advice_axes import budget_advice
 from skillbench.report._advice_half_life import half_life_advice
 from skillbench.report._effects import Effects
 from skillbench.report._plots_timeline import timeline_by_half_life
 from skillbench.report._run import half_life_order
+from skillbench.results import read_run
 
 
 def _row(rid: str, expected: list[str], visible: bool, budget: int, chars: int) -> dict[str, Any]:
@@ -60,7 +61,7 @@ def _terraform_run(tmp_path: Path, facts: dict[str, Any]) -> Path:
 def test_a_skill_hidden_everywhere_is_listed_with_its_likely_reason(tmp_path: Path) -> None:
     skills = {"terraform-plan": "Plan Terraform.", "k8s-manifest": "Kubernetes.", "review": "R."}
     counts = {"inactive": 1, "disabled": 3, "skills": skills}
-    lines = hidden_skills(load_run(_terraform_run(tmp_path, counts)))
+    lines = hidden_skills(read_run(_terraform_run(tmp_path, counts)))
     assert lines[0] == (
         "`terraform-plan` was never visible in any decision in any listing setting (2 "
         "requests expect "
@@ -76,7 +77,7 @@ def test_a_skill_hidden_everywhere_is_listed_with_its_likely_reason(tmp_path: Pa
 
 def test_a_recorded_status_is_the_reason(tmp_path: Path) -> None:
     status = {"status": {"terraform-plan": "inactive"}}
-    (line, *_) = hidden_skills(load_run(_terraform_run(tmp_path, status)))
+    (line, *_) = hidden_skills(read_run(_terraform_run(tmp_path, status)))
     assert line.endswith("was too): inactive: a `paths` skill no workspace file matches.")
 
 
@@ -85,7 +86,7 @@ def test_skills_only_co_shown_are_flagged_not_claimed(tmp_path: Path) -> None:
         _row("r1", ["a", "b"], True, 4000, 3900),
         _row("r2", ["a"], True, 4000, 3900),
     ]
-    lines = hidden_skills(load_run(write_run(tmp_path / "run", rows)))
+    lines = hidden_skills(read_run(write_run(tmp_path / "run", rows)))
     assert lines == [
         "`b`: visible only in decisions expecting another skill too, so whether they were "
         "shown is not recorded."
@@ -109,7 +110,7 @@ def _baseline_run(tmp_path: Path) -> Path:
 
 
 def test_budget_advice_is_for_real_selectors_only(tmp_path: Path) -> None:
-    run = load_run(_baseline_run(tmp_path))
+    run = read_run(_baseline_run(tmp_path))
     lines = budget_advice(run, Effects(run))
     assert len(lines) == 2
     assert lines[0].startswith("**selector=embedding**: ")
@@ -120,7 +121,7 @@ def test_budget_advice_is_for_real_selectors_only(tmp_path: Path) -> None:
 
 
 def test_confusion_advice_names_features_not_negations(tmp_path: Path) -> None:
-    lines = confused_pairs(load_run(write_run(tmp_path / "run", paired_rows([True, False] * 5))))
+    lines = confused_pairs(read_run(write_run(tmp_path / "run", paired_rows([True, False] * 5))))
     assert lines[0] == (  # descriptions from the manifest
         "`review` requests went to `refactor` 5 times: “Review changes for bugs, regressions, "
         "risks and missing tests.” vs “Improve code structure while preserving behaviour.”"
@@ -153,7 +154,7 @@ def test_half_life_advice_names_the_best_with_interval_and_ties(tmp_path: Path) 
             }
         ),
     )
-    lines = half_life_advice(load_run(run_dir))
+    lines = half_life_advice(read_run(run_dir))
     assert lines[0] == (
         "**selector=lexical**: best half-life **1d**, accuracy 0.833 [0.720, 0.907]; not "
         "distinguishable from 12h (0.817, p = 1); the others are lower. By half-life: "
@@ -176,13 +177,13 @@ def test_timeline_has_a_panel_per_informative_selector(tmp_path: Path) -> None:
     rows = _half_life_rows(flags)
     for i, row in enumerate(rows):
         row["at"] = f"2025-01-{1 + (i % 60) // 3:02d}T{i % 3 * 8:02d}:00:00+00:00"
-    two = timeline_by_half_life(load_run(write_run(tmp_path / "two", rows)))
+    two = timeline_by_half_life(read_run(write_run(tmp_path / "two", rows)))
     never = [{**r, "selector": "never"} for r in paired_rows([False] * 60)]
     for hl in flags:
         rows += [{**r, "half_life": hl, "at": rows[i]["at"]} for i, r in enumerate(never)]
-    with_never = timeline_by_half_life(load_run(write_run(tmp_path / "three", rows)))
+    with_never = timeline_by_half_life(read_run(write_run(tmp_path / "three", rows)))
     one = timeline_by_half_life(
-        load_run(write_run(tmp_path / "one", [r for r in rows if r["selector"] == "lexical"]))
+        read_run(write_run(tmp_path / "one", [r for r in rows if r["selector"] == "lexical"]))
     )
     assert two.png and with_never.png and one.png
     # baselines (the oracle, never) get no panel: the selectors under test are drawn alone

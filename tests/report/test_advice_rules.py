@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from synthetic import write_run
 
-from skillbench.report import build_report, load_run, to_markdown
+from skillbench.report import build_report, to_markdown
 from skillbench.report._advice import hidden_skills
 from skillbench.report._advice_axes import axis_advice, budget_advice
 from skillbench.report._effects import Effects
+from skillbench.results import read_run
 
 POSITIVES, NEGATIVES = 200, 100
 CONFIG = "selectors:\n  - {type: embedding}\n  - {type: oracle}\n  - {type: never}\n"
@@ -75,7 +76,7 @@ def cell(
 def _run(tmp_path: Path, rows: list[dict[str, Any]], config: str = CONFIG):
     path = write_run(tmp_path / "run", rows)
     (path / "config.yaml").write_text(config)
-    return load_run(path)
+    return read_run(path)
 
 
 def _oracle_and_never(budget: int, shown: int) -> list[dict[str, Any]]:

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 from support.runs import DEVTOOLS_INPUTS
+from synthetic import write_run
 
 from skillbench.replay import load_config, run_experiment
-from skillbench.report import Run, size_json, size_lines, write_report
+from skillbench.report import size_json, size_lines, write_report
+from skillbench.results import Run, read_run
 
 CORRECT = {
     (10, "random"): 20,
@@ -23,7 +25,7 @@ CORRECT = {
 """Requests r00… answered right in each cell: the first k of 20 (so losses are nested)."""
 
 
-def _run() -> Run:
+def _run(path: Path, *, sizes: bool = True) -> Run:
     key = {
         "catalog": "c",
         "profile": "codebot",
@@ -32,27 +34,28 @@ def _run() -> Run:
         "half_life": "7d",
         "selector": "s",
     }
-    cells, rows = [], []
+    rows = []
     for (size, mode), right in CORRECT.items():
-        cell = {**key, "catalog_size": size, "distractors": mode}
-        outcomes = {"correct_skill": right, "wrong_skill": 20 - right}
-        cells.append({**cell, "n": 20, "outcomes": outcomes, "accuracy": right / 20})
+        cell = {**key, "catalog_size": size, "distractors": mode} if sizes else key
         for i in range(20):
             outcome = "correct_skill" if i < right else "wrong_skill"
             rows.append(
                 {**cell, "request_id": f"r{i:02}", "expected": ["a"], "outcome": outcome}
-                | {"repeat": 0, "split": "test"}
+                | {"repeat": 0, "listing_chars": 100, "listing_tokens": 25}
+                | {"shown": 4, "latency_ms": 1.0, "visible": True}
             )
-    return Run(Path("hand-made"), {"name": "t", "cells": cells}, rows, {"seed": 0})
+        if not sizes:
+            break
+    return read_run(write_run(path, rows))
 
 
-def test_knee_is_the_first_size_whose_loss_beats_the_noise() -> None:
+def test_knee_is_the_first_size_whose_loss_beats_the_noise(tmp_path: Path) -> None:
     """Random: 4 of 20 requests lost at 25 (one-sided sign test p = 2^-4 = 0.0625, above the
     Bonferroni level 0.05 / 2 = 0.025), 8 lost at 50 (p = 2^-8 ≈ 0.0039): knee at 50, loss
     0.4. Nearest: candidates 25 and 50 as well (10 is the reference size); 8 lost at 25:
     knee at 25."""
-    (line,) = size_lines(_run())
-    assert line.reference["catalog_size"] == 10 and line.reference["distractors"] == "random"
+    (line,) = size_lines(_run(tmp_path))
+    assert line.reference.catalog_size == 10 and line.reference.distractors == "random"
     knees = {k.mode: k for k in line.knees}
     random, nearest = knees["random"], knees["nearest"]
     assert random.size == 50 and random.alpha == pytest.approx(0.025)
@@ -65,12 +68,12 @@ def test_knee_is_the_first_size_whose_loss_beats_the_noise() -> None:
     assert line.losses["nearest"][10].value == 0 and line.losses["nearest"][10].p_worse == 1
 
 
-def test_loss_splits_into_dilution_and_shadowing() -> None:
+def test_loss_splits_into_dilution_and_shadowing(tmp_path: Path) -> None:
     """At 25: dilution 1 - 16/20 = 0.2, shadowing 16/20 - 12/20 = 0.2; at 50: dilution
     1 - 12/20 = 0.4, shadowing 12/20 - 6/20 = 0.3. The dilution at 25 is 4 losses in 20: its
     resampled count is Binomial(20, 0.2), whose 2.5% and 97.5% quantiles are 1 and 8 (P(X=0)
     = 0.0115, P(X<=1) = 0.069; P(X<=7) = 0.968, P(X<=8) = 0.990): interval [0.05, 0.40]."""
-    (line,) = size_lines(_run())
+    (line,) = size_lines(_run(tmp_path))
     split = {s.size: s for s in line.splits}
     assert sorted(split) == [25, 50]
     assert split[25].dilution.value == pytest.approx(0.2)
@@ -83,14 +86,8 @@ def test_loss_splits_into_dilution_and_shadowing() -> None:
     assert data["lines"][0]["split"][1]["shadowing"]["value"] == pytest.approx(0.3)
 
 
-def test_a_run_without_sizes_has_no_size_lines() -> None:
-    run = _run()
-    plain = Run(
-        run.path,
-        {"cells": [{k: v for k, v in c.items() if k != "catalog_size"} for c in run.cells]},
-        [],
-    )
-    assert size_lines(plain) == []
+def test_a_run_without_sizes_has_no_size_lines(tmp_path: Path) -> None:
+    assert size_lines(_run(tmp_path, sizes=False)) == []
 
 
 def test_report_of_a_sweep_has_its_section_and_json(tmp_path: Path) -> None:

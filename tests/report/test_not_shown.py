@@ -21,7 +21,7 @@ from skillbench.report._advice import confused_pairs
 from skillbench.report._plots import accuracy_vs_budget, coverage_vs_budget
 from skillbench.report._plots_skills import confusion_heatmap, inline_vs_fork
 from skillbench.report._report import OVERVIEW_HEADER, _overview_metrics, overview_rows
-from skillbench.report._run import load_run
+from skillbench.results import read_run
 
 SKILLS = {
     "terraform-plan": "Write or review Terraform code and explain the planned changes.",
@@ -133,7 +133,7 @@ def test_summary_confusion_leaves_out_the_never_shown_skill(run_dir: Path) -> No
 def test_advice_names_only_shown_confusions_and_says_why_the_rest_were_left_out(
     run_dir: Path,
 ) -> None:
-    lines = confused_pairs(load_run(run_dir))
+    lines = confused_pairs(read_run(run_dir))
     # embedding only: g0, g1 at both budgets
     assert lines[0].startswith("`git-rescue` requests went to `commit-message` 4 times")
     assert not any("`terraform-plan` requests went to" in line for line in lines)
@@ -143,7 +143,7 @@ def test_advice_names_only_shown_confusions_and_says_why_the_rest_were_left_out(
 
 
 def test_heatmap_counts_the_selector_under_test_only(run_dir: Path) -> None:
-    figure = confusion_heatmap(load_run(run_dir))
+    figure = confusion_heatmap(read_run(run_dir))
     # embedding, both budgets: c0 twice; g0, g1 twice; n0 at 4000; n0 at 2000 and n1 twice.
     # With the never baseline summed in, none → none alone would be 3 + 4 and more.
     assert figure.values == {
@@ -199,7 +199,7 @@ def test_tune_targets_skip_decisions_whose_skill_was_not_shown(run_dir: Path) ->
 
 def _table(run_dir: Path) -> dict[str, dict[str, str]]:
     """The Cells table: row label → column header → value (interval cut off)."""
-    run = load_run(run_dir)
+    run = read_run(run_dir)
     headers = ["n", *(OVERVIEW_HEADER[m] for m in _overview_metrics(run)), "chars"]
     return {
         row[0]: {h: v.split(" ")[0] for h, v in zip(headers, row[1:], strict=True)}
@@ -208,7 +208,7 @@ def _table(run_dir: Path) -> dict[str, dict[str, str]]:
 
 
 def test_budget_plot_values_equal_the_table_and_leave_baselines_out(run_dir: Path) -> None:
-    figure = accuracy_vs_budget(load_run(run_dir))
+    figure = accuracy_vs_budget(read_run(run_dir))
     table = _table(run_dir)
     # accuracy: 2000: c0, n0, n1 = 3/8; 4000: c0, n1 = 2/8.
     # false_invocation_rate: 2000: 0 of 2 negatives; 4000: n0 of 2.
@@ -222,13 +222,13 @@ def test_budget_plot_values_equal_the_table_and_leave_baselines_out(run_dir: Pat
     for metric, header in (("accuracy", "accuracy"), ("false_invocation_rate", "false inv. rate")):
         for budget, value in figure.values[metric]["all"]:
             assert table[f"budget={budget} selector=embedding"][header] == f"{value:.3f}"
-    coverage = coverage_vs_budget(load_run(run_dir))
+    coverage = coverage_vs_budget(read_run(run_dir))
     assert coverage.values == {"coverage": {"all": [(2000, 0.5), (4000, 0.5)]}}  # 3 of 6 shown
     assert table["budget=2000 selector=embedding"]["coverage"] == "0.500"
 
 
 def test_inline_vs_fork_bars_and_label_describe_the_same_invocations(run_dir: Path) -> None:
-    figure = inline_vs_fork(load_run(run_dir))
+    figure = inline_vs_fork(read_run(run_dir))
     # commit-message, embedding only: g0, g1 (300 / 500) at both budgets, n0 at 4000
     # (300 / 500), c0 (900 / 600) at both: inline (5·300 + 2·900) / 7, fork (5·500 + 2·600) / 7
     assert figure.values["inline"]["commit-message"] == pytest.approx(3300 / 7)
@@ -251,7 +251,7 @@ def _png_title(png: bytes) -> str:
 
 
 def test_each_standalone_png_states_its_metric_and_cells(run_dir: Path) -> None:
-    run = load_run(run_dir)
+    run = read_run(run_dir)
     cells = "cells: 2 cells of selector embedding (baselines never, oracle left out)"
     for figure, metrics in (
         (accuracy_vs_budget(run), ("accuracy: right answers", "false_invocation_rate: negatives")),

@@ -14,7 +14,8 @@ import pytest
 
 from skillbench.cli import main
 from skillbench.replay import load_config, run_experiment
-from skillbench.report import compare_runs, load_run, parse_selection, write_report
+from skillbench.report import compare_runs, inert_keys, parse_selection, write_report
+from skillbench.results import read_run
 
 pytestmark = pytest.mark.slow  # the engine imports litellm and counts tokens: ~30 s
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -67,9 +68,9 @@ def test_report_on_a_real_run(which: str, request, tmp_path: Path) -> None:
     for png in (p for p in written if p.suffix == ".png"):
         assert png.read_bytes().startswith(PNG)
     md = (tmp_path / "report.md").read_text()
-    run = load_run(run_dir)
+    run = read_run(run_dir)
     # the real grids: half-life never changes what codebot shows at these budgets
-    assert run.inert() == ["half_life"]
+    assert inert_keys(run.summary.cells) == ["half_life"]
     assert "**half_life changed no rate**" in md
     assert "Skipped: the half-life changed no decision" in md
     # usage and alpha order skills by what they are, so position bias is not measurable here
@@ -93,8 +94,8 @@ def test_compare_orderings_of_a_real_run(devtools_run: Path) -> None:
         resamples=500,
     )
     assert len(cmp.results) == 8  # budgets × half-lives × selectors
-    lexical = [r for r in cmp.results if r.cell_a["selector"] == "lexical"]
-    oracle = [r for r in cmp.results if r.cell_a["selector"] == "oracle"]
+    lexical = [r for r in cmp.results if r.cell_a.selector == "lexical"]
+    oracle = [r for r in cmp.results if r.cell_a.selector == "oracle"]
     # lexical is compared on its test split only; the oracle on every request
     assert all(r.held_out > 0 and r.n_requests + r.held_out == 80 for r in lexical)
     assert all(r.held_out == 0 and r.n_requests == 80 for r in oracle)

@@ -10,15 +10,24 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from synthetic import paired_rows, sweep_rows, write_run
 
-from skillbench.report import compare_runs, load_run, parse_selection, write_report
+from skillbench.report import (
+    compare_runs,
+    distinct,
+    inert_keys,
+    parse_selection,
+    varying_keys,
+    write_report,
+)
 from skillbench.report._advice_axes import budget_advice
 from skillbench.report._effects import Effects
 from skillbench.report._figure import error_bars
 from skillbench.report._plots import position_bins
+from skillbench.results import read_run
 
 
 def _missed_at(position: int, n: int) -> list[dict]:
@@ -59,10 +68,12 @@ def test_a_half_life_that_changes_nothing_is_reported_once(tmp_path: Path) -> No
     rows = sweep_rows(budgets=(500, 2000), orderings=("usage",), half_lives=("1d",), n_requests=30)
     rows += [{**r, "half_life": "inf"} for r in rows]
     run_dir = write_run(tmp_path / "run", rows)
-    run = load_run(run_dir)
-    assert run.varying() == ["budget", "half_life"] and run.inert() == ["half_life"]
-    cells, keys = run.distinct()
-    assert len(cells) == len(run.cells) // 2 and keys == ["budget"]
+    run = read_run(run_dir)
+    assert varying_keys(run.summary.cells) == ["budget", "half_life"] and inert_keys(
+        run.summary.cells
+    ) == ["half_life"]
+    cells, keys = distinct(run.summary.cells)
+    assert len(cells) == len(run.summary.cells) // 2 and keys == ["budget"]
     write_report(run_dir, formats=["md"])
     md = (run_dir / "report.md").read_text()
     assert "**half_life changed no rate**" in md
@@ -75,14 +86,14 @@ def _line(tmp_path: Path, name: str, right: dict[int, int]) -> str:
     rows = []
     for budget, n in right.items():
         rows += [{**r, "budget": budget} for r in paired_rows([True] * n + [False] * (200 - n))]
-    run = load_run(write_run(tmp_path / name, rows))
+    run = read_run(write_run(tmp_path / name, rows))
     (line,) = budget_advice(run, Effects(run))
     return line
 
 
 def test_budget_advice_reads_the_sweep(tmp_path: Path) -> None:
     rows = sweep_rows(budgets=(500, 1000), orderings=("usage",), n_requests=40)
-    run = load_run(write_run(tmp_path / "a", rows))  # 4 then 9 of 20 skills shown
+    run = read_run(write_run(tmp_path / "a", rows))  # 4 then 9 of 20 skills shown
     (line,) = budget_advice(run, Effects(run))
     assert "accuracy still rises at the largest budget" in line and "try larger budgets" in line
     # every expected skill shown at every budget: the selector, not the budget, limits
@@ -121,25 +132,46 @@ def test_cost_objects_give_break_even_and_a_cost_table(tmp_path: Path) -> None:
     rows = paired_rows([True] * 6 + [False] * 2)
     run = write_run(tmp_path / "run", rows)
     summary = json.loads((run / "summary.json").read_text())
+
+    def skill(invocations: int, inline: int, fork: int, turns: int | None) -> dict[str, Any]:
+        return {
+            "invocations": invocations,
+            "declared": "inline",
+            "inline_tokens": inline,
+            "fork_tokens": fork,
+            "inline_tokens_mean": inline / invocations,
+            "fork_tokens_mean": fork / invocations,
+            "break_even_turns": turns,
+        }
+
     summary["cells"][0]["cost"] = {
+        "decisions": 8,
         "invocations": 8,
         "listing_tokens": 800,
         "inline_tokens": 2400,
         "fork_tokens": 9000,
-        "per_skill": {
-            "review": {
-                "invocations": 6,
-                "inline_tokens": 1800,
-                "fork_tokens": 6600,
-                "break_even_turns": 7,
-            },
-            "refactor": {
-                "invocations": 2,
-                "inline_tokens": 600,
-                "fork_tokens": 2400,
-                "break_even_turns": None,
-            },
+        "declared_tokens": 2400,
+        "main_context_tokens": 3200,
+        "all_tokens": 3200,
+        "waste_tokens": 600,
+        "listing_dollars": None,
+        "inline_dollars": None,
+        "fork_dollars": None,
+        "dollars": None,
+        "dollars_cached": None,
+        "model": "gpt-4o",
+        "horizon": None,
+        "fork_system_prompt_tokens": 0,
+        "fork_work_tokens": 0,
+        "summary_tokens": 0,
+        "measured_summaries": None,
+        "sessions": {
+            "n": 8,
+            "mean_main_context_tokens": 400.0,
+            "max_main_context_tokens": 500,
+            "mean_dollars": None,
         },
+        "per_skill": {"review": skill(6, 1800, 6600, 7), "refactor": skill(2, 600, 2400, None)},
     }
     (run / "summary.json").write_text(json.dumps(summary))
     (run / "results.jsonl").unlink()  # the plot falls back on cost.per_skill

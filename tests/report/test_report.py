@@ -10,8 +10,9 @@ from synthetic import paired_rows, write_run
 
 from skillbench.cli import main
 from skillbench.metrics import METRICS
-from skillbench.report import load_run, write_report
+from skillbench.report import write_report
 from skillbench.report._report import summary_rows
+from skillbench.results import read_run
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -48,16 +49,18 @@ def test_html_is_self_contained(sweep_report) -> None:
 
 
 def test_summary_table_rows_and_csvs(sweep_run: Path, tmp_path: Path) -> None:
-    run = load_run(sweep_run)
+    run = read_run(sweep_run)
     rows = summary_rows(run)
     # every registered metric but the optional retrieval ones (no retrieve stage here)
-    assert len(rows) == len(run.cells) * len([m for m in METRICS.values() if not m.optional])
+    assert len(rows) == len(run.summary.cells) * len(
+        [m for m in METRICS.values() if not m.optional]
+    )
     first = rows[0]
     assert first[1] == "accuracy" and first[5].startswith("[") and first[6] == "40"
     write_report(sweep_run, formats=["csv"], output=tmp_path)
     with (tmp_path / "summary.csv").open() as fh:
         cells = list(csv.DictReader(fh))
-    assert len(cells) == len(run.cells)
+    assert len(cells) == len(run.summary.cells)
     assert float(cells[0]["accuracy_low"]) <= float(cells[0]["accuracy"])
     with (tmp_path / "decisions.csv").open() as fh:
         decisions = list(csv.DictReader(fh))
