@@ -11,9 +11,13 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 
+from pydantic import JsonValue
+
 if TYPE_CHECKING:
     from skillbench.dataset import LabelledRequest
     from skillbench.listing import Listing
+
+JsonObject = dict[str, JsonValue]
 
 DecisionKind = Literal["invoke", "abstain", "malformed", "error"]
 
