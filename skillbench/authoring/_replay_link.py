@@ -2,8 +2,9 @@
 
 ``overlap`` reads a finished run's rows (``skillbench.results.read_run``); ``tune`` replays
 candidate catalogs in-process with ``run_experiment`` (the process-wide embedder keeps every
-embedding in memory and in the shared cache, so only changed entries are encoded again). Keeping this coupling in one
-module means a change of the engine's public API touches only this file.
+embedding in memory and in the shared cache, so only changed entries are encoded again).
+Keeping this coupling in one module means a change of the engine's public API touches only
+this file.
 """
 
 from __future__ import annotations
