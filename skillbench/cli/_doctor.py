@@ -87,11 +87,10 @@ def largest_queries(config: RunConfig) -> dict[str, tuple[Query, str]]:
     sizes: dict[str, int] = {}
     for cell in grid.cells:
         listing = grid.plans[cell].render({})
-        selector = cell.key.selector
-        if len(listing.text) > sizes.get(selector, -1):
-            sizes[selector] = len(listing.text)
+        if len(listing.text) > sizes.get(cell.selector, -1):
+            sizes[cell.selector] = len(listing.text)
             where = f"cell {cell.label}: {len(listing.text):,} characters of listing"
-            out[selector] = (Query(request, listing, 0, cell.label), where)
+            out[cell.selector] = (Query(request, listing, 0, cell.label), where)
     return out
 
 

@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: {note}", file=sys.stderr)
         print(summary_table(finished.summary.cells))
         if report is not None:
-            from skillbench.report._headline import headline_text
+            from skillbench.report import headline_text
 
             print("\n" + headline_text(finished))
         print(f"\n{result.decisions} decisions → {result.run_dir}")

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from skillbench.report._run import cell_label, run_name, skill_descriptions, varying_keys
+from skillbench.report import cell_label, run_name, skill_descriptions, varying_keys
 from skillbench.results import CONFIG_COPY, CellFields, ResultRow, read_run
 from skillbench.types import CellKey, JsonObject
 
