@@ -91,7 +91,11 @@ class LitellmProposer:
             self.cached_calls += 1
         entry = cached if cached is not None else self._call(messages, key)
         content = str(entry["response"]["choices"][0]["message"].get("content") or "")
-        prompt = {"proposer": f"litellm:{p.model}", "messages": messages, "cache_key": key}
+        prompt: JsonObject = {
+            "proposer": f"litellm:{p.model}",
+            "messages": messages,
+            "cache_key": key,
+        }
         return Proposal(parse_candidates(content)[: request.n], prompt, content)
 
     def _call(self, messages: list[dict[str, Any]], key: str) -> Mapping[str, Any]:

@@ -236,11 +236,11 @@ class OfflineProposer:
         if narrowed is not None:
             found.append(_joined(narrowed, best[:1], request.max_chars) or narrowed)
         unique = [c for c in dict.fromkeys(found) if c and c != s.description]
-        inputs = {
+        inputs: JsonObject = {
             "proposer": self.name,
             "task": request.prompt(),
-            "terms": ranked,
-            "sentences": best[:2],
+            "terms": list(ranked),
+            "sentences": list(best[:2]),
             "rival_owned": sorted(owned),
         }
         return Proposal(tuple(unique[: request.n]), inputs)

@@ -298,7 +298,7 @@ class _Loop:
                 self.df,
             )
             proposal = self.proposer.propose(request)
-            payload = {
+            payload: JsonObject = {
                 **proposal.prompt,
                 "answer": proposal.answer,
                 "candidates": list(proposal.candidates),

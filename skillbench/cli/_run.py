@@ -296,12 +296,13 @@ def summary_table(cells: Sequence[CellFields], width: int | None = None) -> str:
     header = [*keys, _short(metrics[0]), "95% CI", *(_short(m) for m in metrics[1:])]
     lines = [header]
     for c in cells:
-        ci = c.interval(metrics[0]) or [None, None]
+        ci = c.interval(metrics[0])
+        low, high = (None, None) if ci is None else ci
         lines.append(
             [
                 *(_fmt(getattr(c, k)) for k in keys),
                 _fmt(c.metric(metrics[0])),
-                f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
+                f"[{_fmt(low)}, {_fmt(high)}]",
                 *(_fmt(c.metric(m)) for m in metrics[1:]),
             ]
         )

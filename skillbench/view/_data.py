@@ -107,7 +107,7 @@ def build_payload(runs: Sequence[RunData]) -> JsonObject:
                 "cellSelectors": [key.selector for key in run.cells],
             }
         )
-    payload: JsonObject = {
+    payload: dict[str, Any] = {  # JSON: each list is typed where it is built
         "runs": run_records,
         "requests": request_records,
         "lines": lines.values,
@@ -127,8 +127,7 @@ def _selectors(run: RunData) -> JsonObject:
     a floor, not a selector under test)."""
     types = {
         str(sel.get("name") or sel.get("type")): str(sel.get("type"))
-        for sel in run.settings.get("selectors") or ()
-        if isinstance(sel, Mapping)
+        for sel in _selector_entries(run)
     }
     names = {key.selector for key in run.cells}
     return {
@@ -137,12 +136,17 @@ def _selectors(run: RunData) -> JsonObject:
     }
 
 
+def _selector_entries(run: RunData) -> list[JsonObject]:
+    """The selectors of the run's config file (none without one)."""
+    selectors = run.settings.get("selectors")
+    return [s for s in selectors if isinstance(s, dict)] if isinstance(selectors, list) else []
+
+
 def _thresholds(run: RunData) -> dict[tuple[CellKey, int], float]:
     """The threshold each (cell, repeat) decided with: fitted by calibration, else set."""
     configured = {
         str(sel.get("name") or sel.get("type")): sel.get("threshold")
-        for sel in run.settings.get("selectors") or ()
-        if isinstance(sel, Mapping)
+        for sel in _selector_entries(run)
     }
     out: dict[tuple[CellKey, int], float] = {}
     fitted = {c.key: (c.calibration or {}).get("fitted") or [] for c in run.summary}
