@@ -93,7 +93,7 @@ class LitellmProposer:
         content = str(entry["response"]["choices"][0]["message"].get("content") or "")
         prompt: JsonObject = {
             "proposer": f"litellm:{p.model}",
-            "messages": messages,
+            "messages": list(messages),
             "cache_key": key,
         }
         return Proposal(parse_candidates(content)[: request.n], prompt, content)

@@ -241,7 +241,7 @@ class OfflineProposer:
             "task": request.prompt(),
             "terms": list(ranked),
             "sentences": list(best[:2]),
-            "rival_owned": sorted(owned),
+            "rival_owned": list(sorted(owned)),
         }
         return Proposal(tuple(unique[: request.n]), inputs)
 
