@@ -117,7 +117,7 @@ class SkillStats(_Record):
     @model_serializer
     def _flat(self) -> JsonObject:
         """The skill's name and whether it changed, then its statistics, in one object."""
-        return {"skill": self.skill, "changed": self.changed, **self.stats.model_dump()}
+        return {"skill": self.skill, "changed": self.changed, **self.stats.model_dump(mode="json")}
 
 
 class SplitSizes(_Record):
