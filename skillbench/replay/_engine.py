@@ -50,7 +50,7 @@ from skillbench.replay._results import (
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import ANNOTATORS, Annotator, Cell, RunObserver
-from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
+from skillbench.results import CONFIG_COPY, RESULTS, ResultRow, RunStatus
 from skillbench.selectors import (
     Calibratable,
     Preparable,
@@ -167,9 +167,11 @@ def run_experiment(
             observer.phase("writing results and summary")
         ordered = [rows[k] for k in sorted(rows)]
         writer.write_sorted()
-        cells = summarize(
-            run_dir, config.name, config_hash, grid.cells, ordered, fitted, grid.train, annotators
+        typed = [ResultRow.model_validate(r) for r in ordered]
+        summary = summarize(
+            run_dir, config.name, config_hash, grid.cells, typed, fitted, grid.train, annotators
         )
+        cells = [c.to_json() for c in summary]
         errors = [r for r in ordered if r["outcome"] == "error"]
         if errors and status == "complete":
             status, reason = "incomplete", _error_reason(errors)

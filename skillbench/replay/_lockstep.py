@@ -23,8 +23,8 @@ from typing import Any, NamedTuple
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.replay._cell import CellRun, FactsCache, make_row
-from skillbench.replay._results import checked_row
 from skillbench.replay._types import Annotator
+from skillbench.results import ResultRow
 from skillbench.selectors import Selector, Streaming
 from skillbench.types import Decision, Query, RunStopped
 
@@ -164,10 +164,10 @@ class Lockstep:
         run, i, query = item
         split = "train" if query.request.id in run.train else "test"
         facts = self.facts.get(query.listing)
-        row = make_row(run.cell, query, decision, facts, split, share)
-        row.update(run.retrieval(query.request, self.facts))
+        fields = make_row(run.cell, query, decision, facts, split, share)
+        typed = ResultRow.model_validate({**fields, **run.retrieval(query.request, self.facts)})
         for annotator in self.annotators:
-            row.update(annotator.annotate_row(row, query, decision))
-        row = checked_row(row)
+            typed = annotator.annotate_row(typed, query, decision)
+        row = typed.to_json()
         self.record(run.cell.index, i, row)
         run.finish(query.request, row)

@@ -124,10 +124,3 @@ def claim_output(run_dir: Path, config_hash: str, *, resume: bool, overwrite: bo
         )
     for name in RUN_FILES:
         (run_dir / name).unlink(missing_ok=True)
-
-
-def write_json(path: Path, data: Any) -> None:
-    """Write ``data`` atomically (temp file + rename) with sorted keys."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
-    tmp.replace(path)

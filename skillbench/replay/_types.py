@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from skillbench._registry import Registry
-from skillbench.types import CELL_FIELDS, SIZE_FIELDS, CellKey, Decision, DistractorMode, Query
+from skillbench.types import CELL_FIELDS, CellKey, Decision, DistractorMode, Query
 
 if TYPE_CHECKING:
     from skillbench.replay._config import RunConfig
     from skillbench.replay._grid import Grid
+    from skillbench.results import CellFields, ResultRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,7 @@ class Cell:
     @property
     def key(self) -> CellKey:
         """The summary-cell identity, repeats pooled."""
-        return CellKey._make(getattr(self, name) for name in CELL_FIELDS)
+        return CellKey(**{name: getattr(self, name) for name in CELL_FIELDS})
 
     @property
     def label(self) -> str:
@@ -48,9 +49,7 @@ class Cell:
 
     def fields(self) -> dict[str, Any]:
         """The key as results rows and summary cells store it (unset size fields left out)."""
-        return {
-            k: v for k, v in self.key._asdict().items() if k not in SIZE_FIELDS or v is not None
-        }
+        return self.key.model_dump()
 
 
 class RunObserver(Protocol):
@@ -81,16 +80,12 @@ class Plannable(Protocol):
 class Annotator(Protocol):
     """Adds fields to results rows and summary cells (the cost package's hook)."""
 
-    def annotate_row(
-        self, row: Mapping[str, Any], query: Query, decision: Decision
-    ) -> Mapping[str, Any]:
-        """Fields to merge into ``row`` (e.g. ``inline_tokens``, ``fork_tokens``)."""
+    def annotate_row(self, row: ResultRow, query: Query, decision: Decision) -> ResultRow:
+        """``row`` with the annotator's fields set (e.g. ``inline_tokens``, ``fork_tokens``)."""
         ...
 
-    def annotate_cell(
-        self, cell: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
-    ) -> Mapping[str, Any]:
-        """Fields to merge into the summary cell (e.g. ``{"cost": {...}}``)."""
+    def annotate_cell(self, cell: CellFields, rows: Sequence[ResultRow]) -> CellFields:
+        """``cell`` with the annotator's section set (e.g. ``cost``)."""
         ...
 
 
