@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, JsonValue, SerializationInfo, model_serializer
 from pydantic_core.core_schema import SerializerFunctionWrapHandler
 
-from pydantic import JsonValue
-
 if TYPE_CHECKING:
     from skillbench.dataset import LabelledRequest
     from skillbench.listing import Listing
@@ -24,8 +22,6 @@ if TYPE_CHECKING:
 
 JsonObject = dict[str, JsonValue]
 """A JSON document: what a file or a wire body holds where no record describes it."""
-
-JsonObject = dict[str, JsonValue]
 
 DecisionKind = Literal["invoke", "abstain", "malformed", "error"]
 
