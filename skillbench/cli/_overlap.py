@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from skillbench.cli._common import EXIT_OK, add_cwd, add_format, add_output, positive_int
 from skillbench.listing import PROFILES
 
 if TYPE_CHECKING:
+    from skillbench.authoring import PairOverlap
     from skillbench.results import Run
 
 HELP = "rank the skill pairs most likely to be confused, and why"
@@ -52,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output(parser, "write the result to this file instead of stdout")
 
 
-def _text(pairs: list[Any]) -> str:
+def _text(pairs: Sequence[PairOverlap]) -> str:
     lines = []
     for rank, p in enumerate(pairs, start=1):
         cosine = "-" if p.cosine is None else f"{p.cosine:.3f}"
