@@ -9,11 +9,11 @@ scored for its own skill only: it "triggers" when that skill was invoked (any sk
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from skillbench._errors import SkillbenchError
 from skillbench.authoring._eval_targets import LoadedTarget
 from skillbench.authoring._scorecard import (
     TRIGGER_THRESHOLD,
@@ -27,8 +27,8 @@ from skillbench.authoring._scorecard import (
 )
 from skillbench.authoring._split import write_requests
 from skillbench.evalsets import HOLDOUT, TriggerQuery, TriggerSet, validation_split
-from skillbench.replay import RunConfig, read_rows, run_experiment
-from skillbench.results import MANIFEST, RESULTS, Manifest
+from skillbench.replay import RunConfig, SelectorConfig, run_experiment
+from skillbench.results import ResultRow, read_run
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class EvalOptions:
     """
 
     profile: str = "codebot"
-    selector: Mapping[str, Any] = field(default_factory=lambda: {"type": "embedding"})
+    selector: SelectorConfig = field(default_factory=lambda: SelectorConfig(type="embedding"))
     repeats: int = 3
     budget: int | None = None
     holdout: float = HOLDOUT
@@ -57,8 +57,8 @@ class EvalOptions:
 
     @property
     def selector_label(self) -> str:
-        kind = str(self.selector["type"])
-        return f"{kind}:{self.selector['model']}" if "model" in self.selector else kind
+        model = self.selector.params.get("model")
+        return self.selector.type if model is None else f"{self.selector.type}:{model}"
 
 
 def _display(path: Path | str) -> str:
@@ -84,7 +84,7 @@ def eval_config(
             "profiles": [options.profile],
             "budgets": [options.budget],
             "orderings": ["given"],
-            "selectors": [dict(options.selector)],
+            "selectors": [options.selector],
             "repeats": options.repeats,
             "seed": options.seed,
             "usage": {"record": "label"},
@@ -95,15 +95,15 @@ def eval_config(
 def _query_result(
     trigger_set: TriggerSet,
     query: TriggerQuery,
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[ResultRow],
     split: QuerySplit | None,
 ) -> QueryResult:
-    answered = [r for r in rows if r["outcome"] != "error"]
-    fired = Counter(str(r["chosen"] or "none") for r in answered)
+    answered = [r for r in rows if r.outcome != "error"]
+    fired = Counter(str(r.chosen or "none") for r in answered)
     if query.none_should_trigger:
-        triggered = sum(r["chosen"] is not None for r in answered)
+        triggered = sum(r.chosen is not None for r in answered)
     else:
-        triggered = sum(r["chosen"] == trigger_set.skill for r in answered)
+        triggered = sum(r.chosen == trigger_set.skill for r in answered)
     rate = triggered / len(answered) if answered else None
     passed = None
     if rate is not None:
@@ -127,15 +127,15 @@ def _query_result(
 
 def scorecard(
     loaded: LoadedTarget,
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[ResultRow],
     catalog_size: int,
     options: EvalOptions,
 ) -> SkillScorecard:
     """One skill's scorecard from the replay rows of its requests."""
     trigger_set = loaded.trigger_set
-    by_request: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    by_request: dict[str, list[ResultRow]] = defaultdict(list)
     for row in rows:
-        by_request[row["request_id"]].append(row)
+        by_request[row.request_id].append(row)
     split = validation_split(trigger_set.queries, options.holdout)
     held = {id(q) for q in split.validation} if split else set()
 
@@ -205,11 +205,12 @@ def evaluate(
         if result.status != "complete":
             status = "stopped" if result.status == "stopped" else "incomplete"
             reasons.append(str(result.reason))
-        rows = read_rows(run_dir / "run" / RESULTS)
-        manifest = Manifest.model_validate_json((run_dir / "run" / MANIFEST).read_text("utf-8"))
-        catalog_size = manifest.catalogs["skills"].active
+        replayed = read_run(result.run_dir)
+        if replayed.manifest is None:
+            raise SkillbenchError(f"{result.run_dir}: the replay wrote no manifest")
+        catalog_size = replayed.manifest.catalogs["skills"].active
         for member in members:
-            own = [r for r in rows if r["request_id"].startswith(f"{member.skill.name}#")]
+            own = [r for r in replayed.rows if r.request_id.startswith(f"{member.skill.name}#")]
             cards[str(member.target.skill_dir)] = scorecard(member, own, catalog_size, options)
     return EvalReport(
         status=status,

@@ -29,6 +29,7 @@ from skillbench.selectors import SelectorEnv
 from skillbench.selectors._litellm import LitellmParams, parse_params
 from skillbench.selectors._litellm._client import RetryPolicy, call_model, runtime, secrets
 from skillbench.selectors._litellm._spend import Spend
+from skillbench.types import JsonObject
 
 SYSTEM_PROMPT = (
     "You rewrite the one-line descriptions of skills that a coding agent picks from a "
@@ -36,6 +37,7 @@ SYSTEM_PROMPT = (
     "what separates it from similar skills. Keep facts from the skill's instructions; do "
     "not invent features."
 )
+
 _JSON = re.compile(r"\{.*\}", re.S)
 
 
@@ -89,7 +91,11 @@ class LitellmProposer:
             self.cached_calls += 1
         entry: Mapping[str, Any] = cached if cached is not None else self._call(messages, key)
         content = str(entry["response"]["choices"][0]["message"].get("content") or "")
-        prompt = {"proposer": f"litellm:{p.model}", "messages": messages, "cache_key": key}
+        prompt: JsonObject = {
+            "proposer": f"litellm:{p.model}",
+            "messages": list(messages),
+            "cache_key": key,
+        }
         return Proposal(parse_candidates(content)[: request.n], prompt, content)
 
     def _call(self, messages: list[dict[str, Any]], key: str) -> Mapping[str, Any]:
@@ -124,7 +130,7 @@ class LitellmProposer:
 
 
 @PROPOSERS.register("litellm")
-def _litellm(options: Mapping[str, Any], env: SelectorEnv) -> Proposer:
+def _litellm(options: JsonObject, env: SelectorEnv) -> Proposer:
     """``options``: the ``litellm`` selector's params (model, api_base, api_key_env,
     max_cost_usd, params, timeout, max_attempts, backoff_s, cache)."""
     return LitellmProposer(parse_params(options, env), env.cache_dir)

@@ -24,7 +24,9 @@ import numpy as np
 
 from skillbench.authoring._replay_link import Decision
 from skillbench.catalog import Skill
+from skillbench.results import Run
 from skillbench.selectors import bm25_weights, words
+from skillbench.types import JsonObject
 
 TERMS_SHOWN = 8
 """Shared and one-sided terms listed per pair, most distinctive first."""
@@ -69,7 +71,7 @@ class PairOverlap:
         without embeddings)."""
         return self.bm25 if self.cosine is None else (self.cosine + self.bm25) / 2
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "a": self.a,
             "b": self.b,
@@ -256,11 +258,12 @@ def load_overlap(
     *,
     profile: str = "codebot",
     cwd: str | Path | None = None,
-    run_dir: str | Path | None = None,
+    run: Run | None = None,
     embeddings: bool = True,
     top: int | None = None,
 ) -> list[PairOverlap]:
-    """``overlap_pairs`` over the model-invocable skills of ``sources`` (and a run)."""
+    """``overlap_pairs`` over the model-invocable skills of ``sources`` (and the confusions
+    of a finished ``run``)."""
     from skillbench.authoring._replay_link import run_decisions, run_request_texts
     from skillbench.cache import default_cache_root
     from skillbench.catalog import load_catalog
@@ -268,8 +271,8 @@ def load_overlap(
 
     catalog = load_catalog(sources, profile=profile, cwd=cwd)
     embed = Embedder.shared(DEFAULT_MODEL, default_cache_root()).embed if embeddings else None
-    decisions = run_decisions(run_dir) if run_dir is not None else []
-    texts = run_request_texts(run_dir) if run_dir is not None else {}
+    decisions = run_decisions(run) if run is not None else []
+    texts = run_request_texts(run) if run is not None else {}
     return overlap_pairs(
         catalog.model_invocable, embed=embed, decisions=decisions, request_texts=texts, top=top
     )

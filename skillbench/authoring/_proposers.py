@@ -12,12 +12,13 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from skillbench._errors import SkillbenchError
 from skillbench._registry import Registry
 from skillbench.catalog import Skill
 from skillbench.selectors import SelectorEnv, words
+from skillbench.types import JsonObject
 
 BODY_EXCERPT_CHARS = 1500
 """How much of the skill body a model proposer sees."""
@@ -109,7 +110,7 @@ class Proposal(NamedTuple):
     """Candidates for one request, with what the proposer was shown and answered."""
 
     candidates: tuple[str, ...]
-    prompt: Mapping[str, Any]
+    prompt: JsonObject
     answer: str | None = None
 
 
@@ -122,7 +123,7 @@ class Proposer(Protocol):
     def propose(self, request: ProposalRequest) -> Proposal: ...
 
 
-ProposerFactory = Callable[[Mapping[str, Any], SelectorEnv], Proposer]
+ProposerFactory = Callable[[JsonObject, SelectorEnv], Proposer]
 """Builds a proposer from its options (model params) and the selectors' environment."""
 PROPOSERS: Registry[ProposerFactory] = Registry("proposer")
 
@@ -235,25 +236,25 @@ class OfflineProposer:
         if narrowed is not None:
             found.append(_joined(narrowed, best[:1], request.max_chars) or narrowed)
         unique = [c for c in dict.fromkeys(found) if c and c != s.description]
-        inputs = {
+        inputs: JsonObject = {
             "proposer": self.name,
             "task": request.prompt(),
-            "terms": ranked,
-            "sentences": best[:2],
-            "rival_owned": sorted(owned),
+            "terms": list(ranked),
+            "sentences": list(best[:2]),
+            "rival_owned": list(sorted(owned)),
         }
         return Proposal(tuple(unique[: request.n]), inputs)
 
 
 @PROPOSERS.register("offline")
-def _offline(options: Mapping[str, Any], env: SelectorEnv) -> Proposer:
+def _offline(options: JsonObject, env: SelectorEnv) -> Proposer:
     """The offline proposer takes no options (``env`` is unused: it calls nothing)."""
     if options:
         raise SkillbenchError(f"the offline proposer takes no options, got {sorted(options)}")
     return OfflineProposer()
 
 
-def make_proposer(spec: str, model_options: Mapping[str, Any], env: SelectorEnv) -> Proposer:
+def make_proposer(spec: str, model_options: JsonObject, env: SelectorEnv) -> Proposer:
     """``offline``, or a litellm model string with the ``litellm`` selector's params.
 
     Raises:

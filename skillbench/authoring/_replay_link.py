@@ -1,26 +1,23 @@
 """Everything authoring needs from the replay engine and run directories, in one place.
 
-``overlap`` reads a finished run's rows; ``tune`` replays candidate catalogs in-process with
-``run_experiment`` (the process-wide embedder keeps every embedding in memory and in the
-shared cache, so only changed entries are encoded again). Keeping this coupling in one
-module means a change of the engine's public API touches only this file.
+``overlap`` reads a finished run's rows (``skillbench.results.read_run``); ``tune`` replays
+candidate catalogs in-process with ``run_experiment`` (the process-wide embedder keeps every
+embedding in memory and in the shared cache, so only changed entries are encoded again).
+Keeping this coupling in one module means a change of the engine's public API touches only
+this file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
-
-import yaml
+from typing import NamedTuple
 
 from skillbench._errors import InputError, Location, SkillbenchError
 from skillbench.dataset import LabelledRequest, load_requests
-from skillbench.replay import RunConfig, SourceConfig, read_rows, run_experiment
+from skillbench.replay import RunConfig, SourceConfig, run_experiment
+from skillbench.results import RESULTS, ResultRow, Run, read_run
 from skillbench.types import CELL_FIELDS, CORRECT, UNWANTED, expected_shown
-
-RESULTS_FILE = "results.jsonl"
-CONFIG_FILE = "config.yaml"
 
 
 class Decision(NamedTuple):
@@ -44,50 +41,45 @@ class Decision(NamedTuple):
         return self.outcome in UNWANTED
 
 
-def _cell_label(row: Mapping[str, Any]) -> str:
-    return "/".join(str(row.get(k)) for k in (*CELL_FIELDS, "repeat"))
+def _cell_label(row: ResultRow) -> str:
+    return "/".join(str(getattr(row, k)) for k in (*CELL_FIELDS, "repeat"))
 
 
-def _decision(row: Mapping[str, Any]) -> Decision:
+def _decision(row: ResultRow) -> Decision:
     return Decision(
-        str(row["request_id"]),
-        tuple(row.get("expected") or ()),
-        row.get("chosen"),
-        str(row.get("outcome")),
+        row.request_id,
+        tuple(row.expected),
+        row.chosen,
+        row.outcome,
         _cell_label(row),
         expected_shown(row),
     )
 
 
-def run_decisions(run_dir: str | Path) -> list[Decision]:
-    """Every decision of a finished run directory.
+def run_decisions(run: Run | str | Path) -> list[Decision]:
+    """Every decision of a finished run (a directory is read with ``read_run``).
 
     Raises:
-        InputError: the directory holds no results file or no rows.
+        SkillbenchError: not a run directory, a run without rows, or one with a decision
+            that got no answer.
     """
-    path = Path(run_dir) / RESULTS_FILE
-    if not path.is_file():
-        raise InputError(Location(str(path)), "no results file: is this a run directory?")
-    rows = read_rows(path)
-    if not rows:
+    run = run if isinstance(run, Run) else read_run(run)
+    path = run.path / RESULTS
+    if not run.rows:
         raise InputError(Location(str(path)), "the run holds no decisions")
-    for row in rows:
-        if row.get("outcome") == "error":
+    for row in run.rows:
+        if row.outcome == "error":
             raise SkillbenchError(
-                f"{path}: request {row.get('request_id')} ended in an error; "
+                f"{path}: request {row.request_id} ended in an error; "
                 "finish the run (skillbench run --resume) before reading confusions from it"
             )
-    return [_decision(r) for r in rows]
+    return [_decision(r) for r in run.rows]
 
 
-def run_request_texts(run_dir: str | Path) -> dict[str, str]:
+def run_request_texts(run: Run) -> dict[str, str]:
     """Request id → text, from the requests file the run's config copy names (empty when
     that file is gone)."""
-    config = Path(run_dir) / CONFIG_FILE
-    if not config.is_file():
-        return {}
-    data = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
-    requests = Path(str(data.get("requests", "")))
+    requests = Path(str(run.config.get("requests", "")))
     if not requests.is_file():
         return {}
     return {r.id: r.text for r in load_requests(requests)}
@@ -125,7 +117,7 @@ def replay_catalog(
         raise SkillbenchError(
             f"replay of a candidate catalog stopped ({result.status}): {result.reason}"
         )
-    return run_decisions(work_dir)
+    return run_decisions(read_run(work_dir))
 
 
 class Paired(NamedTuple):

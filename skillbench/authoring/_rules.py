@@ -7,10 +7,11 @@ a retired rule keeps its id unused.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from skillbench._errors import SkillbenchError, suggest
 from skillbench._registry import Registry
+from skillbench.types import JsonObject
 
 LintSeverity = Literal["error", "warning", "info"]
 """``error`` fails lint; ``warning`` fails it under ``--strict``; ``info`` never fails."""
@@ -53,7 +54,7 @@ class Finding:
     def severity(self) -> LintSeverity:
         return self.rule.severity
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "rule": self.rule.id,
             "slug": self.rule.slug,

@@ -11,9 +11,10 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from skillbench.dataset import LabelledRequest
+from skillbench.types import JsonObject
 
 
 class Split(NamedTuple):
@@ -49,9 +50,9 @@ def stratified_split(
     )
 
 
-def request_record(request: LabelledRequest) -> dict[str, Any]:
+def request_record(request: LabelledRequest) -> JsonObject:
     """``request`` as a requests-file record that loads back to an equal request."""
-    record: dict[str, Any] = {**request.extra, "id": request.id, "text": request.text}
+    record: JsonObject = {**request.extra, "id": request.id, "text": request.text}
     record["expected"] = list(request.expected)
     if request.at is not None:
         record["at"] = request.at.isoformat()

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.authoring._proposers import ProposalRequest, Proposer, ProposerStopped, Rival
@@ -27,6 +27,7 @@ from skillbench.catalog import Catalog, Skill, SourceSpec, load_catalog
 from skillbench.listing import make_renderer
 from skillbench.replay import RunConfig
 from skillbench.selectors import words
+from skillbench.types import JsonObject
 
 Progress = Callable[[str], None]
 
@@ -221,7 +222,7 @@ class _Evaluator:
         return Score(tuple(decisions))
 
 
-def _save_prompt(out: Path, iteration: int, skill: str, payload: Mapping[str, Any]) -> Path:
+def _save_prompt(out: Path, iteration: int, skill: str, payload: JsonObject) -> Path:
     path = out / "prompts" / f"{iteration:02d}-{skill.replace('/', '_').replace(':', '_')}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -297,7 +298,7 @@ class _Loop:
                 self.df,
             )
             proposal = self.proposer.propose(request)
-            payload = {
+            payload: JsonObject = {
                 **proposal.prompt,
                 "answer": proposal.answer,
                 "candidates": list(proposal.candidates),
@@ -378,7 +379,21 @@ def tune(
     return _Loop(config, proposer, out, options, progress or (lambda _m: None)).run()
 
 
-def tune_plan(config: RunConfig, options: TuneOptions = TuneOptions()) -> dict[str, Any]:
+class TunePlan(NamedTuple):
+    """The most ``tune`` may do: replays, decisions and proposer calls (``--dry-run``)."""
+
+    catalog: str
+    skills: int
+    tunable: int
+    train: int
+    test: int
+    cells: int
+    max_replays: int
+    max_decisions: int
+    max_proposer_calls: int
+
+
+def tune_plan(config: RunConfig, options: TuneOptions = TuneOptions()) -> TunePlan:
     """What ``tune`` would do, without replaying or proposing anything (``--dry-run``).
 
     Bounds: one base replay, per round ``focus × candidates`` candidate replays plus one of
@@ -401,14 +416,14 @@ def tune_plan(config: RunConfig, options: TuneOptions = TuneOptions()) -> dict[s
     )
     per_round = options.focus * options.candidates + 1
     replays = 1 + options.iterations * per_round + 2
-    return {
-        "catalog": variant,
-        "skills": len(catalog.skills),
-        "tunable": len(options.skills) or len(catalog.model_invocable),
-        "train": len(split.train),
-        "test": len(split.test),
-        "cells": cells,
-        "max_replays": replays,
-        "max_decisions": cells * (len(split.train) * (replays - 2) + 2 * len(split.test)),
-        "max_proposer_calls": options.iterations * options.focus,
-    }
+    return TunePlan(
+        catalog=variant,
+        skills=len(catalog.skills),
+        tunable=len(options.skills) or len(catalog.model_invocable),
+        train=len(split.train),
+        test=len(split.test),
+        cells=cells,
+        max_replays=replays,
+        max_decisions=cells * (len(split.train) * (replays - 2) + 2 * len(split.test)),
+        max_proposer_calls=options.iterations * options.focus,
+    )

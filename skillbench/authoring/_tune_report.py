@@ -8,11 +8,14 @@ import difflib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, model_serializer
 
 from skillbench._output import write_atomic
 from skillbench.authoring._replay_link import Decision, Paired, compare_paired
 from skillbench.authoring._tune import Score, TuneResult
+from skillbench.types import JsonObject
 
 DIFF_FILE = "changes.diff"
 REPORT_JSON = "report.json"
@@ -64,16 +67,107 @@ ALPHA = 0.05
 """Significance level the held-out test must reach for a rewrite to be applied."""
 
 
-def verdict(data: Mapping[str, Any]) -> Verdict:
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Unwanted(_Record):
+    """Unwanted invocations (false triggers, wrong and unlisted skills) of either catalog."""
+
+    base: int
+    tuned: int
+
+
+class PairedStats(_Record):
+    """The tuned catalog against the base on the same requests (see ``Paired``)."""
+
+    requests: int
+    base_accuracy: float
+    tuned_accuracy: float
+    gain: float
+    gain_ci95: tuple[float, float]
+    worse: int
+    better: int
+    p_value: float
+    unwanted_invocations: Unwanted
+
+    @classmethod
+    def of(cls, p: Paired, unwanted: Unwanted) -> PairedStats:
+        """Rounded to 4 places, as the report shows them."""
+        return cls(
+            requests=p.n,
+            base_accuracy=round(p.base, 4),
+            tuned_accuracy=round(p.tuned, 4),
+            gain=round(p.tuned - p.base, 4),
+            gain_ci95=(round(p.ci_low, 4), round(p.ci_high, 4)),
+            worse=p.worse,
+            better=p.better,
+            p_value=round(p.p_value, 4),
+            unwanted_invocations=unwanted,
+        )
+
+
+class SkillStats(_Record):
+    """One skill on the test split: the requests expecting it or that chose it."""
+
+    skill: str
+    changed: bool
+    stats: PairedStats
+
+    @model_serializer
+    def _flat(self) -> JsonObject:
+        """The skill's name and whether it changed, then its statistics, in one object."""
+        return {"skill": self.skill, "changed": self.changed, **self.stats.model_dump(mode="json")}
+
+
+class SplitSizes(_Record):
+    train: int
+    test: int
+    seed: int
+
+
+class Change(_Record):
+    """A rewritten description."""
+
+    before: str
+    after: str
+
+
+class VerdictRecord(_Record):
+    apply: bool
+    reason: str
+
+
+class TuneReport(_Record):
+    """``report.json``: the split, train and held-out test statistics, the changed
+    descriptions and the verdict."""
+
+    config: str
+    catalog: str
+    proposer: str
+    baseline_proposer: bool
+    status: Literal["complete", "stopped"]
+    reason: str | None
+    split: SplitSizes
+    candidates_evaluated: int
+    iterations_kept: int
+    train: PairedStats
+    test: PairedStats
+    changes: dict[str, Change]
+    per_skill_test: list[SkillStats]
+    prompts: list[str]
+    verdict: VerdictRecord
+
+
+def verdict(changes: Mapping[str, Change], train: PairedStats, test: PairedStats) -> Verdict:
     """Apply only a change whose held-out test gain is positive and significant (exact
     McNemar p below ``ALPHA``); train gains chose the change, so they cannot confirm it."""
-    if not data["changes"]:
+    if not changes:
         return Verdict(False, "no candidate improved train accuracy; the catalog is unchanged")
-    test, train = data["test"], data["train"]
-    p, gain = test["p_value"], test["gain"]
+    p, gain = test.p_value, test.gain
     evidence = (
-        f"held-out test gain {gain:+.4f} (p = {p:.3g}, {test['worse']} requests worse, "
-        f"{test['better']} better); train gain {train['gain']:+.4f} (p = {train['p_value']:.3g})"
+        f"held-out test gain {gain:+.4f} (p = {p:.3g}, {test.worse} requests worse, "
+        f"{test.better} better); train gain {train.gain:+.4f} (p = {train.p_value:.3g})"
     )
     if gain <= 0:
         return Verdict(
@@ -92,29 +186,14 @@ def _unwanted_invocations(decisions: Sequence[Decision], skill: str | None = Non
     return sum(d.unwanted and (skill is None or d.chosen == skill) for d in decisions)
 
 
-def _paired_json(p: Paired) -> dict[str, Any]:
-    return {
-        "requests": p.n,
-        "base_accuracy": round(p.base, 4),
-        "tuned_accuracy": round(p.tuned, 4),
-        "gain": round(p.tuned - p.base, 4),
-        "gain_ci95": [round(p.ci_low, 4), round(p.ci_high, 4)],
-        "worse": p.worse,
-        "better": p.better,
-        "p_value": round(p.p_value, 4),
-    }
+def _split_stats(base: Score, tuned: Score, ids: list[str], seed: int) -> PairedStats:
+    unwanted = Unwanted(
+        base=_unwanted_invocations(base.decisions), tuned=_unwanted_invocations(tuned.decisions)
+    )
+    return PairedStats.of(compare_paired(base.decisions, tuned.decisions, ids, seed), unwanted)
 
 
-def _split_json(base: Score, tuned: Score, ids: list[str], seed: int) -> dict[str, Any]:
-    stats = _paired_json(compare_paired(base.decisions, tuned.decisions, ids, seed))
-    stats["unwanted_invocations"] = {
-        "base": _unwanted_invocations(base.decisions),
-        "tuned": _unwanted_invocations(tuned.decisions),
-    }
-    return stats
-
-
-def _per_skill(result: TuneResult, seed: int) -> list[dict[str, Any]]:
+def _per_skill(result: TuneResult, seed: int) -> list[SkillStats]:
     """Per skill on the test split: requests expecting it or that chose it (either catalog)."""
     assert result.base_test is not None and result.tuned_test is not None
     base, tuned = result.base_test.decisions, result.tuned_test.decisions
@@ -129,45 +208,45 @@ def _per_skill(result: TuneResult, seed: int) -> list[dict[str, Any]]:
         fi = (_unwanted_invocations(base, name), _unwanted_invocations(tuned, name))
         if name not in result.changes and stats.worse == stats.better == 0 and fi[0] == fi[1]:
             continue
+        unwanted = Unwanted(base=fi[0], tuned=fi[1])
         rows.append(
-            {
-                "skill": name,
-                "changed": name in result.changes,
-                **_paired_json(stats),
-                "unwanted_invocations": {"base": fi[0], "tuned": fi[1]},
-            }
+            SkillStats(
+                skill=name, changed=name in result.changes, stats=PairedStats.of(stats, unwanted)
+            )
         )
     return rows
 
 
-def report_data(result: TuneResult, proposer: str) -> dict[str, Any]:
-    """The report as JSON-ready data."""
+def report_data(result: TuneResult, proposer: str) -> TuneReport:
+    """The report of a finished tune."""
     assert result.base_test is not None and result.tuned_test is not None
     seed = result.config.seed
     train_ids = [r.id for r in result.split.train]
     test_ids = [r.id for r in result.split.test]
-    data: dict[str, Any] = {
-        "config": result.config.name,
-        "catalog": result.catalog,
-        "proposer": proposer,
-        "baseline_proposer": proposer == "offline",
-        "status": "stopped" if result.stopped else "complete",
-        "reason": result.stopped,
-        "split": {"train": len(train_ids), "test": len(test_ids), "seed": seed},
-        "candidates_evaluated": len([a for a in result.attempts if not a.accepted]),
-        "iterations_kept": len([a for a in result.attempts if a.accepted]),
-        "train": _split_json(result.base_train, result.tuned_train, train_ids, seed),
-        "test": _split_json(result.base_test, result.tuned_test, test_ids, seed),
-        "changes": {
-            name: {"before": result.skills[name].description, "after": text}
-            for name, text in sorted(result.changes.items())
-        },
-        "per_skill_test": _per_skill(result, seed),
-        "prompts": [str(p) for p in result.prompts],
+    train = _split_stats(result.base_train, result.tuned_train, train_ids, seed)
+    test = _split_stats(result.base_test, result.tuned_test, test_ids, seed)
+    changes = {
+        name: Change(before=result.skills[name].description, after=text)
+        for name, text in sorted(result.changes.items())
     }
-    found = verdict(data)
-    data["verdict"] = {"apply": found.apply, "reason": found.reason}
-    return data
+    found = verdict(changes, train, test)
+    return TuneReport(
+        config=result.config.name,
+        catalog=result.catalog,
+        proposer=proposer,
+        baseline_proposer=proposer == "offline",
+        status="stopped" if result.stopped else "complete",
+        reason=result.stopped,
+        split=SplitSizes(train=len(train_ids), test=len(test_ids), seed=seed),
+        candidates_evaluated=len([a for a in result.attempts if not a.accepted]),
+        iterations_kept=len([a for a in result.attempts if a.accepted]),
+        train=train,
+        test=test,
+        changes=changes,
+        per_skill_test=_per_skill(result, seed),
+        prompts=[str(p) for p in result.prompts],
+        verdict=VerdictRecord(apply=found.apply, reason=found.reason),
+    )
 
 
 BASELINE_NOTE = (
@@ -178,39 +257,39 @@ BASELINE_NOTE = (
 )
 
 
-def _row(label: str, s: dict[str, Any]) -> str:
-    low, high = s["gain_ci95"]
-    fi = s["unwanted_invocations"]
+def _row(label: str, s: PairedStats) -> str:
+    low, high = s.gain_ci95
+    fi = s.unwanted_invocations
     return (
-        f"| {label} | {s['requests']} | {s['base_accuracy']:.4f} | {s['tuned_accuracy']:.4f} "
-        f"| {s['gain']:+.4f} | [{low:+.4f}, {high:+.4f}] | {s['worse']}/{s['better']} "
-        f"| {s['p_value']:.3g} | {fi['base']} → {fi['tuned']} |"
+        f"| {label} | {s.requests} | {s.base_accuracy:.4f} | {s.tuned_accuracy:.4f} "
+        f"| {s.gain:+.4f} | [{low:+.4f}, {high:+.4f}] | {s.worse}/{s.better} "
+        f"| {s.p_value:.3g} | {fi.base} → {fi.tuned} |"
     )
 
 
-def report_markdown(data: dict[str, Any]) -> str:
+def report_markdown(data: TuneReport) -> str:
     head = "| split | requests | base | tuned | gain | 95% CI | worse/better | p | unwanted |"
     rule = "|---|---|---|---|---|---|---|---|---|"
-    found = Verdict(data["verdict"]["apply"], data["verdict"]["reason"])
+    found = Verdict(data.verdict.apply, data.verdict.reason)
     lines = [
-        f"# tune: {data['config']} / catalog {data['catalog']}",
+        f"# tune: {data.config} / catalog {data.catalog}",
         "",
         f"**{found.line()}**",
         "",
     ]
-    if data["baseline_proposer"]:
+    if data.baseline_proposer:
         lines += [BASELINE_NOTE, ""]
     lines += [
-        f"Proposer {data['proposer']}; split seed {data['split']['seed']}: "
-        f"{data['split']['train']} train / {data['split']['test']} test requests, stratified "
+        f"Proposer {data.proposer}; split seed {data.split.seed}: "
+        f"{data.split.train} train / {data.split.test} test requests, stratified "
         "by expected skill, negatives included. Status: "
-        + (data["status"] if not data["reason"] else f"{data['status']} ({data['reason']})")
-        + f". {data['candidates_evaluated']} candidate catalogs evaluated on train.",
+        + (data.status if not data.reason else f"{data.status} ({data.reason})")
+        + f". {data.candidates_evaluated} candidate catalogs evaluated on train.",
         "",
         head,
         rule,
-        _row("train (chose the winner)", data["train"]),
-        _row("**test (held out)**", data["test"]),
+        _row("train (chose the winner)", data.train),
+        _row("**test (held out)**", data.test),
         "",
         "Accuracy counts correct skills and correct abstentions, averaged per request over the "
         "config's cells. p: exact McNemar (sign test on per-request means when there are "
@@ -219,17 +298,17 @@ def report_markdown(data: dict[str, Any]) -> str:
         "",
         "## Changed descriptions",
     ]
-    if not data["changes"]:
+    if not data.changes:
         lines.append("\nNo candidate improved train accuracy: the catalog is unchanged.")
-    for name, change in data["changes"].items():
+    for name, change in data.changes.items():
         lines += [
             "",
             f"### {name}",
             "",
-            f"- before: {change['before']}",
-            f"- after: {change['after']}",
+            f"- before: {change.before}",
+            f"- after: {change.after}",
         ]
-    if data["per_skill_test"]:
+    if data.per_skill_test:
         lines += [
             "",
             "## Per skill, test split",
@@ -238,19 +317,24 @@ def report_markdown(data: dict[str, Any]) -> str:
             rule,
         ]
         lines += [
-            _row(f"{r['skill']}{' (changed)' if r['changed'] else ''}", r)
-            for r in data["per_skill_test"]
+            _row(f"{r.skill}{' (changed)' if r.changed else ''}", r.stats)
+            for r in data.per_skill_test
         ]
     return "\n".join(lines) + "\n"
 
 
-def write_report(result: TuneResult, out: Path, proposer: str) -> dict[str, Any]:
-    """Write the diff, ``report.json`` and ``report.md`` under ``out``; returns the data."""
+def write_report(result: TuneResult, out: Path, proposer: str) -> TuneReport:
+    """Write the diff, ``report.json`` and ``report.md`` under ``out``; returns the report."""
     data = report_data(result, proposer)
     (out / DIFF_FILE).write_text(unified_diff(result), encoding="utf-8")
-    (out / REPORT_JSON).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    (out / REPORT_JSON).write_text(report_json(data), "utf-8")
     (out / REPORT_MD).write_text(report_markdown(data), encoding="utf-8")
     return data
+
+
+def report_json(data: TuneReport) -> str:
+    """``report.json``'s text (also what ``tune --format json`` prints)."""
+    return json.dumps(data.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
 
 
 def apply_changes(result: TuneResult, out: Path) -> list[tuple[Path, Path]]:

@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from skillbench.cli._common import (
     EXIT_ERROR,
@@ -22,9 +22,11 @@ from skillbench.cli._common import (
     positive_int,
 )
 from skillbench.listing import PROFILES
+from skillbench.types import JsonObject
 
 if TYPE_CHECKING:
     from skillbench.authoring import ChangedSelection, Target, WithSets
+    from skillbench.replay import SelectorConfig
 
 OFFLINE_SELECTORS = ("embedding", "lexical", "hybrid", "oracle", "random", "never")
 
@@ -141,17 +143,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quiet(parser)
 
 
-def selector_entry(args: argparse.Namespace) -> dict[str, Any]:
+def selector_entry(args: argparse.Namespace) -> SelectorConfig:
     """The selector's config entry from ``--selector`` or ``--model`` and its options."""
+    from skillbench.replay import SelectorConfig
+
     if not args.model:
-        return {"type": args.selector}
-    entry: dict[str, Any] = {"type": "litellm", "model": args.model}
+        return SelectorConfig(type=args.selector)
+    entry: JsonObject = {"type": "litellm", "model": args.model}
     for key in ("api_base", "api_key_env"):
         if getattr(args, key):
             entry[key] = getattr(args, key)
     if args.max_cost_usd is not None:
         entry["max_cost_usd"] = float(args.max_cost_usd)
-    return entry
+    return SelectorConfig.model_validate(entry)
 
 
 def _pick(

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from skillbench.cli._common import EXIT_OK, add_cwd, add_format, add_output, positive_int
 from skillbench.listing import PROFILES
+
+if TYPE_CHECKING:
+    from skillbench.authoring import PairOverlap
+    from skillbench.results import Run
 
 HELP = "rank the skill pairs most likely to be confused, and why"
 DESCRIPTION = """\
@@ -49,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output(parser, "write the result to this file instead of stdout")
 
 
-def _text(pairs: list[Any]) -> str:
+def _text(pairs: Sequence[PairOverlap]) -> str:
     lines = []
     for rank, p in enumerate(pairs, start=1):
         cosine = "-" if p.cosine is None else f"{p.cosine:.3f}"
@@ -68,32 +73,34 @@ def _text(pairs: list[Any]) -> str:
     return "\n".join(lines) if lines else "fewer than two skills: no pairs"
 
 
-def _left_out(run_dir: str) -> str:
+def _left_out(run: Run) -> str:
     """The run's decisions the confusions leave out, with why (empty when none)."""
-    from skillbench.report import left_out, left_out_text, load_run
+    from skillbench.report import left_out, left_out_text
 
-    found = left_out(load_run(run_dir))
+    found = left_out(run)
     return f"\nnot counted as confusions: {left_out_text(found)}" if found else ""
 
 
 def run(args: argparse.Namespace) -> int:
     from skillbench._output import output_file, write_output
     from skillbench.authoring import load_overlap
+    from skillbench.results import read_run
 
     if args.output:
         output_file(args.output)
+    measured = read_run(args.run) if args.run else None
     pairs = load_overlap(
         args.sources,
         profile=args.profile,
         cwd=args.cwd,
-        run_dir=args.run,
+        run=measured,
         embeddings=not args.no_embeddings,
         top=args.top,
     )
     if args.format == "json":
         text = json.dumps([p.to_json() for p in pairs], indent=2, ensure_ascii=False)
     else:
-        text = _text(pairs) + (_left_out(args.run) if args.run else "")
+        text = _text(pairs) + (_left_out(measured) if measured is not None else "")
     if args.output:
         write_output(args.output, text + "\n")
     else:

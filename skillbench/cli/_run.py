@@ -24,6 +24,7 @@ from skillbench.cli._common import (
 
 if TYPE_CHECKING:
     from skillbench.replay import RunConfig
+    from skillbench.results import CellFields, Run
 
 HELP = "replay labelled requests over a config's grid (budgets × orderings × selectors …)"
 DESCRIPTION = """\
@@ -118,6 +119,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from skillbench.replay import dry_run, load_config, run_experiment
+    from skillbench.results import read_run
 
     config = load_config(args.config)
     if args.model:
@@ -151,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
         )
         if observer is not None:
             observer.phase("writing the report: tables, plots, report.md and report.html")
-        report = _report(result.run_dir)
+        finished = read_run(result.run_dir)
+        report = _report(finished)
     except KeyboardInterrupt:
         if observer is not None:
             observer.close(finished=False)
@@ -168,12 +171,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for note in result.notes:
             print(f"warning: {note}", file=sys.stderr)
-        print(summary_table(result.cells))
+        print(summary_table(finished.summary.cells))
         if report is not None:
-            from skillbench.report import load_run
-            from skillbench.report._headline import headline_text
+            from skillbench.report import headline_text
 
-            print("\n" + headline_text(load_run(result.run_dir)))
+            print("\n" + headline_text(finished))
         print(f"\n{result.decisions} decisions → {result.run_dir}")
         if report is not None:
             print(f"report: {report}")
@@ -244,14 +246,14 @@ def _in_litellm_selectors(config: RunConfig, key: str, value: Any) -> RunConfig:
     return config.model_copy(update={"selectors": selectors})
 
 
-def _report(run_dir: Path) -> Path | None:
+def _report(run: Run) -> Path | None:
     """Write the report; never fatal, since the results it reads are already on disk."""
     from skillbench.report import write_report
 
     try:
-        written = write_report(run_dir)
+        written = write_report(run)
     except Exception as exc:
-        warn(f"report not written ({type(exc).__name__}: {exc}); results are in {run_dir}")
+        warn(f"report not written ({type(exc).__name__}: {exc}); results are in {run.path}")
         return None
     return next((p for p in written if p.name == "report.html"), None)
 
@@ -267,7 +269,7 @@ def _short(metric: str) -> str:
     return metric.removesuffix("_rate").replace("invocation", "inv").replace("_", " ")
 
 
-def summary_table(cells: Sequence[Mapping[str, Any]], width: int | None = None) -> str:
+def summary_table(cells: Sequence[CellFields], width: int | None = None) -> str:
     """One line per summary cell, fitted to ``width`` (default: the terminal's).
 
     Settings and counts every cell shares go in one line above the table; the columns are
@@ -282,22 +284,26 @@ def summary_table(cells: Sequence[Mapping[str, Any]], width: int | None = None) 
     fields = [
         *cell_fields(cells),
         "n",
-        *(["errors"] if any(c.get("errors") for c in cells) else []),
+        *(["errors"] if any(c.errors for c in cells) else []),
     ]
     same = (
-        [k for k in fields if len({_fmt(c.get(k)) for c in cells}) == 1] if len(cells) > 1 else []
+        [k for k in fields if len({_fmt(getattr(c, k)) for c in cells}) == 1]
+        if len(cells) > 1
+        else []
     )
     keys = [k for k in fields if k not in same]
     metrics = [m.name for m in METRICS.values() if m.headline]
     header = [*keys, _short(metrics[0]), "95% CI", *(_short(m) for m in metrics[1:])]
     lines = [header]
     for c in cells:
-        ci = c.get(f"{metrics[0]}_ci") or [None, None]
+        ci = c.interval(metrics[0])
+        low, high = (None, None) if ci is None else ci
         lines.append(
             [
-                *(_fmt(c.get(k)) for k in (*keys, metrics[0])),
-                f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
-                *(_fmt(c.get(m)) for m in metrics[1:]),
+                *(_fmt(getattr(c, k)) for k in keys),
+                _fmt(c.metric(metrics[0])),
+                f"[{_fmt(low)}, {_fmt(high)}]",
+                *(_fmt(c.metric(m)) for m in metrics[1:]),
             ]
         )
     widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
@@ -306,7 +312,7 @@ def summary_table(cells: Sequence[Mapping[str, Any]], width: int | None = None) 
         shown -= 1
     out = []
     if same:
-        out.append("every cell: " + "  ".join(f"{k}={_fmt(cells[0].get(k))}" for k in same))
+        out.append("every cell: " + "  ".join(f"{k}={_fmt(getattr(cells[0], k))}" for k in same))
     out += [
         "  ".join(v.ljust(w) for v, w in zip(row[:shown], widths, strict=False)).rstrip()
         for row in lines

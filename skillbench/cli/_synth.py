@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     embedder = Embedder.shared(DEFAULT_MODEL, cache_dir)
     jobs = plan(catalog.skills, options, embedder)
     if args.dry_run:
-        print(json.dumps(estimate(jobs, options), indent=2))
+        print(json.dumps(estimate(jobs, options)._asdict(), indent=2))
         return EXIT_OK
     result = synthesize(jobs, options, embedder)
     out = Path(args.output or "synth")

@@ -19,6 +19,7 @@ from skillbench.cli._common import (
     positive_int,
     warn,
 )
+from skillbench.types import JsonObject
 
 HELP = "improve skill descriptions on a train split, report the held-out test gain"
 DESCRIPTION = """\
@@ -113,8 +114,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_quiet(parser)
 
 
-def _model_options(args: argparse.Namespace) -> dict[str, object]:
-    options: dict[str, object] = {}
+def _model_options(args: argparse.Namespace) -> JsonObject:
+    options: JsonObject = {}
     if args.proposer == "offline":
         return options
     for key in ("api_base", "api_key_env"):
@@ -146,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
         TuneOptions,
         apply_changes,
         make_proposer,
+        report_json,
         tune,
         tune_plan,
         write_report,
@@ -168,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     env = SelectorEnv(default_cache_root(), config.seed, Path(args.config).resolve().parent)
     proposer = make_proposer(args.proposer, _model_options(args), env)
     if args.dry_run:
-        plan = {"proposer": args.proposer, **tune_plan(config, options)}
+        plan = {"proposer": args.proposer, **tune_plan(config, options)._asdict()}
         print(
             json.dumps(plan, indent=2)
             if args.format == "json"
@@ -185,16 +187,16 @@ def run(args: argparse.Namespace) -> int:
         for original, backup in apply_changes(result, out):
             print(f"rewrote {printable(str(original))} (backup: {backup})", file=sys.stderr)
     if args.format == "json":
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(report_json(data), end="")
     else:
-        train, test = data["train"], data["test"]
+        train, test = data.train, data.test
         print(
-            f"train gain {train['gain']:+.4f} (p = {train['p_value']:.3g}); held-out test gain "
-            f"{test['gain']:+.4f} (p = {test['p_value']:.3g}, 95% CI "
-            f"[{test['gain_ci95'][0]:+.4f}, {test['gain_ci95'][1]:+.4f}])"
+            f"train gain {train.gain:+.4f} (p = {train.p_value:.3g}); held-out test gain "
+            f"{test.gain:+.4f} (p = {test.p_value:.3g}, 95% CI "
+            f"[{test.gain_ci95[0]:+.4f}, {test.gain_ci95[1]:+.4f}])"
         )
-        verdict = data["verdict"]
-        print(f"verdict: {'apply' if verdict['apply'] else 'do not apply'}: {verdict['reason']}")
+        verdict = data.verdict
+        print(f"verdict: {'apply' if verdict.apply else 'do not apply'}: {verdict.reason}")
         print(f"report: {out / 'report.md'}; diff: {out / 'changes.diff'}")
     if result.stopped:
         print(f"stopped: {result.stopped}", file=sys.stderr)

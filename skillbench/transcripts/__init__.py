@@ -30,6 +30,7 @@ from skillbench.transcripts._redact import Redactor
 from skillbench.transcripts._synth import (
     Dropped,
     Job,
+    SynthEstimate,
     SynthOptions,
     SynthRequest,
     SynthResult,
@@ -67,6 +68,7 @@ __all__ = [
     "ListingDiff",
     "RecordedListing",
     "Redactor",
+    "SynthEstimate",
     "SynthOptions",
     "SynthRequest",
     "SynthResult",

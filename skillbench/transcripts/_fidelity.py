@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from skillbench.agents import Comparison, compare_text
 from skillbench.catalog import Skill
 from skillbench.listing import render_listing
 from skillbench.transcripts._json_lines import json_objects
 from skillbench.transcripts._types import Diagnostic
+from skillbench.types import JsonObject
 
 _WRAP_OPEN = "<system-reminder>\n"
 _WRAP_CLOSE = "\n</system-reminder>"
@@ -117,7 +117,7 @@ def check_listings(
         )
 
 
-def diff_json(diff: ListingDiff) -> dict[str, Any]:
+def diff_json(diff: ListingDiff) -> JsonObject:
     return {
         "source": diff.source,
         "session": diff.session,

@@ -39,6 +39,7 @@ from skillbench.transcripts._synth_prompts import (
     parse_answer,
     positive_prompt,
 )
+from skillbench.types import JsonObject
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class SynthOptions:
     near_misses: int = 3
     rivals: int = 2
     dedupe: float = 0.92
-    params: dict[str, Any] = field(default_factory=lambda: {"temperature": 0.7, "seed": 0})
+    params: JsonObject = field(default_factory=lambda: {"temperature": 0.7, "seed": 0})
     max_cost_usd: float | None = None
     max_attempts: int = 5
     backoff_s: float = 1.0
@@ -135,7 +136,17 @@ def plan(skills: Sequence[Skill], options: SynthOptions, embedder: Embedder) -> 
     return jobs
 
 
-def estimate(jobs: Sequence[Job], options: SynthOptions) -> dict[str, Any]:
+class SynthEstimate(NamedTuple):
+    """What ``--dry-run`` prints before any call is made."""
+
+    calls: int
+    cached: int
+    to_send: int
+    prompt_tokens: int
+    estimated_cost_usd: float | None
+
+
+def estimate(jobs: Sequence[Job], options: SynthOptions) -> SynthEstimate:
     """What ``--dry-run`` prints: calls, how many the cache already answers, and cost."""
     cache = ResponseCache(options.cache_dir) if options.cache else None
     needed = [j for j in jobs if cache is None or j.key not in cache]
@@ -143,13 +154,13 @@ def estimate(jobs: Sequence[Job], options: SynthOptions) -> dict[str, Any]:
         prompt_tokens(options.model, "\n".join(m["content"] for m in j.messages)) for j in needed
     )
     completion = EST_COMPLETION_TOKENS * 10 * len(needed)
-    return {
-        "calls": len(jobs),
-        "cached": len(jobs) - len(needed),
-        "to_send": len(needed),
-        "prompt_tokens": tokens,
-        "estimated_cost_usd": estimate_cost(options.model, tokens, completion),
-    }
+    return SynthEstimate(
+        calls=len(jobs),
+        cached=len(jobs) - len(needed),
+        to_send=len(needed),
+        prompt_tokens=tokens,
+        estimated_cost_usd=estimate_cost(options.model, tokens, completion),
+    )
 
 
 def synthesize(jobs: Sequence[Job], options: SynthOptions, embedder: Embedder) -> SynthResult:

@@ -1,8 +1,8 @@
 """The data the viewer page embeds: decisions, requests, listings and, for two runs, flips.
 
-Everything is plain JSON-able lists and dicts. Listing texts are stored as indices into one
-table of distinct lines: a usage-ordered run shows thousands of listings that share almost
-every line, so the page stays a few megabytes instead of tens.
+The run's typed records become the page's JSON here, once. Listing texts are stored as
+indices into one table of distinct lines: a usage-ordered run shows thousands of listings
+that share almost every line, so the page stays a few megabytes instead of tens.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillbench.report._run import BASELINES, ORACLE
-from skillbench.types import CELL_FIELDS, CORRECT
+from skillbench.results import ResultRow
+from skillbench.types import CORRECT, CellKey, JsonObject
 from skillbench.view._diff import run_diff
-from skillbench.view._listings import CellKey, Rebuilt, RowKey, rebuild_listings
-from skillbench.view._source import RunData, cell_key
+from skillbench.view._listings import Rebuilt, RowKey, Span, rebuild_listings
+from skillbench.view._source import RunData
 
 BASELINE_TYPES = BASELINES | {ORACLE}
 """Selector types that bound a run rather than being tested by it: behind a switch."""
@@ -35,32 +36,30 @@ class _Interner:
         return found
 
 
-def _listing_record(lines: _Interner, text: str, spans: Sequence[Any]) -> dict[str, Any]:
+def _listing_record(lines: _Interner, text: str, spans: Sequence[Span]) -> JsonObject:
     return {
         "lines": [lines.add(line) for line in text.split("\n")],
         "spans": [[s.name, s.start, s.end] for s in spans],
     }
 
 
-def _request_record(rid: str, rebuilt: Rebuilt, row: Mapping[str, Any]) -> dict[str, Any]:
-    request = rebuilt.requests.get(rid)
-    source = row.get("label_source")
-    if request is not None:
-        source = request.extra.get("label_source", source)
+def _request_record(rebuilt: Rebuilt, row: ResultRow) -> JsonObject:
+    request = rebuilt.requests.get(row.request_id)
+    source = request.extra.get("label_source") if request is not None else None
     return {
-        "id": rid,
+        "id": row.request_id,
         "text": request.text if request is not None else None,
-        "expected": list(row.get("expected") or ()),
-        "tags": list(row.get("tags") or (request.tags if request is not None else ())),
+        "expected": list(row.expected),
+        "tags": list(row.tags or (request.tags if request is not None else ())),
         "labelSource": None if source is None else str(source),
     }
 
 
-def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
+def build_payload(runs: Sequence[RunData]) -> JsonObject:
     """The page's data for one run, or two runs whose flipped decisions are paired."""
     lines, listings, requests = _Interner(), _Interner(), _Interner()
-    listing_records: list[dict[str, Any]] = []
-    request_records: list[dict[str, Any]] = []
+    listing_records: list[JsonObject] = []
+    request_records: list[JsonObject] = []
     decisions: list[list[Any]] = []
     run_records = []
     where: list[dict[RowKey, int]] = []
@@ -70,32 +69,31 @@ def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
         thresholds = _thresholds(run)
         mine: dict[RowKey, int] = {}
         for row in run.rows:
-            rid = str(row.get("request_id"))
+            rid = row.request_id
             if rid not in requests.index:
-                request_records.append(_request_record(rid, rebuilt, row))
-            key: RowKey = (cell_key(row), int(row.get("repeat") or 0), rid)
+                request_records.append(_request_record(rebuilt, row))
+            key: RowKey = (row.key, row.repeat, rid)
             listing = None
             if key in rebuilt.by_row:
                 text, spans = rebuilt.listings[rebuilt.by_row[key]]
                 listing = listings.add((r, rebuilt.by_row[key]))
                 if listing == len(listing_records):
                     listing_records.append(_listing_record(lines, text, spans))
-            detail = row.get("detail")
             mine[key] = len(decisions)
             decisions.append(
                 [
                     r,
-                    cells[key[0]],
+                    cells[row.key],
                     requests.add(rid),
-                    key[1],
-                    row.get("chosen"),
-                    row.get("outcome"),
+                    row.repeat,
+                    row.chosen,
+                    row.outcome,
                     listing,
-                    row.get("gold_position"),
-                    detail if detail else None,
+                    row.gold_position,
+                    row.detail or None,
                     rebuilt.why.get(key),
-                    row.get("score"),
-                    thresholds.get((key[0], key[1])),
+                    row.score,
+                    thresholds.get((row.key, row.repeat)),
                 ]
             )
         where.append(mine)
@@ -106,10 +104,10 @@ def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
                 "cells": list(run.labels),
                 "note": _note(rebuilt),
                 "selectors": _selectors(run),
-                "cellSelectors": [str(key[CELL_FIELDS.index("selector")]) for key in run.cells],
+                "cellSelectors": [key.selector for key in run.cells],
             }
         )
-    payload: dict[str, Any] = {
+    payload: dict[str, Any] = {  # JSON: each list is typed where it is built
         "runs": run_records,
         "requests": request_records,
         "lines": lines.values,
@@ -124,36 +122,38 @@ def build_payload(runs: Sequence[RunData]) -> dict[str, Any]:
     return payload
 
 
-def _selectors(run: RunData) -> dict[str, dict[str, Any]]:
+def _selectors(run: RunData) -> JsonObject:
     """Each selector of the run: its registry type and whether it is a baseline (a bound or
     a floor, not a selector under test)."""
     types = {
         str(sel.get("name") or sel.get("type")): str(sel.get("type"))
-        for sel in run.settings.get("selectors") or ()
-        if isinstance(sel, Mapping)
+        for sel in _selector_entries(run)
     }
-    names = {str(key[CELL_FIELDS.index("selector")]) for key in run.cells}
+    names = {key.selector for key in run.cells}
     return {
         name: {"type": types.get(name, name), "baseline": types.get(name, name) in BASELINE_TYPES}
         for name in sorted(names)
     }
 
 
+def _selector_entries(run: RunData) -> list[JsonObject]:
+    """The selectors of the run's config file (none without one)."""
+    selectors = run.settings.get("selectors")
+    return [s for s in selectors if isinstance(s, dict)] if isinstance(selectors, list) else []
+
+
 def _thresholds(run: RunData) -> dict[tuple[CellKey, int], float]:
     """The threshold each (cell, repeat) decided with: fitted by calibration, else set."""
     configured = {
         str(sel.get("name") or sel.get("type")): sel.get("threshold")
-        for sel in run.settings.get("selectors") or ()
-        if isinstance(sel, Mapping)
+        for sel in _selector_entries(run)
     }
     out: dict[tuple[CellKey, int], float] = {}
-    fitted = {cell_key(c): (c.get("calibration") or {}).get("fitted") or [] for c in run.summary}
-    for key, repeat in {(cell_key(r), int(r.get("repeat") or 0)) for r in run.rows}:
+    fitted = {c.key: (c.calibration or {}).get("fitted") or [] for c in run.summary}
+    for key, repeat in {(r.key, r.repeat) for r in run.rows}:
         fits = fitted.get(key, [])
         value = (
-            fits[repeat].get("threshold")
-            if repeat < len(fits)
-            else configured.get(str(key[CELL_FIELDS.index("selector")]))
+            fits[repeat].get("threshold") if repeat < len(fits) else configured.get(key.selector)
         )
         if isinstance(value, int | float) and not isinstance(value, bool):
             out[key, repeat] = float(value)

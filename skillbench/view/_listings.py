@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
-from skillbench.view._source import cell_key
+from skillbench.results import ResultRow
+from skillbench.types import CellKey
 from skillbench.view._why import why_not_shown
 
-CellKey = tuple[Any, ...]
 RowKey = tuple[CellKey, int, str]
 """A decision: its cell, repeat and request id."""
 
@@ -70,7 +70,7 @@ def entry_spans(listing: Listing) -> list[Span]:
     return out
 
 
-def rebuild_listings(config_path: Path | None, rows: Iterable[Mapping[str, Any]]) -> Rebuilt:
+def rebuild_listings(config_path: Path | None, rows: Iterable[ResultRow]) -> Rebuilt:
     """Rebuild the listing of every row from the run's resolved config.
 
     Returns an empty :class:`Rebuilt` with a ``note`` when the config, catalogs or requests
@@ -86,9 +86,7 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[Mapping[str, Any]]
         grid = build_grid(config)
     except SkillbenchError as exc:
         return Rebuilt(note=f"the run's inputs could not be read again ({exc})")
-    by_key: dict[RowKey, Mapping[str, Any]] = {
-        (cell_key(r), int(r.get("repeat") or 0), str(r.get("request_id"))): r for r in rows
-    }
+    by_key: dict[RowKey, ResultRow] = {(r.key, r.repeat, r.request_id): r for r in rows}
     texts: dict[str, int] = {}
     listings: list[tuple[str, Sequence[Span]]] = []
     by_row: dict[RowKey, int] = {}
@@ -100,7 +98,7 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[Mapping[str, Any]]
             if row is None:
                 continue
             key = (step.cell.key, step.cell.repeat, request.id)
-            if row.get("listing_chars") not in (None, len(listing.text)):
+            if row.listing_chars != len(listing.text):
                 mismatched += 1
                 continue
             index = texts.get(listing.text)

@@ -9,13 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from skillbench.report import load_run
-from skillbench.report._run import cell_key, cell_label, skill_descriptions
-from skillbench.types import CELL_FIELDS, cell_fields
-
-CellKey = tuple[Any, ...]
+from skillbench.report import cell_label, run_name, skill_descriptions, varying_keys
+from skillbench.results import CONFIG_COPY, CellFields, ResultRow, read_run
+from skillbench.types import CellKey, JsonObject
 
 
 @dataclass(frozen=True)
@@ -25,7 +22,7 @@ class RunData:
     Attributes:
         name: the run's name.
         path: the run directory.
-        cells: every cell's key fields (``CELL_FIELDS`` order), in summary order.
+        cells: every cell's key, in summary order.
         labels: a short label per cell naming only the fields that vary.
         rows: every results row, in file order.
         config: the resolved config file, when the run kept one.
@@ -38,39 +35,28 @@ class RunData:
     path: Path
     cells: Sequence[CellKey]
     labels: Sequence[str]
-    rows: Sequence[Mapping[str, Any]]
+    rows: Sequence[ResultRow]
     config: Path | None
-    settings: Mapping[str, Any] = field(default_factory=dict)
-    summary: Sequence[Mapping[str, Any]] = ()
+    settings: JsonObject = field(default_factory=dict)
+    summary: Sequence[CellFields] = ()
     descriptions: Mapping[str, str] = field(default_factory=dict)
-
-    def cell_of(self, row: Mapping[str, Any]) -> CellKey:
-        return cell_key(row)
 
 
 def read_run_data(path: str | Path) -> RunData:
-    """Load a run directory for the viewer (cells from the summary, rows from the results)."""
-    run = load_run(path)
-    keys = run.varying()
-    cells = [cell_key(c) for c in run.cells]
-    labels = [cell_label(c, keys) for c in run.cells]
-    known = set(cells)
-    for row in run.rows:  # rows of cells the summary lacks (a stopped run) still show
-        key = cell_key(row)
-        if key not in known:
-            known.add(key)
-            cells.append(key)
-            fields = dict(zip(CELL_FIELDS, key, strict=True))
-            labels.append(cell_label(fields, cell_fields([fields])))
-    config = run.path / "config.yaml"
+    """Load a run directory for the viewer (cells from the summary, rows from the results;
+    the reader refuses rows of a cell the summary lacks)."""
+    run = read_run(path)
+    cells = run.summary.cells
+    keys = varying_keys(cells)
+    config = run.path / CONFIG_COPY
     return RunData(
-        run.name,
+        run_name(run),
         run.path,
-        cells,
-        labels,
+        [c.key for c in cells],
+        [cell_label(c, keys) for c in cells],
         run.rows,
         config if config.is_file() else None,
         run.config,
-        run.cells,
+        cells,
         skill_descriptions(run),
     )

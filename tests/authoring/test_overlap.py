@@ -13,6 +13,7 @@ from skillbench.authoring import load_overlap, overlap_pairs
 from skillbench.catalog import Skill
 from skillbench.cli._main import main
 from skillbench.replay import load_config, run_experiment
+from skillbench.results import read_run
 from tests.authoring.conftest import write_skill
 
 SKILLS = [
@@ -90,7 +91,8 @@ def _project(root: Path) -> Path:
 def test_measured_confusions_and_flipped_requests(tmp_path: Path) -> None:
     config = load_config(_project(tmp_path))
     run_experiment(config, output=tmp_path / "run")
-    pairs = load_overlap([str(tmp_path / "skills")], run_dir=tmp_path / "run", embeddings=False)
+    run = read_run(tmp_path / "run")
+    pairs = load_overlap([str(tmp_path / "skills")], run=run, embeddings=False)
     top = pairs[0]
     assert (top.a, top.b, top.confusions) == ("pdf-merge", "pdf-split", 1)
     [flip] = top.flips

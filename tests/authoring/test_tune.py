@@ -91,13 +91,13 @@ def test_offline_tune_improves_train_and_reports_test(tmp_path: Path) -> None:
     ]
     assert new in {f"Stabilise a test suite. {sentence}" for sentence in body}
     data = write_report(result, out, "offline")
-    test = data["test"]
+    test = data.test
     # 4 of the 10 flaky requests are held out; all 4 are fixed and nothing breaks, so the
     # exact McNemar p is 2 * 0.5**4.
-    assert (test["worse"], test["better"]) == (0, 4)
-    assert test["p_value"] == pytest.approx(2 * 0.5**4, abs=1e-4)
-    assert test["gain"] == pytest.approx(4 / len(result.split.test), abs=1e-4)
-    assert data["changes"]["flaky-checks"]["after"] == new
+    assert (test.worse, test.better) == (0, 4)
+    assert test.p_value == pytest.approx(2 * 0.5**4, abs=1e-4)
+    assert test.gain == pytest.approx(4 / len(result.split.test), abs=1e-4)
+    assert data.changes["flaky-checks"].after == new
     assert assert_no_test_text_in_prompts(out) >= 1
     # The variant differs from the catalog in exactly the rewritten file.
     compare = filecmp.dircmp(tmp_path / "project" / "skills", out / "catalog" / "0-project")
@@ -109,7 +109,7 @@ def test_offline_tune_improves_train_and_reports_test(tmp_path: Path) -> None:
     # outside a git repository, paths are relative to the skill source folder
     assert "+++ b/flaky-checks/SKILL.md" in diff
     # 4 better, 0 worse on test: p = 0.125 is no evidence at 0.05, so the verdict says no
-    assert data["verdict"]["apply"] is False
+    assert data.verdict.apply is False
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "**Verdict: do not apply: the test gain could be noise (p ≥ 0.05)" in md
     assert "The offline proposer is a baseline" in md

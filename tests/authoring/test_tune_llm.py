@@ -56,7 +56,7 @@ def test_model_proposer_end_to_end_with_cache(fake: FakeOpenAI, tmp_path: Path) 
     assert sent >= 2
     assert first.changes["flaky-checks"] == PROPOSALS["flaky-checks"]
     data = write_report(first, tmp_path / "out1", MODEL)
-    assert data["train"]["gain"] > 0 and data["status"] == "complete"
+    assert data.train.gain > 0 and data.status == "complete"
     assert assert_no_test_text_in_prompts(tmp_path / "out1") == sent
     saved = json.loads(sorted((tmp_path / "out1" / "prompts").glob("*.json"))[0].read_text())
     assert saved["messages"][1]["content"].startswith("Skill name: ")

@@ -21,7 +21,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
 from skillbench.cli._main import main
-from skillbench.report import load_run
+from skillbench.results import read_run
 from skillbench.view import write_view
 from tests.view.pages import count as _count
 from tests.view.pages import errors as _errors
@@ -106,13 +106,13 @@ def test_not_shown_decisions_say_why(browser: WebDriver, why_run: Path, tmp_path
 def test_a_threshold_selector_states_its_threshold_and_margin(
     browser: WebDriver, why_run: Path, tmp_path: Path
 ) -> None:
-    rows = [r for r in load_run(why_run).rows if r["selector"] == "lexical" and r["detail"]]
-    sample = [r for r in rows if r["detail"].get("top") and r["budget"] == 4000]
+    rows = [r for r in read_run(why_run).rows if r.selector == "lexical" and r.detail]
+    sample = [r for r in rows if r.detail.get("top") and r.budget == 4000]
     # r2's best score (notes, 0.8) is under the threshold: a miss; r3's is over it
-    assert {r["outcome"] for r in sample} >= {"correct_skill", "missed"}
+    assert {r.outcome for r in sample} >= {"correct_skill", "missed"}
     _open(browser, write_view([why_run], tmp_path / "view.html"))
     for row in sample:
-        name, score = row["detail"]["top"][0]
+        name, score = row.detail["top"][0]
         margin = score - 1.5
         sign = "+" if margin >= 0 else "−"
         verdict = "invoke" if margin >= 0 else "abstain"
@@ -120,18 +120,18 @@ def test_a_threshold_selector_states_its_threshold_and_margin(
             f"top-1 {name} scored {score:.3f}, threshold 1.500: margin {sign}{abs(margin):.3f}"
             f" → {verdict}"
         )
-        said = _detail(browser, row["request_id"], "budget=4000 selector=lexical")
+        said = _detail(browser, row.request_id, "budget=4000 selector=lexical")
         assert said["selector's reason"] == expected
-        assert (verdict == "invoke") == (row["chosen"] is not None)
+        assert (verdict == "invoke") == (row.chosen is not None)
 
 
 def test_opens_on_the_selector_under_test_with_state_in_the_url(
     browser: WebDriver, why_run: Path, tmp_path: Path
 ) -> None:
-    rows = load_run(why_run).rows
+    rows = read_run(why_run).rows
     page = write_view([why_run], tmp_path / "view.html")
     _open(browser, page)
-    lexical = [r for r in rows if r["selector"] == "lexical"]
+    lexical = [r for r in rows if r.selector == "lexical"]
     assert _count(browser) == len(lexical) == 12
     assert browser.find_element(By.ID, "of").text == "of 12 decisions of the selectors under test"
     browser.find_element(By.ID, "f-baselines").click()
@@ -143,8 +143,8 @@ def test_opens_on_the_selector_under_test_with_state_in_the_url(
         "budget=200 selector=oracle"
     )
     Select(browser.find_element(By.ID, "f-outcome")).select_by_value("missed")
-    missed = [r for r in rows if r["selector"] == "oracle" and r["budget"] == 200]
-    n = sum(r["outcome"] == "missed" for r in missed)
+    missed = [r for r in rows if r.selector == "oracle" and r.budget == 200]
+    n = sum(r.outcome == "missed" for r in missed)
     assert _count(browser) == n
     assert browser.find_element(By.ID, "of").text == f"of {len(missed)} decisions in this cell"
 
@@ -158,7 +158,7 @@ def test_opens_on_the_selector_under_test_with_state_in_the_url(
     browser.get(page.resolve().as_uri())
     Select(browser.find_element(By.ID, "f-sort")).select_by_value("score")
     scores = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#decisions tbody tr td.num")]
-    best = max(r["score"] for r in lexical if r["score"] is not None)
+    best = max(r.score for r in lexical if r.score is not None)
     assert scores[0] == f"{best:.3f}"
     assert _errors(browser) == []
 
@@ -209,16 +209,16 @@ def test_relabels_export_and_round_trip_into_a_run(
     rerun = tmp_path / "rerun"
     assert main(["run", str(config), "--labels", str(labels), "-o", str(rerun), "-q"]) == 0
     again = {
-        r["request_id"]: r["outcome"]
-        for r in load_run(rerun).rows
-        if r["selector"] == "oracle" and r["budget"] == 4000
+        r.request_id: r.outcome
+        for r in read_run(rerun).rows
+        if r.selector == "oracle" and r.budget == 4000
     }
     assert (again["r4"], again["r5"]) == ("correct_abstain", "correct_skill")
 
     assert main(["report", str(why_run), "--labels", str(labels), "--format", "md", "-q"]) == 0
     rescored = {
-        r["request_id"]: r["outcome"]
-        for r in load_run(why_run / "relabelled").rows
-        if r["selector"] == "oracle" and r["budget"] == 4000
+        r.request_id: r.outcome
+        for r in read_run(why_run / "relabelled").rows
+        if r.selector == "oracle" and r.budget == 4000
     }
     assert (rescored["r4"], rescored["r5"]) == ("false_trigger", "missed")

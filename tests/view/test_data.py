@@ -10,8 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skillbench.cli import main
-from skillbench.report import load_run
-from skillbench.types import CellKey
+from skillbench.results import read_run
 from skillbench.view import build_payload, embed_json, read_run_data, render_page
 
 
@@ -22,19 +21,19 @@ def _text(payload: dict, listing: int) -> str:
 def test_every_listing_is_rebuilt_to_the_size_and_position_its_row_records(
     hostile_run: Path,
 ) -> None:
-    rows = load_run(hostile_run).rows
+    rows = read_run(hostile_run).rows
     payload = build_payload([read_run_data(hostile_run)])
     assert payload["runs"][0]["note"] is None
     assert len(payload["decisions"]) == len(rows) == 6 * 2 * 2 * 2
     for row, decision in zip(rows, payload["decisions"], strict=True):
         listing = decision[6]
         assert listing is not None
-        assert len(_text(payload, listing)) == row["listing_chars"]
+        assert len(_text(payload, listing)) == row.listing_chars
         spans = payload["listings"][listing]["spans"]
-        assert len(spans) == row["shown"]
-        if row["gold_position"] is not None:
-            name, start, end = spans[row["gold_position"]]
-            assert name in row["expected"]
+        assert len(spans) == row.shown
+        if row.gold_position is not None:
+            name, start, end = spans[row.gold_position]
+            assert name in row.expected
             assert _text(payload, listing)[start:end].startswith(f"- {name}")
 
 
@@ -67,11 +66,11 @@ def test_two_runs_pair_the_requests_whose_outcome_flipped(flip_runs: tuple[Path,
     cells = read_run_data(a).cells
     shown = {
         (
-            cells.index(CellKey.of(r)),
-            r["request_id"],
+            cells.index(r.key),
+            r.request_id,
         )
-        for r in load_run(a).rows
-        if r["visible"]
+        for r in read_run(a).rows
+        if r.visible
     }
     assert flipped == shown
     assert all(decisions[i][0] == 0 and decisions[j][0] == 1 for i, j in payload["flips"])
@@ -92,20 +91,20 @@ def test_listings_behind_a_retrieve_stage_are_rebuilt(tmp_path: Path) -> None:
     from conftest import replay
 
     run = replay(tmp_path, "  - {type: oracle, retrieve: {method: bm25, k: 1}}\n")
-    rows = load_run(run).rows
+    rows = read_run(run).rows
     payload = build_payload([read_run_data(run)])
     assert payload["runs"][0]["note"] is None
     for row, decision in zip(rows, payload["decisions"], strict=True):
         assert decision[6] is not None
-        assert len(_text(payload, decision[6])) == row["listing_chars"]
-        assert len(payload["listings"][decision[6]]["spans"]) == row["shown"] <= 1
-        hidden = row["expected"] and not row["visible"]
-        if hidden and row["budget"] == 4000:
-            (name,) = row["expected"]
+        assert len(_text(payload, decision[6])) == row.listing_chars
+        assert len(payload["listings"][decision[6]]["spans"]) == row.shown <= 1
+        hidden = row.expected and not row.visible
+        if hidden and row.budget == 4000:
+            (name,) = row.expected
             assert decision[9] == (
                 f"{name}: shown in the full listing, but not among the retrieve stage's top k"
             )
-    assert any(r["expected"] and not r["visible"] and r["budget"] == 4000 for r in rows)
+    assert any(r.expected and not r.visible and r.budget == 4000 for r in rows)
 
 
 def test_two_runs_differ_in_settings_and_in_a_rewritten_description() -> None:

@@ -17,7 +17,7 @@ import pytest
 from skillbench._errors import InputError
 from skillbench.cli._main import main
 from skillbench.dataset import load_labels
-from skillbench.report import load_run
+from skillbench.results import read_run
 from tests.view.conftest import write_inputs
 
 OVERRIDES = [{"id": "q2", "expected": [], "was": ["notes"]}, {"id": "q4", "expected": ["notes"]}]
@@ -30,22 +30,22 @@ def _labels(folder: Path, records: list[object]) -> Path:
 
 
 def _outcomes(run_dir: Path, selector: str, budget: int) -> dict[str, str]:
-    rows = load_run(run_dir).rows
+    rows = read_run(run_dir).rows
     return {
-        r["request_id"]: r["outcome"]
+        r.request_id: r.outcome
         for r in rows
-        if r["selector"] == selector and r["budget"] == budget and r["ordering"] == "alpha"
+        if r.selector == selector and r.budget == budget and r.ordering == "alpha"
     }
 
 
 def _accuracy(run_dir: Path, selector: str, budget: int) -> float:
-    cells = load_run(run_dir).cells
+    cells = read_run(run_dir).summary.cells
     (cell,) = [
-        c
-        for c in cells
-        if c["selector"] == selector and c["budget"] == budget and c["ordering"] == "alpha"
+        c for c in cells if c.selector == selector and c.budget == budget and c.ordering == "alpha"
     ]
-    return float(cell["accuracy"])
+    accuracy = cell.metric("accuracy")
+    assert accuracy is not None
+    return accuracy
 
 
 def test_bad_lines_are_named_by_file_line_and_field(tmp_path: Path) -> None:

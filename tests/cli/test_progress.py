@@ -12,6 +12,28 @@ from skillbench._errors import SkillbenchError
 from skillbench.cli._progress import TerminalProgress
 from skillbench.cli._run import with_model
 from skillbench.replay import load_config
+from skillbench.results import ResultRow, SummaryCell
+from skillbench.types import Outcome
+
+
+def _row(outcome: Outcome) -> ResultRow:
+    """A finished decision with ``outcome`` (the progress counts only outcomes)."""
+    return ResultRow(
+        catalog="base",
+        profile="codebot",
+        budget=None,
+        ordering="given",
+        half_life="inf",
+        selector="lexical",
+        repeat=0,
+        request_id="q1",
+        expected=[],
+        outcome=outcome,
+        listing_chars=0,
+        listing_tokens=None,
+        shown=0,
+        latency_ms=0.0,
+    )
 
 
 def test_phases_counts_and_eta() -> None:
@@ -21,7 +43,7 @@ def test_phases_counts_and_eta() -> None:
     progress.phase("replaying decisions", 4)
     assert "ETA –" in progress.line()  # no rate yet: no guess
     for outcome in ("correct_skill", "error", "false_trigger", "wrong_skill"):
-        progress.decision({"outcome": outcome})
+        progress.decision(_row(outcome))
     line = progress.line()
     assert "4/4 (100%)" in line and "errors 1" in line and "unwanted invocations 2" in line
     progress.close()
@@ -50,7 +72,7 @@ def test_plain_lines_when_stderr_is_not_a_terminal(monkeypatch: pytest.MonkeyPat
     progress = progress_module.make_progress(out)
     assert progress.plain
     progress.phase("replaying decisions", 10)
-    progress.decision({"outcome": "correct_skill"})
+    progress.decision(_row("correct_skill"))
     monkeypatch.setattr(progress_module, "PLAIN_EVERY", 0.0)
     with progress._lock:
         progress._draw()
@@ -81,12 +103,12 @@ def test_the_eta_follows_the_recent_rate(monkeypatch: pytest.MonkeyPatch) -> Non
     progress.phase("replaying decisions", 1_360)
     for _ in range(60):
         now[0] += 1.0
-        progress.decision({"outcome": "correct_skill"})
+        progress.decision(_row("correct_skill"))
         progress.line()
     for _ in range(30):
         now[0] += 1.0
         for _ in range(10):
-            progress.decision({"outcome": "correct_skill"})
+            progress.decision(_row("correct_skill"))
         progress.line()
     assert progress.done == 360
     assert "ETA 1:40" in progress.line()
@@ -118,20 +140,21 @@ def test_the_final_table_fits_the_terminal() -> None:
     from skillbench.cli._run import summary_table
 
     cells = [
-        {
-            "catalog": "devtools",
-            "profile": "codebot",
-            "budget": budget,
-            "ordering": "usage",
-            "half_life": "7d",
-            "selector": "embedding",
-            "n": 200,
-            "accuracy": 0.5,
-            "accuracy_ci": [0.4, 0.6],
-            "false_invocation_rate": 0.25,
-            "miss_rate": 0.125,
-            "coverage": 1.0,
-        }
+        SummaryCell.model_construct(  # only what the table reads: key, counts, headline metrics
+            catalog="devtools",
+            profile="codebot",
+            budget=budget,
+            ordering="usage",
+            half_life="7d",
+            selector="embedding",
+            n=200,
+            errors=0,
+            accuracy=0.5,
+            accuracy_ci=[0.4, 0.6],
+            false_invocation_rate=0.25,
+            miss_rate=0.125,
+            coverage=1.0,
+        )
         for budget in (2000, 4000)
     ]
     wide = summary_table(cells, 100).splitlines()
