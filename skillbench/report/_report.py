@@ -356,7 +356,7 @@ def _summary_records(run: Run) -> tuple[list[str], list[JsonObject]]:
 
 
 def write_report(
-    run_dir: str | Path,
+    run_dir: str | Path | Run,
     formats: Sequence[str] = FORMATS,
     output: str | Path | None = None,
     objective: str = OBJECTIVE,
@@ -364,7 +364,8 @@ def write_report(
     """Write the report of a run directory; returns the files written.
 
     Args:
-        run_dir: a run directory (summary.json required, results.jsonl used when present).
+        run_dir: a run directory (summary.json required, results.jsonl used when present),
+            or the run already read from one.
         formats: any of ``md`` (report.md + plots/*.png), ``html`` (one self-contained file)
             and ``csv`` (summary.csv, one row per cell; decisions.csv, one row per decision).
         output: where to write (default: the run directory itself).
@@ -375,7 +376,7 @@ def write_report(
         raise SkillbenchError(
             f"unknown report format(s) {', '.join(unknown)}; choose from md, html, csv"
         )
-    run = read_run(run_dir)
+    run = run_dir if isinstance(run_dir, Run) else read_run(run_dir)
     out = Path(output) if output is not None else run.path
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
