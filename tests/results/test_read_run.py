@@ -12,7 +12,7 @@ from support.runs import DEVTOOLS_INPUTS
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import METRICS
 from skillbench.replay import load_config, run_experiment
-from skillbench.report import baseline_from_run, load_run, write_report
+from skillbench.report import baseline_from_run, write_report
 from skillbench.results import SCHEMA_VERSION, ResultRow, read_run
 
 OLD_RUN = Path(__file__).parent / "data" / "run-0.1"
@@ -147,6 +147,6 @@ def test_report_columns_and_baseline_metrics_are_the_metric_registry(
     header = (tmp_path / "summary.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
     for m in METRICS.values():
         assert {m.name, f"{m.name}_low", f"{m.name}_high"} <= set(header)
-    baseline = baseline_from_run(load_run(run_dir))
+    baseline = baseline_from_run(read_run(run_dir)).to_json()
     always = {m.name for m in METRICS.values() if not m.optional}
     assert all(set(cell["metrics"]) == always for cell in baseline["cells"])
