@@ -1,6 +1,7 @@
 """Replay experiments: the run config, the grid, the lockstep engine and the run directory."""
 
-from skillbench.replay import _cost, _ray, _repeats  # noqa: F401  (register annotators, ray)
+from skillbench.replay import _cost, _repeats  # noqa: F401  (register the annotators)
+from skillbench.replay._annotators import ANNOTATORS, Annotator, AnnotatorFactory
 from skillbench.replay._config import (
     CalibrationConfig,
     CostConfig,
@@ -15,15 +16,20 @@ from skillbench.replay._config import (
 from skillbench.replay._cost import CostAnnotator, cost_annotator
 from skillbench.replay._engine import RunResult, run_experiment
 from skillbench.replay._executor import EXECUTORS, Executor, ReplayJob
-from skillbench.replay._grid import (
-    Grid,
-    build_grid,
-    load_variant,
-    replay_order,
-    selector_env,
-    train_split,
-    usage_trackers,
+from skillbench.replay._experiment import (
+    CalibrationSpec,
+    CatalogVariant,
+    ExecutorChoice,
+    Experiment,
+    GridSpec,
+    RequestSource,
+    RetrieveStage,
+    SelectorSpec,
+    Sweep,
+    UsageSpec,
+    resolve_experiment,
 )
+from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
 from skillbench.replay._plan import dry_run
 from skillbench.replay._relabel import Relabelled, relabel_run
 from skillbench.replay._results import read_rows
@@ -37,14 +43,7 @@ from skillbench.replay._sizes import (
     plan_sizes,
 )
 from skillbench.replay._timeline import Shown, Step, listing_at, recorded_use, replayed_listings
-from skillbench.replay._types import (
-    ANNOTATORS,
-    Annotator,
-    AnnotatorFactory,
-    Cell,
-    Plannable,
-    RunObserver,
-)
+from skillbench.replay._types import Cell, Plannable, RunObserver
 from skillbench.results import RunStatus
 from skillbench.types import CELL_FIELDS, RunStopped
 
@@ -55,15 +54,22 @@ __all__ = [
     "Annotator",
     "AnnotatorFactory",
     "CalibrationConfig",
+    "CalibrationSpec",
+    "CatalogVariant",
     "Cell",
     "CostAnnotator",
     "CostConfig",
     "Executor",
+    "ExecutorChoice",
+    "Experiment",
     "Grid",
+    "GridSpec",
     "Plannable",
     "Relabelled",
     "ReplayJob",
+    "RequestSource",
     "RetrieveConfig",
+    "RetrieveStage",
     "RetrieveStages",
     "RunConfig",
     "RunObserver",
@@ -71,13 +77,16 @@ __all__ = [
     "RunStatus",
     "RunStopped",
     "SelectorConfig",
+    "SelectorSpec",
     "Shown",
     "SizedCatalog",
     "SourceConfig",
     "Step",
+    "Sweep",
     "SweepPlan",
     "TimelineConfig",
     "UsageConfig",
+    "UsageSpec",
     "anchor_requests",
     "build_grid",
     "config_schema",
@@ -93,8 +102,7 @@ __all__ = [
     "relabel_run",
     "replay_order",
     "replayed_listings",
+    "resolve_experiment",
     "run_experiment",
-    "selector_env",
     "train_split",
-    "usage_trackers",
 ]

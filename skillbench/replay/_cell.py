@@ -21,7 +21,7 @@ from skillbench.replay._timeline import listing_at, recorded_use
 from skillbench.replay._types import Cell
 from skillbench.selectors import Calibratable, Selector
 from skillbench.tokens import count_tokens
-from skillbench.types import Decision, Query, classify
+from skillbench.types import CELL_FIELDS, SIZE_FIELDS, Decision, Query, classify
 from skillbench.usage import UsageTracker
 
 V = TypeVar("V")
@@ -94,7 +94,9 @@ class CellRun:
     text and is shared by the cells of one plan, so selectors' per-listing work (entry
     records, indexes) happens once per distinct listing. ``retrieved`` is the selector's
     retrieve stage (each request's top k), whose listing shows those skills only; the full
-    listing of each issued request waits in ``full`` for its row.
+    listing of each issued request waits in ``full`` for its row. ``span`` (request
+    indices) leaves the other requests to other workers: an independent cell passes over
+    them as over kept rows, asking nothing.
     """
 
     cell: Cell
@@ -106,6 +108,7 @@ class CellRun:
     seen: Recent[Listing] = field(default_factory=Recent)
     train: frozenset[str] = frozenset()
     retrieved: TopK | None = None
+    span: range | None = None
     full: dict[str, Listing] = field(default_factory=dict)
     pos: int = 0
     waiting: bool = False
@@ -142,7 +145,7 @@ class CellRun:
         while not self.waiting and self.pos < len(requests) and len(out) < limit:
             i, request = self.pos, requests[self.pos]
             row = self.done.get(request.id)
-            if row is None:
+            if row is None and (self.span is None or i in self.span):
                 query = Query(request, self.listing_at(request), self.cell.repeat, self.cell.label)
                 out.append((i, query))
                 self.waiting = self.dependent
@@ -194,8 +197,13 @@ def make_row(
     outcome = classify(request.expected, decision, facts.positions)
     shown_expected = [facts.positions[n] for n in request.expected if n in facts.positions]
     score = decision.score
+    key = cell.key
     return {
-        **cell.fields(),
+        **{
+            name: getattr(key, name)
+            for name in CELL_FIELDS
+            if name not in SIZE_FIELDS or getattr(key, name) is not None
+        },
         "repeat": cell.repeat,
         "request_id": request.id,
         "text": request.text,

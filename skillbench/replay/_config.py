@@ -308,6 +308,7 @@ def load_config(path: str | Path) -> RunConfig:
         },
         **{("catalogs", v): _line(raw, ("catalogs", v)) for v in config.catalogs},
         ("catalog_sizes",): _line(raw, ("catalog_sizes",)),
+        ("executor",): _line(raw, ("executor",)),
     }
     _check_semantics(path, raw, config)
     return config
@@ -315,10 +316,10 @@ def load_config(path: str | Path) -> RunConfig:
 
 def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
     """Checks pydantic cannot do: registry names (profiles, orderings, selector types,
-    executor), unique selector names, parseable half-lives, positive budgets and input paths
-    that exist."""
+    retrieve methods), unique selector names, parseable half-lives, positive budgets and
+    input paths that exist. The executor is checked where the run picks it (it may come
+    from the command line, and executors register with the engine)."""
     from skillbench.listing import PROFILES, get_ordering
-    from skillbench.replay._executor import EXECUTORS
     from skillbench.selectors import RETRIEVERS, SELECTORS
     from skillbench.usage import parse_duration
 
@@ -394,15 +395,6 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
             parse_duration(label)
         except SkillbenchError as exc:
             problems.append(InputError(where("half_lives", i), f"bad duration {label!r}: {exc}"))
-    if config.executor is not None and config.executor not in EXECUTORS:
-        known = EXECUTORS.names()
-        problems.append(
-            InputError(
-                where("executor"),
-                f"unknown executor {config.executor!r}{suggest(config.executor, known)}; "
-                f"choose one of: {', '.join(known)}",
-            )
-        )
     if len(set(config.half_lives)) != len(config.half_lives):
         problems.append(InputError(where("half_lives"), "duplicate half-life"))
     problems += _sweep_problems(config, where)

@@ -4,9 +4,10 @@ Per step a cell takes its usage scores at the request's time, renders its listin
 selector, classifies the decision and records the invoked skill (or, with
 ``usage.record: label``, the expected one) into its own usage tracker (see ``_cell``).
 
-The local executor walks the cells with ``_lockstep``: batch selectors answer the queries of
-all cells at once, model selectors answer in the background, and every decision is appended
-to results.jsonl the moment it finishes.
+``run_experiment`` resolves the config, claims the run directory, prepares the run
+(``_prepare``) and hands it to an executor (``_local`` in this process, ``_ray`` on a
+cluster); every decision is appended to results.jsonl the moment it finishes, and the run
+ends with the summary and the manifest saying how it ended.
 """
 
 from __future__ import annotations
@@ -16,48 +17,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
-from skillbench.listing import Listing
-from skillbench.replay._cell import CellRun, FactsCache, Recent
+from skillbench.replay import _local, _ray  # noqa: F401  (register the executors)
+from skillbench.replay._cell import CellRun
 from skillbench.replay._config import RunConfig
-from skillbench.replay._executor import EXECUTORS, ReplayJob, make_executor
-from skillbench.replay._grid import (
-    Grid,
-    SelectorPool,
-    build_grid,
-    selector_env,
-    train_split,
-    usage_trackers,
-)
-from skillbench.replay._lockstep import Lockstep
-from skillbench.replay._manifest import (
-    ManifestWriter,
-    check_inputs,
-    input_digests,
-    run_info,
-)
-from skillbench.replay._results import (
-    ResultsWriter,
-    RowKey,
-    claim_output,
-    now_iso,
-    resumable_rows,
-    row_key,
-)
-from skillbench.replay._retrieve import RetrieveStages
+from skillbench.replay._executor import ReplayJob, make_executor
+from skillbench.replay._experiment import resolve_experiment
+from skillbench.replay._prepare import prepare_output, prepare_run
+from skillbench.replay._results import ResultsWriter, claim_output, now_iso
 from skillbench.replay._summary import summarize
-from skillbench.replay._types import ANNOTATORS, Annotator, Cell, RunObserver
-from skillbench.results import CONFIG_COPY, RESULTS, RunStatus
-from skillbench.selectors import (
-    Calibratable,
-    Preparable,
-    Selector,
-    Streaming,
-    embedding_progress,
-)
+from skillbench.replay._types import RunObserver
+from skillbench.results import RESULTS, RunStatus
+from skillbench.selectors import Streaming
 from skillbench.types import UNANSWERED, RunStopped
 
 ABSTAINED = frozenset({"missed", "correct_abstain"})
@@ -127,36 +99,20 @@ def run_experiment(
             cannot go on (after recording ``status: failed`` and the finished decisions).
         KeyboardInterrupt: after recording ``status: interrupted``; ``--resume`` continues.
     """
-    if limit is not None:
-        config = config.model_copy(update={"limit": limit})
-    replayer = make_executor(executor or config.executor or "local", config)
-    run_dir = prepare_output(Path(output) if output is not None else config.output_path())
-    config_hash = config.config_hash()
-    claim_output(run_dir, config_hash, resume=resume, overwrite=overwrite)
-    started = now_iso()
-    if observer is not None:
-        observer.phase("loading requests and catalogs")
-    grid = build_grid(config)
-    inputs = input_digests(config, grid)
-    if resume:
-        check_inputs(run_dir, config_hash, inputs)
-    kept = resumable_rows(run_dir, config_hash) if resume else []
-    env = selector_env(config, max_concurrency=max_concurrency, quiet=quiet)
-    pool = SelectorPool(grid.selector_configs, env, config)
-    if observer is not None and any(s.retrieve for s in config.selectors):
-        observer.phase(f"retrieve stages: ranking the catalog for {len(grid.requests):,} requests")
-    runs = _cell_runs(config, grid, pool, kept, RetrieveStages(config, env, grid.requests))
-    calibrates = any(isinstance(r.selector, Calibratable) for r in runs)
-    grid.train = train_split(grid.requests, config) if calibrates else frozenset()
-    fitted = prepare_runs(runs, grid, observer)
-    annotators = _annotators(config, grid)
-    (run_dir / CONFIG_COPY).write_text(
-        yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8"
+    experiment = resolve_experiment(config, limit=limit, executor=executor)
+    replayer = make_executor(experiment.executor, experiment)
+    run_dir = prepare_output(Path(output) if output is not None else experiment.output)
+    claim_output(run_dir, experiment.config_hash, resume=resume, overwrite=overwrite)
+    prepared = prepare_run(
+        experiment,
+        run_dir,
+        started=now_iso(),
+        resume=resume,
+        max_concurrency=max_concurrency,
+        quiet=quiet,
+        observer=observer,
     )
-    manifest = ManifestWriter(
-        run_dir, config, config_hash, started, run_info(config, grid, fitted, len(kept), inputs)
-    )
-    manifest.write("running")
+    grid, runs, kept, manifest = prepared.grid, prepared.runs, prepared.kept, prepared.manifest
     rows = {(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}
     writer = ResultsWriter(run_dir / RESULTS, sorted(rows.items()))
 
@@ -168,7 +124,14 @@ def run_experiment(
         ordered = [rows[k] for k in sorted(rows)]
         writer.write_sorted()
         cells = summarize(
-            run_dir, config.name, config_hash, grid.cells, ordered, fitted, grid.train, annotators
+            run_dir,
+            experiment.name,
+            experiment.config_hash,
+            grid.cells,
+            ordered,
+            prepared.fitted,
+            grid.train,
+            prepared.annotators,
         )
         errors = [r for r in ordered if r["outcome"] == "error"]
         if errors and status == "complete":
@@ -183,7 +146,18 @@ def run_experiment(
         observer.phase("replaying decisions", grid.decisions - len(rows))
     try:
         replayer.replay(
-            ReplayJob(config, grid, runs, kept, env, annotators, rows, writer, progress, observer)
+            ReplayJob(
+                experiment,
+                grid,
+                runs,
+                kept,
+                prepared.env,
+                prepared.annotators,
+                rows,
+                writer,
+                progress,
+                observer,
+            )
         )
     except RunStopped as stop:
         return finish("stopped", stop.reason)
@@ -227,111 +201,9 @@ def _error_reason(errors: Sequence[Mapping[str, Any]]) -> str:
     )
 
 
-def prepare_output(run_dir: Path) -> Path:
-    """Create the run directory, or say in one line why it cannot be one."""
-    try:
-        resolved = run_dir.resolve()
-    except OSError as exc:
-        raise SkillbenchError(f"-o {run_dir}: unusable output folder ({exc.strerror})") from None
-    if resolved == Path("/proc") or Path("/proc") in resolved.parents:
-        raise SkillbenchError(f"-o {run_dir}: cannot write a run under /proc")
-    if run_dir.exists() and not run_dir.is_dir():
-        raise SkillbenchError(f"-o {run_dir}: exists and is not a folder")
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        probe = run_dir / ".skillbench-write-test"
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        if isinstance(exc, NotADirectoryError):
-            reason = "a parent is a file, not a folder"
-        raise SkillbenchError(f"-o {run_dir}: cannot write there ({reason})") from None
-    return run_dir
-
-
-def _annotators(config: RunConfig, grid: Grid) -> list[Annotator]:
-    """Every registered annotator that takes part in this run."""
-    built = (ANNOTATORS.get(name)(config, grid) for name in ANNOTATORS)
-    return [a for a in built if a is not None]
-
-
-def _cell_runs(
-    config: RunConfig,
-    grid: Grid,
-    pool: SelectorPool,
-    kept: Iterable[Mapping[str, Any]],
-    stages: RetrieveStages,
-) -> list[CellRun]:
-    done: dict[RowKey, dict[str, Any]] = {row_key(r): dict(r) for r in kept}
-    tracker = usage_trackers(config)
-    interned: dict[int, Recent[Listing]] = {}
-    runs = []
-    for cell in grid.cells:
-        plan = grid.plans[cell]
-        mine = {
-            r.id: done[key]
-            for r in grid.requests
-            if (key := RowKey(cell.key, cell.repeat, r.id)) in done
-        }
-        runs.append(
-            CellRun(
-                cell,
-                plan,
-                pool.for_cell(cell),
-                tracker(cell.half_life),
-                record_label=config.usage.record == "label",
-                done=mine,
-                seen=interned.setdefault(id(plan), Recent()),
-                retrieved=stages.top(cell.selector, plan),
-            )
-        )
-    return runs
-
-
-def distinct_selectors(runs: Sequence[CellRun]) -> list[Selector]:
-    """Each selector of ``runs`` once (cells share their selector's instance)."""
-    return list({id(r.selector): r.selector for r in runs}.values())
-
-
-def prepare_runs(
-    runs: Sequence[CellRun], grid: Grid, observer: RunObserver | None = None
-) -> dict[Cell, Mapping[str, Any]]:
-    """Let each selector embed the request texts once, then fit every calibrating cell on
-    ``grid.train``; returns what each fitted cell chose."""
-    texts = [r.text for r in grid.requests]
-    for selector in distinct_selectors(runs):
-        if isinstance(selector, Preparable):
-            if observer is not None:
-                what = f"{type(selector).__name__}: loading its model, embedding"
-                observer.phase(f"{what} {len(texts):,} request texts")
-            with embedding_progress(None if observer is None else observer.count):
-                selector.prepare(texts)
-    fitted: dict[Cell, Mapping[str, Any]] = {}
-    for run in runs:
-        if isinstance(run.selector, Calibratable):
-            run.train = grid.train
-            fitted[run.cell] = run.calibrate(grid.requests)
-    return fitted
-
-
 def _done_steps(
     run: CellRun, requests: Sequence[LabelledRequest]
 ) -> Iterable[tuple[int, dict[str, Any]]]:
     for i, r in enumerate(requests):
         if r.id in run.done:
             yield i, run.done[r.id]
-
-
-@EXECUTORS.register("local")
-class LocalExecutor:
-    """Every cell in this process (see ``_lockstep``), each row written as it finishes."""
-
-    def replay(self, job: ReplayJob) -> None:
-        Lockstep(
-            job.runs,
-            job.grid.requests,
-            FactsCache(job.config.token_model),
-            job.annotators,
-            job.record,
-        ).run()

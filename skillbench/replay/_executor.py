@@ -13,14 +13,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from skillbench._errors import InputError, SkillbenchError, suggest
 from skillbench._registry import Registry
 
 if TYPE_CHECKING:
+    from skillbench.replay._annotators import Annotator
     from skillbench.replay._cell import CellRun
-    from skillbench.replay._config import RunConfig
+    from skillbench.replay._experiment import ExecutorChoice, Experiment
     from skillbench.replay._grid import Grid
     from skillbench.replay._results import ResultsWriter
-    from skillbench.replay._types import Annotator, RunObserver
+    from skillbench.replay._types import RunObserver
     from skillbench.selectors import SelectorEnv
 
 
@@ -29,7 +31,7 @@ class ReplayJob:
     """A prepared run, ready to replay.
 
     Attributes:
-        config: the validated run config.
+        experiment: the resolved run config.
         grid: requests, plans and cells (``grid.train`` set when a selector calibrates).
         runs: the cells' runs in this process, prepared and calibrated.
         kept: rows kept by ``--resume`` (every cell's).
@@ -41,7 +43,7 @@ class ReplayJob:
         observer: told of every finished decision.
     """
 
-    config: RunConfig
+    experiment: Experiment
     grid: Grid
     runs: Sequence[CellRun]
     kept: Sequence[Mapping[str, Any]]
@@ -82,14 +84,28 @@ class CheckedExecutor(Protocol):
     """An executor that can tell up front that it cannot run ``config`` (a missing
     dependency, a setting it does not support)."""
 
-    def check(self, config: RunConfig) -> None:
+    def check(self, experiment: Experiment) -> None:
         """Raise ``SkillbenchError`` when this run cannot go ahead here."""
 
 
-def make_executor(name: str, config: RunConfig) -> Executor:
-    """The executor ``name``, checked against ``config`` before the run directory is
-    touched: a run it cannot do must not replace a finished run of the same config."""
-    executor = EXECUTORS.get(name)()
+def make_executor(choice: ExecutorChoice, experiment: Experiment) -> Executor:
+    """The executor ``choice`` names, checked against ``experiment`` before the run directory
+    is touched: a run it cannot do must not replace a finished run of the same config.
+
+    Raises:
+        InputError: the config names an executor that is not registered (at its line).
+        SkillbenchError: so does ``--executor``, or the executor cannot do this run.
+    """
+    if choice.name not in EXECUTORS:
+        known = EXECUTORS.names()
+        reason = (
+            f"unknown executor {choice.name!r}{suggest(choice.name, known)}; "
+            f"choose one of: {', '.join(known)}"
+        )
+        if choice.where is not None:
+            raise InputError(choice.where, reason)
+        raise SkillbenchError(f"--executor: {reason}")
+    executor = EXECUTORS.get(choice.name)()
     if isinstance(executor, CheckedExecutor):
-        executor.check(config)
+        executor.check(experiment)
     return executor

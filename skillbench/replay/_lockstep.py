@@ -22,9 +22,9 @@ from typing import Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
+from skillbench.replay._annotators import Annotator
 from skillbench.replay._cell import CellRun, FactsCache, make_row
 from skillbench.replay._results import checked_row
-from skillbench.replay._types import Annotator
 from skillbench.selectors import Selector, Streaming
 from skillbench.types import Decision, Query, RunStopped
 
@@ -114,7 +114,7 @@ class Lockstep:
         share = (time.perf_counter() - start) * 1000 / len(items)
         if len(decisions) != len(items):
             raise SkillbenchError(
-                f"selector {items[0].run.cell.selector!r} returned {len(decisions)} decisions "
+                f"selector {items[0].run.cell.key.selector!r} returned {len(decisions)} decisions "
                 f"for {len(items)} queries"
             )
         for item, decision in zip(items, decisions, strict=True):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from skillbench.replay._config import RunConfig
-from skillbench.replay._grid import Grid, SelectorPool, build_grid, selector_env, usage_trackers
+from skillbench.replay._experiment import resolve_experiment
+from skillbench.replay._grid import Grid, SelectorPool, build_grid
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._timeline import listing_at
 from skillbench.replay._types import Plannable
@@ -24,46 +25,47 @@ def dry_run(
     shows them (the replay's own history cannot be known in advance), cut to the top k by
     their retrieve stage if any: an estimate.
     """
-    if limit is not None:
-        config = config.model_copy(update={"limit": limit})
-    grid = build_grid(config)
-    env = selector_env(config, max_concurrency=max_concurrency, quiet=True)
-    pool = SelectorPool(grid.selector_configs, env, config)
-    tracker = usage_trackers(config)
-    stages = RetrieveStages(config, env, grid.requests)
+    experiment = resolve_experiment(config, limit=limit)
+    spec = experiment.grid
+    grid = build_grid(spec)
+    env = experiment.selector_env(max_concurrency=max_concurrency, quiet=True)
+    pool = SelectorPool(grid.selectors, env)
+    tracker = experiment.usage.trackers()
+    stages = RetrieveStages(spec.selectors, env, grid.requests)
     selectors: dict[str, Any] = {}
     for name, selector in pool.shared().items():
-        cells = [c for c in grid.cells if c.selector == name]
+        cells = [c for c in grid.cells if c.key.selector == name]
         entry: dict[str, Any] = {
-            "type": grid.selector_configs[name].type,
+            "type": grid.selectors[name].type,
             "cells": len({c.key for c in cells}),
             "decisions": len(cells) * len(grid.requests),
         }
         if isinstance(selector, Plannable):
             queries = []
             for cell in cells:
-                plan, usage = grid.plans[cell], tracker(cell.half_life)
+                plan, usage = grid.plans[cell], tracker(cell.key.half_life)
                 top = stages.top(name, plan)
                 for r in grid.requests:
                     shown = listing_at(plan, usage, r, None if top is None else top[r.id])
                     queries.append(Query(r, shown.listing, cell.repeat, cell.label))
             entry["plan"] = dict(selector.plan(queries))
         selectors[name] = entry
+    budgets = {c.key.budget for c in grid.cells}
     return {
-        "name": config.name,
+        "name": experiment.name,
         **({"notes": grid.notes} if grid.notes else {}),
         "requests": len(grid.requests),
         "cells": len({c.key for c in grid.cells}),
-        "repeats": config.repeats,
+        "repeats": spec.repeats,
         "decisions": grid.decisions,
         "grid": {
-            "catalogs": list(config.catalogs),
-            "profiles": config.profiles,
-            "budgets": sorted({c.budget for c in grid.cells}, key=lambda b: (b is None, b or 0)),
-            "orderings": config.orderings,
-            "half_lives": config.half_lives,
-            "selectors": [s.label for s in config.selectors],
-            "repeats": config.repeats,
+            "catalogs": [v.name for v in spec.catalogs],
+            "profiles": list(spec.profiles),
+            "budgets": sorted(budgets, key=lambda b: (b is None, b or 0)),
+            "orderings": list(spec.orderings),
+            "half_lives": list(spec.half_lives),
+            "selectors": [s.label for s in spec.selectors],
+            "repeats": spec.repeats,
             **_sweep(grid),
         },
         "selectors": selectors,
@@ -72,10 +74,10 @@ def dry_run(
 
 def _sweep(grid: Grid) -> dict[str, Any]:
     """The catalog sizes and distractor modes the grid runs (nothing without a sweep)."""
-    sizes = sorted({c.catalog_size for c in grid.cells if c.catalog_size is not None})
+    sizes = sorted({c.key.catalog_size for c in grid.cells if c.key.catalog_size is not None})
     if not sizes:
         return {}
     return {
         "catalog_sizes": sizes,
-        "distractors": list(dict.fromkeys(c.distractors for c in grid.cells)),
+        "distractors": list(dict.fromkeys(c.key.distractors for c in grid.cells)),
     }

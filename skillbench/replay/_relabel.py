@@ -15,8 +15,9 @@ from typing import Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import apply_labels, check_expected, load_labels
+from skillbench.replay._annotators import run_annotators
 from skillbench.replay._config import load_config
-from skillbench.replay._engine import _annotators
+from skillbench.replay._experiment import resolve_experiment
 from skillbench.replay._grid import build_grid
 from skillbench.replay._results import read_rows, row_key
 from skillbench.replay._summary import summarize
@@ -47,8 +48,8 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
     source, out = Path(run_dir), Path(output)
     if out.resolve() == source.resolve():
         raise SkillbenchError(f"-o {out}: write the relabelled run beside {source}, not over it")
-    config = load_config(source / CONFIG_COPY)
-    grid = build_grid(config)
+    experiment = resolve_experiment(load_config(source / CONFIG_COPY))
+    grid = build_grid(experiment.grid)
     overrides = load_labels(labels)
     relabelled = apply_labels(grid.requests, overrides, labels)
     for (variant, _), catalog in grid.catalogs.items():
@@ -56,7 +57,7 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
     rows = read_rows(source / RESULTS)
     by_key = {row_key(r): r for r in rows}
     new: dict[Any, dict[str, Any]] = {}
-    for step in replayed_listings(config, grid, by_key):
+    for step in replayed_listings(experiment, grid, by_key):
         if step.row is not None and step.request.id in overrides:
             expected = overrides[step.request.id]
             new[row_key(step.row)] = rescored(step.row, expected, step.shown.listing.shown_names)
@@ -75,7 +76,7 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
         ordered,
         _fitted(grid.cells, summary["cells"]),
         train,
-        _annotators(config, grid),
+        run_annotators(experiment, grid),
     )
     changed = sum(new[k]["outcome"] != by_key[k]["outcome"] for k in new)
     return Relabelled(out, len(new), changed)

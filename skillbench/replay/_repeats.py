@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from skillbench.metrics import DEFAULT_TRIGGER_THRESHOLD, group_repeats, repeat_metrics
-from skillbench.replay._types import ANNOTATORS
+from skillbench.replay._annotators import ANNOTATORS
+from skillbench.replay._experiment import Experiment
+from skillbench.replay._grid import Grid
 from skillbench.types import Decision, Query
-
-if TYPE_CHECKING:
-    from skillbench.replay._config import RunConfig
-    from skillbench.replay._grid import Grid
 
 
 class RepeatsAnnotator:
@@ -40,13 +38,13 @@ class RepeatsAnnotator:
 
 
 @ANNOTATORS.register("repeats")
-def repeats_annotator(config: RunConfig, grid: Grid) -> RepeatsAnnotator | None:
+def repeats_annotator(experiment: Experiment, grid: Grid) -> RepeatsAnnotator | None:
     """Takes part only when the config asks for more than one repeat."""
-    if config.repeats < 2:
+    if experiment.grid.repeats < 2:
         return None
     return RepeatsAnnotator(
         {
             s.label: float(s.params.get("trigger_threshold", DEFAULT_TRIGGER_THRESHOLD))
-            for s in config.selectors
+            for s in experiment.selectors
         }
     )

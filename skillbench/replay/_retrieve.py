@@ -16,7 +16,7 @@ import numpy as np
 from skillbench._errors import InputError, SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import ListingPlan
-from skillbench.replay._config import RunConfig
+from skillbench.replay._experiment import RetrieveStage, SelectorSpec
 from skillbench.selectors import RETRIEVERS, Retriever, SelectorEnv, skill_text, top_k
 
 TopK = Mapping[str, tuple[int, ...]]
@@ -27,39 +27,37 @@ class RetrieveStages:
     """The retrieve stages of a run's selectors, each ranking a catalog once."""
 
     def __init__(
-        self, config: RunConfig, env: SelectorEnv, requests: Sequence[LabelledRequest]
+        self,
+        selectors: Sequence[SelectorSpec],
+        env: SelectorEnv,
+        requests: Sequence[LabelledRequest],
     ) -> None:
-        self.config = config
+        self.stages = {sel.label: sel.retrieve for sel in selectors}
         self.env = env
         self.requests = requests
-        self._index = {sel.label: i for i, sel in enumerate(config.selectors)}
         self._retrievers: dict[str, Retriever] = {}
         self._ranked: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
 
     def top(self, selector: str, plan: ListingPlan) -> TopK | None:
         """Each request's top k under ``plan`` for ``selector`` (None: it has no stage)."""
-        stage = self.config.selectors[self._index[selector]].retrieve
+        stage = self.stages[selector]
         if stage is None:
             return None
         texts = tuple(skill_text(plan.skills[i]) for i in plan.listable)
         key = (selector, texts)
         if key not in self._ranked:
             queries = [r.text for r in self.requests]
-            self._ranked[key] = top_k(self._retriever(selector), queries, texts, stage.k)
+            self._ranked[key] = top_k(self._retriever(selector, stage), queries, texts, stage.k)
         catalog = np.asarray(plan.listable, dtype=np.int64)[self._ranked[key]]
         return {r.id: tuple(row.tolist()) for r, row in zip(self.requests, catalog, strict=True)}
 
-    def _retriever(self, selector: str) -> Retriever:
+    def _retriever(self, selector: str, stage: RetrieveStage) -> Retriever:
         """The stage's retriever; a param its method rejects is reported at its config line."""
         if selector not in self._retrievers:
-            i = self._index[selector]
-            stage = self.config.selectors[i].retrieve
-            assert stage is not None
             try:
                 built = RETRIEVERS.get(stage.method)(stage.params, self.env)
             except SkillbenchError as exc:
-                where = self.config.location("selectors", i, "retrieve")
-                raise InputError(where, str(exc)) from None
+                raise InputError(stage.where, str(exc)) from None
             self._retrievers[selector] = built
         return self._retrievers[selector]
 

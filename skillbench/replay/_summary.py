@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from skillbench.replay._annotators import Annotator
 from skillbench.replay._results import write_json
-from skillbench.replay._types import Annotator, Cell
+from skillbench.replay._types import Cell
 from skillbench.results import SUMMARY, Summary, SummaryCell
-from skillbench.types import CellKey
+from skillbench.types import CELL_FIELDS, CellKey
 
 
 def summarize(
@@ -39,7 +40,8 @@ def summarize(
             continue
         seen.add(cell.key)
         cell_rows = by_key.get(cell.key, [])
-        entry: dict[str, Any] = {**cell.fields(), **cell_metrics(cell_rows)}
+        key = {name: getattr(cell.key, name) for name in CELL_FIELDS}
+        entry: dict[str, Any] = {**key, **cell_metrics(cell_rows)}
         fits = [dict(fitted[c]) for c in cells if c.key == cell.key and c in fitted]
         if fits:
             n_train = sum(r["request_id"] in train for r in cell_rows)

@@ -12,8 +12,8 @@ from typing import Any, NamedTuple
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
-from skillbench.replay._config import RunConfig
-from skillbench.replay._grid import Grid, selector_env, usage_trackers
+from skillbench.replay._experiment import Experiment
+from skillbench.replay._grid import Grid
 from skillbench.replay._results import RowKey
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Cell
@@ -83,7 +83,7 @@ class Step(NamedTuple):
 
 
 def replayed_listings(
-    config: RunConfig, grid: Grid, rows: Mapping[Any, Mapping[str, Any]]
+    experiment: Experiment, grid: Grid, rows: Mapping[Any, Mapping[str, Any]]
 ) -> Iterator[Step]:
     """Every cell's listings at every request of a finished run, cell by cell in time order,
     with the usage history rebuilt from ``rows`` (the choices) or the labels, as the run
@@ -92,14 +92,14 @@ def replayed_listings(
     Raises:
         SkillbenchError: a retrieve stage that cannot rank (its model is gone, say).
     """
-    env = selector_env(config, max_concurrency=1, quiet=True)
-    stages = RetrieveStages(config, env, grid.requests)
-    tracker = usage_trackers(config)
-    record_label = config.usage.record == "label"
+    env = experiment.selector_env(max_concurrency=1, quiet=True)
+    stages = RetrieveStages(experiment.selectors, env, grid.requests)
+    tracker = experiment.usage.trackers()
+    record_label = experiment.usage.record_label
     for cell in grid.cells:
         plan = grid.plans[cell]
-        usage = tracker(cell.half_life)
-        top = stages.top(cell.selector, plan)
+        usage = tracker(cell.key.half_life)
+        top = stages.top(cell.key.selector, plan)
         for request in grid.requests:
             row = rows.get(RowKey(cell.key, cell.repeat, request.id))
             shown = listing_at(plan, usage, request, None if top is None else top[request.id])
