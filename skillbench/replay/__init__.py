@@ -32,7 +32,6 @@ from skillbench.replay._experiment import (
 from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
 from skillbench.replay._plan import dry_run
 from skillbench.replay._relabel import Relabelled, relabel_run
-from skillbench.replay._results import read_rows
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._schema import config_schema
 from skillbench.replay._sizes import (
@@ -97,7 +96,6 @@ __all__ = [
     "load_config",
     "load_variant",
     "plan_sizes",
-    "read_rows",
     "recorded_use",
     "relabel_run",
     "replay_order",

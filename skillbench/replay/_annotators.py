@@ -2,28 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from skillbench._registry import Registry
 from skillbench.replay._experiment import Experiment
 from skillbench.replay._grid import Grid
+from skillbench.results import CellFields, ResultRow
 from skillbench.types import Decision, Query
 
 
 class Annotator(Protocol):
     """Adds fields to results rows and summary cells (the cost package's hook)."""
 
-    def annotate_row(
-        self, row: Mapping[str, Any], query: Query, decision: Decision
-    ) -> Mapping[str, Any]:
-        """Fields to merge into ``row`` (e.g. ``inline_tokens``, ``fork_tokens``)."""
+    def annotate_row(self, row: ResultRow, query: Query, decision: Decision) -> ResultRow:
+        """``row`` with the annotator's fields set (e.g. ``inline_tokens``, ``fork_tokens``)."""
         ...
 
-    def annotate_cell(
-        self, cell: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
-    ) -> Mapping[str, Any]:
-        """Fields to merge into the summary cell (e.g. ``{"cost": {...}}``)."""
+    def annotate_cell(self, cell: CellFields, rows: Sequence[ResultRow]) -> CellFields:
+        """``cell`` with the annotator's section set (e.g. ``cost``)."""
         ...
 
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from skillbench.cost import CostModel, RequestIndex, SkillLookup, annotate_rows, cell_cost
 from skillbench.dataset import LabelledRequest
 from skillbench.replay._annotators import ANNOTATORS
 from skillbench.replay._experiment import Experiment
 from skillbench.replay._grid import Grid
-from skillbench.types import Decision, Query
+from skillbench.results import CellFields, ResultRow
+from skillbench.types import CellKey, Decision, Query
 
 
 class CostAnnotator:
@@ -30,22 +30,17 @@ class CostAnnotator:
         self.requests = RequestIndex(requests)
         self._catalogs = catalogs
 
-    def annotate_row(
-        self, row: Mapping[str, Any], query: Query, decision: Decision
-    ) -> Mapping[str, Any]:
-        out = dict(row)
-        annotate_rows([out], self._catalog(row), self.requests, self.cost_model)
-        return {k: out[k] for k in ("inline_tokens", "fork_tokens", "declared_tokens")}
+    def annotate_row(self, row: ResultRow, query: Query, decision: Decision) -> ResultRow:
+        return annotate_rows([row], self._catalog(row), self.requests, self.cost_model)[0]
 
-    def annotate_cell(
-        self, cell: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
-    ) -> Mapping[str, Any]:
+    def annotate_cell(self, cell: CellFields, rows: Sequence[ResultRow]) -> CellFields:
         if not rows:
-            return {}
-        return {"cost": cell_cost(rows, self._catalog(rows[0]), self.requests, self.cost_model)}
+            return cell
+        cost = cell_cost(rows, self._catalog(cell), self.requests, self.cost_model)
+        return cell.model_copy(update={"cost": cost})
 
-    def _catalog(self, row: Mapping[str, Any]) -> SkillLookup:
-        return self._catalogs[row["catalog"], row["profile"]]
+    def _catalog(self, key: CellKey) -> SkillLookup:
+        return self._catalogs[key.catalog, key.profile]
 
 
 @ANNOTATORS.register("cost")

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
@@ -25,10 +24,10 @@ from skillbench.replay._config import RunConfig
 from skillbench.replay._executor import ReplayJob, make_executor
 from skillbench.replay._experiment import resolve_experiment
 from skillbench.replay._prepare import prepare_output, prepare_run
-from skillbench.replay._results import ResultsWriter, claim_output, now_iso
+from skillbench.replay._results import ResultsWriter, StepKey, claim_output, now_iso
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import RunObserver
-from skillbench.results import RESULTS, RunStatus
+from skillbench.results import RESULTS, CellFields, ResultRow, RunStatus
 from skillbench.selectors import Streaming
 from skillbench.types import UNANSWERED, RunStopped
 
@@ -58,7 +57,7 @@ class RunResult:
     run_dir: Path
     status: RunStatus
     reason: str | None
-    cells: list[dict[str, Any]]
+    cells: list[CellFields]
     decisions: int
     resumed: int
     errors: int = 0
@@ -113,7 +112,7 @@ def run_experiment(
         observer=observer,
     )
     grid, runs, kept, manifest = prepared.grid, prepared.runs, prepared.kept, prepared.manifest
-    rows = {(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}
+    rows = {StepKey(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}
     writer = ResultsWriter(run_dir / RESULTS, sorted(rows.items()))
 
     def finish(status: RunStatus, reason: str | None) -> RunResult:
@@ -133,7 +132,7 @@ def run_experiment(
             grid.train,
             prepared.annotators,
         )
-        errors = [r for r in ordered if r["outcome"] == "error"]
+        errors = [r for r in ordered if r.outcome == "error"]
         if errors and status == "complete":
             status, reason = "incomplete", _error_reason(errors)
         manifest.write(status, reason, len(errors))
@@ -174,36 +173,34 @@ def run_experiment(
     return finish("complete", None)
 
 
-def abstaining_cells(
-    runs: Sequence[CellRun], rows: Mapping[tuple[int, int], Mapping[str, Any]]
-) -> list[str]:
+def abstaining_cells(runs: Sequence[CellRun], rows: Mapping[StepKey, ResultRow]) -> list[str]:
     """A warning per model cell that abstained on every answered decision although some
     expected a skill: most likely the server drops the tools, not a careful model."""
     models = {r.cell.index: r.cell for r in runs if isinstance(r.selector, Streaming)}
-    answered: dict[int, list[Mapping[str, Any]]] = {}
-    for (index, _), row in rows.items():
-        if index in models and row["outcome"] not in UNANSWERED:
-            answered.setdefault(index, []).append(row)
+    answered: dict[int, list[ResultRow]] = {}
+    for key, row in rows.items():
+        if key.cell in models and row.outcome not in UNANSWERED:
+            answered.setdefault(key.cell, []).append(row)
     return [
         f"{models[index].label}: the model abstained on all {len(mine)} answered decisions; "
         "check that its server returns tool calls (skillbench doctor)"
         for index, mine in sorted(answered.items())
-        if any(r["expected"] for r in mine) and all(r["outcome"] in ABSTAINED for r in mine)
+        if any(r.expected for r in mine) and all(r.outcome in ABSTAINED for r in mine)
     ]
 
 
-def _error_reason(errors: Sequence[Mapping[str, Any]]) -> str:
+def _error_reason(errors: Sequence[ResultRow]) -> str:
     first = errors[0]
-    message = (first.get("detail") or {}).get("error") or "no message recorded"
+    message = first.detail.get("error") or "no message recorded"
     return (
-        f"{len(errors)} decision(s) got no answer; first ({first['request_id']}, "
-        f"{first['selector']}): {message}"
+        f"{len(errors)} decision(s) got no answer; first ({first.request_id}, "
+        f"{first.selector}): {message}"
     )
 
 
 def _done_steps(
     run: CellRun, requests: Sequence[LabelledRequest]
-) -> Iterable[tuple[int, dict[str, Any]]]:
+) -> Iterable[tuple[int, ResultRow]]:
     for i, r in enumerate(requests):
         if r.id in run.done:
             yield i, run.done[r.id]

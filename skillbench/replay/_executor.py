@@ -9,20 +9,21 @@ the same run directory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from skillbench._errors import InputError, SkillbenchError, suggest
 from skillbench._registry import Registry
+from skillbench.replay._results import ResultsWriter, StepKey
 
 if TYPE_CHECKING:
     from skillbench.replay._annotators import Annotator
     from skillbench.replay._cell import CellRun
     from skillbench.replay._experiment import ExecutorChoice, Experiment
     from skillbench.replay._grid import Grid
-    from skillbench.replay._results import ResultsWriter
     from skillbench.replay._types import RunObserver
+    from skillbench.results import ResultRow
     from skillbench.selectors import SelectorEnv
 
 
@@ -46,18 +47,19 @@ class ReplayJob:
     experiment: Experiment
     grid: Grid
     runs: Sequence[CellRun]
-    kept: Sequence[Mapping[str, Any]]
+    kept: Sequence[ResultRow]
     env: SelectorEnv
     annotators: Sequence[Annotator]
-    rows: dict[tuple[int, int], dict[str, Any]]
+    rows: dict[StepKey, ResultRow]
     writer: ResultsWriter
     progress: Callable[[int, int], None] | None = None
     observer: RunObserver | None = None
 
-    def record(self, cell_index: int, request_index: int, row: dict[str, Any]) -> None:
+    def record(self, cell_index: int, request_index: int, row: ResultRow) -> None:
         """Take one finished row: keep it, append it to results.jsonl, report progress."""
-        self.rows[cell_index, request_index] = row
-        self.writer.write((cell_index, request_index), row)
+        key = StepKey(cell_index, request_index)
+        self.rows[key] = row
+        self.writer.write(key, row)
         if self.progress is not None:
             self.progress(len(self.rows), self.grid.decisions)
         if self.observer is not None:

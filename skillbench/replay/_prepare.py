@@ -23,7 +23,7 @@ from skillbench.replay._manifest import ManifestWriter, check_inputs, input_dige
 from skillbench.replay._results import RowKey, resumable_rows, row_key
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Cell, RunObserver
-from skillbench.results import CONFIG_COPY
+from skillbench.results import CONFIG_COPY, ResultRow
 from skillbench.selectors import (
     Calibratable,
     Preparable,
@@ -48,7 +48,7 @@ class Prepared(NamedTuple):
 
     grid: Grid
     env: SelectorEnv
-    kept: list[dict[str, Any]]
+    kept: list[ResultRow]
     runs: list[CellRun]
     fitted: dict[Cell, Mapping[str, Any]]
     annotators: list[Annotator]
@@ -123,13 +123,13 @@ def prepare_output(run_dir: Path) -> Path:
 def cell_runs(
     grid: Grid,
     pool: SelectorPool,
-    kept: Iterable[Mapping[str, Any]],
+    kept: Iterable[ResultRow],
     stages: RetrieveStages,
     usage: UsageSpec,
 ) -> list[CellRun]:
     """A run per cell of ``grid``, holding the rows ``kept`` for it; cells of one plan share
     their interned listings."""
-    done: dict[RowKey, dict[str, Any]] = {row_key(r): dict(r) for r in kept}
+    done = {row_key(r): r for r in kept}
     tracker = usage.trackers()
     interned: dict[int, Recent[Listing]] = {}
     runs = []

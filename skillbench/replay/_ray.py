@@ -18,7 +18,7 @@ import itertools
 import logging
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -35,6 +35,7 @@ from skillbench.replay._grid import Grid, SelectorPool
 from skillbench.replay._lockstep import Lockstep
 from skillbench.replay._prepare import cell_runs, distinct_selectors, prepare_runs
 from skillbench.replay._retrieve import RetrieveStages
+from skillbench.results import ResultRow
 from skillbench.selectors import (
     Preparable,
     SelectorEnv,
@@ -65,12 +66,12 @@ class Shipment:
 
     experiment: Experiment
     grid: Grid
-    kept: Sequence[Mapping[str, Any]]
+    kept: Sequence[ResultRow]
     env: SelectorEnv
     vectors: dict[str, Vectors]
 
 
-Finished = list[tuple[int, int, dict[str, Any]]]
+Finished = list[tuple[int, int, ResultRow]]
 """A task's rows: ``(cell index, request index, row)``."""
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from skillbench.metrics import DEFAULT_TRIGGER_THRESHOLD, group_repeats, repeat_metrics
 from skillbench.replay._annotators import ANNOTATORS
 from skillbench.replay._experiment import Experiment
 from skillbench.replay._grid import Grid
+from skillbench.results import CellFields, ResultRow
 from skillbench.types import Decision, Query
 
 
@@ -22,19 +22,15 @@ class RepeatsAnnotator:
     def __init__(self, thresholds: Mapping[str, float]) -> None:
         self.thresholds = thresholds
 
-    def annotate_row(
-        self, row: Mapping[str, Any], query: Query, decision: Decision
-    ) -> Mapping[str, Any]:
-        return {}
+    def annotate_row(self, row: ResultRow, query: Query, decision: Decision) -> ResultRow:
+        return row
 
-    def annotate_cell(
-        self, cell: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
-    ) -> Mapping[str, Any]:
+    def annotate_cell(self, cell: CellFields, rows: Sequence[ResultRow]) -> CellFields:
         groups = list(group_repeats(rows).values())
         if not groups:
-            return {}
-        threshold = self.thresholds.get(cell["selector"], DEFAULT_TRIGGER_THRESHOLD)
-        return {"repeats": repeat_metrics(groups[0], threshold)}
+            return cell
+        threshold = self.thresholds.get(cell.selector, DEFAULT_TRIGGER_THRESHOLD)
+        return cell.model_copy(update={"repeats": repeat_metrics(groups[0], threshold)})
 
 
 @ANNOTATORS.register("repeats")

@@ -9,7 +9,7 @@ request, the listing of just those ``k`` skills with its own renderer, budget an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 
@@ -62,12 +62,24 @@ class RetrieveStages:
         return self._retrievers[selector]
 
 
+class Retrieval(NamedTuple):
+    """The results-row fields of a retrieve stage's pick for one request.
+
+    Attributes:
+        retrieved: how many skills it passed on.
+        retrieved_ranks: the 1-based ranks among them of the expected skills it found.
+        full_listing_tokens: tokens of the listing the cell would have shown without it.
+    """
+
+    retrieved: int
+    retrieved_ranks: list[int]
+    full_listing_tokens: int
+
+
 def retrieval_fields(
     top: Sequence[int], plan: ListingPlan, request: LabelledRequest, full_tokens: int
-) -> dict[str, Any]:
-    """The results-row fields of a retrieve stage's pick for ``request``: how many skills it
-    passed on, the 1-based ranks among them of the expected skills it found, and the tokens
-    of the listing the cell would have shown without it."""
+) -> Retrieval:
+    """What the retrieve stage's pick ``top`` for ``request`` adds to its row."""
     expected = set(request.expected)
     ranks = [r for r, i in enumerate(top, 1) if plan.skills[i].name in expected]
-    return {"retrieved": len(top), "retrieved_ranks": ranks, "full_listing_tokens": full_tokens}
+    return Retrieval(len(top), ranks, full_tokens)

@@ -8,7 +8,7 @@ the engine does, so a listing they show is the one the engine showed, retrieve s
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
@@ -17,6 +17,7 @@ from skillbench.replay._grid import Grid
 from skillbench.replay._results import RowKey
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Cell
+from skillbench.results import ResultRow
 from skillbench.types import NOT_RUN
 from skillbench.usage import UsageTracker
 
@@ -50,7 +51,7 @@ def listing_at(
 
 
 def recorded_use(
-    request: LabelledRequest, row: Mapping[str, Any] | None, *, record_label: bool
+    request: LabelledRequest, row: ResultRow | None, *, record_label: bool
 ) -> str | None:
     """The skill a cell's tracker records after ``request`` (None: nothing).
 
@@ -59,9 +60,9 @@ def recorded_use(
     """
     if record_label:
         return request.expected[0] if request.expected else None
-    if row is None or row.get("chosen") is None or row.get("outcome") in NOT_RUN:
+    if row is None or row.chosen is None or row.outcome in NOT_RUN:
         return None
-    return str(row["chosen"])
+    return row.chosen
 
 
 class Step(NamedTuple):
@@ -77,13 +78,13 @@ class Step(NamedTuple):
 
     cell: Cell
     request: LabelledRequest
-    row: Mapping[str, Any] | None
+    row: ResultRow | None
     shown: Shown
     usage: UsageTracker
 
 
 def replayed_listings(
-    experiment: Experiment, grid: Grid, rows: Mapping[Any, Mapping[str, Any]]
+    experiment: Experiment, grid: Grid, rows: Mapping[RowKey, ResultRow]
 ) -> Iterator[Step]:
     """Every cell's listings at every request of a finished run, cell by cell in time order,
     with the usage history rebuilt from ``rows`` (the choices) or the labels, as the run

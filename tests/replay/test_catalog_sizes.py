@@ -188,7 +188,7 @@ def test_rows_and_cells_carry_the_size_only_in_a_sweep(tmp_path: Path) -> None:
         for record in (*rows, *summary["cells"]):
             assert ("catalog_size" in record) is present
             assert ("distractors" in record) is present
-    assert {c["distractors"] for c in swept.cells} == {"random", "nearest"}
+    assert {c.distractors for c in swept.cells} == {"random", "nearest"}
     manifest = json.loads((swept.run_dir / "manifest.json").read_text())
     assert manifest["catalog_sizes"]["distractors"] == ["random", "nearest"]
     assert "catalog_sizes" not in json.loads((plain.run_dir / "manifest.json").read_text())
