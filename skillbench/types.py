@@ -1,7 +1,8 @@
 """The shared vocabulary every layer speaks: queries, decisions, outcomes, cell keys, stops.
 
-This module is the ground floor: at run time it imports nothing else from skillbench, so any
-package may use it without creating an import cycle. ``Query`` names the request and listing
+This module is the ground floor: at run time it imports nothing else from skillbench (only
+pydantic, for the stored-record base and the cell key), so any package may use it without
+creating an import cycle. ``Query`` names the request and listing
 types for type checkers only.
 """
 
@@ -9,11 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, JsonValue, SerializationInfo, model_serializer
+from pydantic_core.core_schema import SerializerFunctionWrapHandler
 
 if TYPE_CHECKING:
     from skillbench.dataset import LabelledRequest
     from skillbench.listing import Listing
+    from skillbench.results import ResultRow
+
+JsonObject = dict[str, JsonValue]
+"""A JSON document: what a file or a wire body holds where no record describes it."""
 
 DecisionKind = Literal["invoke", "abstain", "malformed", "error"]
 
@@ -55,43 +63,84 @@ DistractorMode = Literal["random", "nearest"]
 skills whose listing text is nearest to an anchor's (look-alikes first)."""
 
 
-class CellKey(NamedTuple):
+class Record(BaseModel):
+    """Base of every stored record: unknown keys are errors, field docstrings document them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+
+class CellKey(Record):
     """What identifies a summary cell: one listing setting and one selector, repeats pooled.
 
+    The one definition of the key fields: results rows and summary cells extend it, so
+    ``row.key`` and ``cell.key`` are the same hashable value when they belong together.
     ``catalog_size`` and ``distractors`` are set only in a catalog-size sweep; elsewhere they
     are ``None`` and absent from every file, so older runs read exactly as they were written.
     """
 
     catalog: str
+    """Catalog variant name from the config."""
     profile: str
+    """Agent profile whose renderer drew the listing."""
     budget: int | None
+    """Effective listing budget in characters (null: the profile has none)."""
     ordering: str
+    """Ordering name (`usage`, `alpha`, `rotate:3`, ...)."""
     half_life: str
+    """Usage half-life label as configured (`1d`, `7d`, `inf`)."""
     selector: str
+    """Selector name from the config."""
     catalog_size: int | None = None
+    """Skills the cell's catalog may list (disabled and inactive ones not counted), in a
+    catalog-size sweep (absent otherwise)."""
     distractors: DistractorMode | None = None
+    """How that catalog was filled beyond its anchors (`random`, `nearest`; absent otherwise)."""
+
+    @model_serializer(mode="wrap")
+    def _drop_unset_sizes(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        """Leave the size fields out when unset, so a run without a size axis writes the same
+        bytes as before that axis existed."""
+        data: dict[str, Any] = handler(self)
+        for name in SIZE_FIELDS:
+            if data.get(name, 0) is None:
+                del data[name]
+        return data
 
     @classmethod
     def of(cls, record: Mapping[str, Any]) -> CellKey:
-        """The key of a results row or summary cell (missing fields read as ``None``)."""
-        return cls._make(record.get(name) for name in cls._fields)
+        """The key of a results row or summary cell read as JSON (missing sizes: ``None``)."""
+        return cls(**{name: record.get(name) for name in CELL_FIELDS})
+
+    @property
+    def key(self) -> CellKey:
+        """The key alone (a row's or a cell's own fields dropped): hashable, for grouping."""
+        if type(self) is CellKey:
+            return self
+        return CellKey.model_construct(**{name: getattr(self, name) for name in CELL_FIELDS})
+
+    @property
+    def path(self) -> str:
+        """``devtools/codebot/2000/usage/7d/lexical``: the key fields, unset sizes left out."""
+        return "/".join(str(getattr(self, name)) for name in cell_fields([self]))
 
 
-CELL_FIELDS: tuple[str, ...] = CellKey._fields
+CELL_FIELDS: tuple[str, ...] = tuple(CellKey.model_fields)
 """The field names of :class:`CellKey`, in order."""
 
 SIZE_FIELDS: tuple[str, ...] = ("catalog_size", "distractors")
 """The key fields of the catalog-size sweep: written only when the run has that axis."""
 
 
-def cell_fields(records: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
-    """The key fields ``records`` use: every field, less the size fields none of them set.
+def cell_fields(keys: Iterable[CellKey]) -> tuple[str, ...]:
+    """The key fields ``keys`` use: every field, less the size fields none of them set.
 
     Tables, CSV headers and notes list these, so a run without a size axis shows no empty
     size columns.
     """
-    records = list(records)
-    unused = {f for f in SIZE_FIELDS if all(r.get(f) is None for r in records)}
+    keys = list(keys)
+    unused = {f for f in SIZE_FIELDS if all(getattr(k, f) is None for k in keys)}
     return tuple(f for f in CELL_FIELDS if f not in unused)
 
 
@@ -165,11 +214,11 @@ def classify(expected: Collection[str], decision: Decision, shown: Collection[st
     return "correct_skill" if chosen in expected else "wrong_skill"
 
 
-def expected_shown(row: Mapping[str, Any]) -> bool:
+def expected_shown(row: ResultRow) -> bool:
     """Whether a decision could have been right from what its listing showed: a negative,
     or a positive whose expected skill (one of them) was shown.
 
     Confusions, pair overlaps and rewrite targets count only these decisions: a request
     whose skill the listing never offered says nothing about how descriptions read.
     """
-    return row.get("visible") is not False
+    return row.visible is not False

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from support.rows import result_row
 
+from skillbench.results import CellFields, ResultRow
 from skillbench.types import (
     CELL_FIELDS,
     CORRECT,
@@ -65,16 +67,23 @@ def test_groups_are_the_documented_sets() -> None:
         assert group <= set(OUTCOMES)
 
 
-def test_cell_key_reads_rows_and_cells() -> None:
-    row = {"catalog": "c", "profile": "p", "budget": None, "ordering": "alpha"}
-    key = CellKey.of({**row, "half_life": "7d", "selector": "s", "repeat": 3})
-    assert key == ("c", "p", None, "alpha", "7d", "s", None, None) and key.selector == "s"
-    assert CellKey.of(row).selector is None
-    sized = CellKey.of({**row, "catalog_size": 25, "distractors": "nearest"})
-    assert sized.catalog_size == 25 and sized.distractors == "nearest"
+def test_rows_and_cells_extend_the_one_cell_key() -> None:
+    fields = dict(catalog="c", profile="p", budget=None, ordering="alpha", half_life="7d")
+    key = CellKey(**fields, selector="s")
+    assert tuple(CellKey.model_fields) == CELL_FIELDS
+    row = result_row(**fields, selector="s", repeat=3)
+    assert row.key == key and hash(row.key) == hash(key) and type(row.key) is CellKey
+    assert tuple(ResultRow.model_fields)[: len(CELL_FIELDS)] == CELL_FIELDS
+    assert tuple(CellFields.model_fields)[: len(CELL_FIELDS)] == CELL_FIELDS
+    assert key.path == "c/p/None/alpha/7d/s"
+    sized = CellKey(**fields, selector="s", catalog_size=25, distractors="nearest")
+    assert sized != key and sized.path == "c/p/None/alpha/7d/s/25/nearest"
+    assert "catalog_size" not in key.model_dump() and sized.model_dump()["catalog_size"] == 25
 
 
 def test_cell_fields_leave_out_size_fields_no_record_sets() -> None:
-    plain = {"catalog": "c", "budget": None}
+    fields = dict(catalog="c", profile="p", budget=None, ordering="alpha", half_life="7d")
+    plain = CellKey(**fields, selector="s")
+    sized = CellKey(**fields, selector="s", catalog_size=10)
     assert cell_fields([plain]) == CELL_FIELDS[:6]
-    assert cell_fields([plain, {"catalog_size": 10}]) == CELL_FIELDS[:7]
+    assert cell_fields([plain, sized]) == CELL_FIELDS[:7]

@@ -10,19 +10,21 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from skillbench._errors import SkillbenchError
-from skillbench.catalog import Skill
+from skillbench.catalog import ExecutionContext, Skill
 from skillbench.cost._model import CostModel, DecisionCost, break_even_turns
 from skillbench.cost._pricing import Pricing, pricing_for
 from skillbench.dataset import LabelledRequest
-from skillbench.types import NOT_RUN, UNWANTED
+from skillbench.types import NOT_RUN, UNWANTED, Record
+
+if TYPE_CHECKING:
+    from skillbench.results import ResultRow
 
 FORK_SUMMARY_KEY = "fork_summary_tokens"
-"""``row["detail"][FORK_SUMMARY_KEY]``: a measured sub-agent summary size (tokens).
+"""``row.detail[FORK_SUMMARY_KEY]``: a measured sub-agent summary size (tokens).
 
 This is the extension point for actually running forks: whoever runs the sub-agent (a litellm
 selector with ``execute_fork``) stores the size of its real answer here, and every cost figure of
@@ -36,8 +38,7 @@ class SkillLookup(Protocol):
     def get(self, name: str, /) -> Skill | None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class CostTotals:
+class CostTotals(Record):
     """Summed cost of a group of decisions (a session or a cell).
 
     ``inline_*`` and ``fork_*`` are what-ifs over the invoked skills (every skill run one way);
@@ -48,19 +49,95 @@ class CostTotals:
     """
 
     decisions: int
+    """Decisions in the group."""
     invocations: int
+    """Decisions whose invoked skill ran."""
     listing_tokens: int
+    """Listing tokens, summed over the decisions."""
     inline_tokens: int
+    """Tokens of the invoked skills, each run inline."""
     fork_tokens: int
+    """Tokens of the invoked skills, each run in a sub-agent."""
     declared_tokens: int
+    """Tokens of the invoked skills, each run as it declares."""
     main_context_tokens: int
+    """Tokens the main conversation carries: listings plus the declared runs' share."""
     all_tokens: int
+    """Listings plus every declared run."""
     waste_tokens: int
-    listing_dollars: float | None
-    inline_dollars: float | None
-    fork_dollars: float | None
-    dollars: float | None
-    dollars_cached: float | None
+    """Declared tokens of invocations that should not have happened."""
+    listing_dollars: float | int | None
+    """Dollars of the listing tokens (an exact 0 stays an integer, as sums give it)."""
+    inline_dollars: float | int | None
+    """Dollars of the invoked skills run inline."""
+    fork_dollars: float | int | None
+    """Dollars of the invoked skills run in sub-agents."""
+    dollars: float | int | None
+    """Dollars of listings and declared runs."""
+    dollars_cached: float | int | None
+    """`dollars` with the listing read from the prompt cache."""
+
+
+class MeasuredSummaries(Record):
+    """Sub-agent summaries measured by running the forks."""
+
+    n: int
+    """Decisions with a measured summary."""
+    mean_tokens: float
+    """Their mean size in tokens."""
+
+
+class SessionDigest(Record):
+    """How the cell's cost spreads over its sessions."""
+
+    n: int
+    """Sessions (a request without one is its own)."""
+    mean_main_context_tokens: float
+    """Mean main-context tokens per session."""
+    max_main_context_tokens: int
+    """The largest session's main-context tokens."""
+    mean_dollars: float | int | None
+    """Mean dollars per session (null without a price)."""
+
+
+class InvokedSkillCost(Record):
+    """What one skill's invocations in a cell cost."""
+
+    invocations: int
+    """Times it ran."""
+    declared: ExecutionContext
+    """Its declared execution context."""
+    inline_tokens: int
+    """Tokens of its runs, inline."""
+    fork_tokens: int
+    """Tokens of its runs, forked."""
+    inline_tokens_mean: float
+    """Mean inline tokens per run."""
+    fork_tokens_mean: float
+    """Mean forked tokens per run."""
+    break_even_turns: int | None
+    """Median remaining turns from which fork is cheaper (null: mostly never)."""
+
+
+class CellCost(CostTotals):
+    """The ``cost`` section of a summary cell: totals, model assumptions, a session digest."""
+
+    model: str
+    """Model whose tokenizer and prices were used."""
+    horizon: int | None
+    """Fixed remaining-turn horizon (null: each session's own)."""
+    fork_system_prompt_tokens: int
+    """Assumed system prompt of a sub-agent."""
+    fork_work_tokens: int
+    """Assumed work of a sub-agent beyond the skill."""
+    summary_tokens: int
+    """Assumed size of a sub-agent's summary."""
+    measured_summaries: MeasuredSummaries | None
+    """Summaries measured by running forks (null: none)."""
+    sessions: SessionDigest
+    """Per-session spread."""
+    per_skill: dict[str, InvokedSkillCost]
+    """Invoked skill → its cost."""
 
 
 def remaining_turns(requests: Iterable[LabelledRequest]) -> dict[str, int]:
@@ -102,24 +179,31 @@ Requests = Sequence[LabelledRequest] | RequestIndex
 
 
 def annotate_rows(
-    rows: Iterable[MutableMapping[str, Any]],
+    rows: Iterable[ResultRow],
     catalog: SkillLookup,
     requests: Requests,
     cost_model: CostModel,
-) -> None:
-    """Add ``inline_tokens``, ``fork_tokens`` and ``declared_tokens`` to every row, in place.
+) -> list[ResultRow]:
+    """The rows with ``inline_tokens``, ``fork_tokens`` and ``declared_tokens`` filled.
 
     Each is ``None`` when the row invoked nothing or a name the catalog does not hold.
     """
     rows = list(rows)
-    for row, cost in zip(rows, decision_costs(rows, catalog, requests, cost_model), strict=True):
-        row["inline_tokens"] = None if cost is None else cost.inline_tokens
-        row["fork_tokens"] = None if cost is None else cost.fork_tokens
-        row["declared_tokens"] = None if cost is None else cost.declared_tokens
+    costs = decision_costs(rows, catalog, requests, cost_model)
+    return [
+        row.model_copy(
+            update={
+                "inline_tokens": None if cost is None else cost.inline_tokens,
+                "fork_tokens": None if cost is None else cost.fork_tokens,
+                "declared_tokens": None if cost is None else cost.declared_tokens,
+            }
+        )
+        for row, cost in zip(rows, costs, strict=True)
+    ]
 
 
 def decision_costs(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[ResultRow],
     catalog: SkillLookup,
     requests: Requests,
     cost_model: CostModel,
@@ -132,16 +216,16 @@ def decision_costs(
     index = requests if isinstance(requests, RequestIndex) else RequestIndex(requests)
     costs: list[DecisionCost | None] = []
     for row in rows:
-        chosen = row.get("chosen")
-        ran = chosen and row.get("outcome") not in NOT_RUN
+        chosen = row.chosen
+        ran = chosen and row.outcome not in NOT_RUN
         skill = catalog.get(chosen) if chosen and ran else None
         if skill is None:
             costs.append(None)
             continue
-        request_id = row.get("request_id", "")
-        measured = (row.get("detail") or {}).get(FORK_SUMMARY_KEY)
+        request_id = row.request_id
+        measured = row.detail.get(FORK_SUMMARY_KEY)
         summary = None if measured is None else int(measured)
-        key = (cost_model, skill, request_id, row.get("session"), summary)
+        key = (cost_model, skill, request_id, row.session, summary)
         cost = index.costs.get(key)
         if cost is None:
             request = index.by_id.get(request_id)
@@ -150,7 +234,7 @@ def decision_costs(
                 remaining_turns=cost_model.horizon or index.remaining.get(request_id, 1),
                 args=request.args if request else None,
                 request=request.text if request else "",
-                session_id=row.get("session"),
+                session_id=row.session,
                 summary_tokens=summary,
             )
         costs.append(cost)
@@ -158,7 +242,7 @@ def decision_costs(
 
 
 def _pairs(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[ResultRow],
     catalog: SkillLookup,
     requests: Requests,
     cost_model: CostModel,
@@ -168,7 +252,7 @@ def _pairs(
 
 
 def session_costs(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[ResultRow],
     catalog: SkillLookup,
     requests: Requests,
     cost_model: CostModel,
@@ -178,12 +262,12 @@ def session_costs(
 
 
 def cell_cost(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[ResultRow],
     catalog: SkillLookup,
     requests: Requests,
     cost_model: CostModel,
-) -> dict[str, Any]:
-    """The ``cost`` object of one summary cell: totals, model assumptions and a session digest.
+) -> CellCost:
+    """The ``cost`` section of one summary cell: totals, model assumptions, a session digest.
 
     Dollar figures are ``None`` when litellm's cost map has no price for the model.
     ``per_skill`` breaks the invocations down by invoked skill (see :func:`per_skill_costs`).
@@ -193,35 +277,31 @@ def cell_cost(
     sessions = list(_by_session(pairs, pricing).values())
     main = [s.main_context_tokens for s in sessions]
     dollars = [s.dollars for s in sessions if s.dollars is not None]
-    return {
-        "model": cost_model.model,
-        "horizon": cost_model.horizon,
-        "fork_system_prompt_tokens": cost_model.fork_system_prompt_tokens,
-        "fork_work_tokens": cost_model.fork_work_tokens,
-        "summary_tokens": cost_model.summary_tokens,
-        "measured_summaries": _measured_summaries(rows),
-        **asdict(_totals(pairs, pricing)),
-        "sessions": {
-            "n": len(sessions),
-            "mean_main_context_tokens": sum(main) / len(main) if main else 0.0,
-            "max_main_context_tokens": max(main, default=0),
-            "mean_dollars": sum(dollars) / len(dollars) if dollars else None,
-        },
-        "per_skill": per_skill_costs(pairs, catalog),
-    }
+    return CellCost(
+        model=cost_model.model,
+        horizon=cost_model.horizon,
+        fork_system_prompt_tokens=cost_model.fork_system_prompt_tokens,
+        fork_work_tokens=cost_model.fork_work_tokens,
+        summary_tokens=cost_model.summary_tokens,
+        measured_summaries=_measured_summaries(rows),
+        **dict(_totals(pairs, pricing)),
+        sessions=SessionDigest(
+            n=len(sessions),
+            mean_main_context_tokens=sum(main) / len(main) if main else 0.0,
+            max_main_context_tokens=max(main, default=0),
+            mean_dollars=sum(dollars) / len(dollars) if dollars else None,
+        ),
+        per_skill=per_skill_costs(pairs, catalog),
+    )
 
 
-def _measured_summaries(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+def _measured_summaries(rows: Sequence[ResultRow]) -> MeasuredSummaries | None:
     """Count and mean of the sub-agent summaries measured with ``execute_fork`` (else None)."""
-    sizes = [
-        size
-        for r in rows
-        if isinstance(size := (r.get("detail") or {}).get(FORK_SUMMARY_KEY), int | float)
-    ]
-    return {"n": len(sizes), "mean_tokens": sum(sizes) / len(sizes)} if sizes else None
+    sizes = [size for r in rows if isinstance(size := r.detail.get(FORK_SUMMARY_KEY), int | float)]
+    return MeasuredSummaries(n=len(sizes), mean_tokens=sum(sizes) / len(sizes)) if sizes else None
 
 
-def per_skill_costs(pairs: Sequence[_Pair], catalog: SkillLookup) -> dict[str, dict[str, Any]]:
+def per_skill_costs(pairs: Sequence[_Pair], catalog: SkillLookup) -> dict[str, InvokedSkillCost]:
     """Invoked skill → invocations, inline/fork token sums and means, declared mode and the
     median break-even (remaining turns from which fork is cheaper; ``None``: mostly never).
 
@@ -230,28 +310,28 @@ def per_skill_costs(pairs: Sequence[_Pair], catalog: SkillLookup) -> dict[str, d
     """
     groups: dict[str, list[DecisionCost]] = defaultdict(list)
     for row, cost in pairs:
-        skill = catalog.get(row["chosen"]) if cost is not None else None
+        skill = catalog.get(row.chosen) if cost is not None and row.chosen else None
         if cost is not None and skill is not None:
             groups[skill.name].append(cost)
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, InvokedSkillCost] = {}
     for name in sorted(groups):
         costs = groups[name]
         turns = sorted(break_even_turns(c) or math.inf for c in costs)
         middle = turns[(len(turns) - 1) // 2]
         inline, fork = sum(c.inline_tokens for c in costs), sum(c.fork_tokens for c in costs)
-        out[name] = {
-            "invocations": len(costs),
-            "declared": costs[0].declared,
-            "inline_tokens": inline,
-            "fork_tokens": fork,
-            "inline_tokens_mean": inline / len(costs),
-            "fork_tokens_mean": fork / len(costs),
-            "break_even_turns": None if middle == math.inf else int(middle),
-        }
+        out[name] = InvokedSkillCost(
+            invocations=len(costs),
+            declared=costs[0].declared,
+            inline_tokens=inline,
+            fork_tokens=fork,
+            inline_tokens_mean=inline / len(costs),
+            fork_tokens_mean=fork / len(costs),
+            break_even_turns=None if middle == math.inf else int(middle),
+        )
     return out
 
 
-_Pair = tuple[Mapping[str, Any], DecisionCost | None]
+_Pair = tuple["ResultRow", DecisionCost | None]
 
 
 def _pricing(model: str) -> Pricing | None:
@@ -264,13 +344,13 @@ def _pricing(model: str) -> Pricing | None:
 def _by_session(pairs: Sequence[_Pair], pricing: Pricing | None) -> dict[str, CostTotals]:
     groups: dict[str, list[_Pair]] = defaultdict(list)
     for row, cost in pairs:
-        session = row.get("session") or f"request:{row.get('request_id')}"
-        groups[f"{row.get('repeat', 0)}/{session}"].append((row, cost))
+        session = row.session or f"request:{row.request_id}"
+        groups[f"{row.repeat}/{session}"].append((row, cost))
     return {key: _totals(group, pricing) for key, group in groups.items()}
 
 
 def _totals(pairs: Sequence[_Pair], pricing: Pricing | None) -> CostTotals:
-    listing = [int(row.get("listing_tokens") or 0) for row, _ in pairs]
+    listing = [row.listing_tokens or 0 for row, _ in pairs]
     invoked = [(row, cost) for row, cost in pairs if cost is not None]
     costs = [cost for _, cost in invoked]
     return CostTotals(
@@ -282,7 +362,7 @@ def _totals(pairs: Sequence[_Pair], pricing: Pricing | None) -> CostTotals:
         declared_tokens=sum(c.declared_tokens for c in costs),
         main_context_tokens=sum(listing) + sum(c.main_tokens(c.declared) for c in costs),
         all_tokens=sum(listing) + sum(c.declared_tokens for c in costs),
-        waste_tokens=sum(c.declared_tokens for row, c in invoked if row.get("outcome") in UNWANTED),
+        waste_tokens=sum(c.declared_tokens for row, c in invoked if row.outcome in UNWANTED),
         **_dollars(listing, costs, pricing),
     )
 

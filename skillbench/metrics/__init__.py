@@ -2,13 +2,13 @@
 
 from skillbench.metrics import _retrieval  # noqa: F401  (registers the retrieval metrics)
 from skillbench.metrics._cell import (
+    PositionStats,
+    SkillStats,
     by_position,
-    cell_metrics,
     confusion,
     counted_rows,
     not_shown,
     per_skill,
-    with_ci,
 )
 from skillbench.metrics._intervals import (
     Interval,
@@ -32,6 +32,7 @@ from skillbench.metrics._paired import (
 )
 from skillbench.metrics._repeats import (
     DEFAULT_TRIGGER_THRESHOLD,
+    RepeatStats,
     RequestRepeats,
     group_repeats,
     pass_hat_k,
@@ -53,13 +54,15 @@ __all__ = [
     "McNemar",
     "Metric",
     "Outcome",
+    "PositionStats",
+    "RepeatStats",
     "RequestRepeats",
     "Resolution",
+    "SkillStats",
     "binomial_two_sided",
     "binomial_upper_tail",
     "bootstrap_ratio",
     "by_position",
-    "cell_metrics",
     "classify",
     "completed",
     "confusion",
@@ -81,5 +84,4 @@ __all__ = [
     "trigger_rates",
     "wilson",
     "wilson_json",
-    "with_ci",
 ]

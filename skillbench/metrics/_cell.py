@@ -1,103 +1,101 @@
-"""Per-cell summary metrics from results rows (the ``summary.json`` cell contract)."""
+"""The parts of a summary cell computed from its results rows, beyond the registered rates."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from skillbench._errors import SkillbenchError
 from skillbench.metrics._intervals import rate, wilson_json
-from skillbench.metrics._metric import METRICS, completed
-from skillbench.types import INVOKED, OUTCOMES, UNANSWERED, UNWANTED, expected_shown
+from skillbench.types import INVOKED, Record, expected_shown
+
+if TYPE_CHECKING:
+    from skillbench.results import ResultRow
 
 
-def with_ci(name: str, successes: int, n: int) -> dict[str, Any]:
-    """``{name: rate, name_ci: [low, high]}``, both ``None`` when ``n`` is 0."""
-    return {name: rate(successes, n), f"{name}_ci": wilson_json(successes, n)}
+class PositionStats(Record):
+    """Accuracy on completed positives whose expected skill sat at one listing position."""
+
+    n: int
+    """Positives with the expected skill at this position."""
+    accuracy: float | None
+    """Share of them where the expected skill was invoked."""
+    accuracy_ci: list[float] | None
+    """95% Wilson interval of `accuracy`."""
 
 
-def counted_rows(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+class SkillStats(Record):
+    """How one skill fared in a cell: as the wanted skill and as the chosen one."""
+
+    n: int
+    """Requests accepting the skill."""
+    recall: float | None
+    """Share of those handled correctly."""
+    recall_ci: list[float] | None
+    """95% Wilson interval of `recall`."""
+    chosen: int
+    """Times the skill was invoked."""
+    precision: float | None
+    """Share of those invocations that were correct."""
+    precision_ci: list[float] | None
+    """95% Wilson interval of `precision`."""
+
+
+def counted_rows(rows: Sequence[ResultRow]) -> list[ResultRow]:
     """The rows a summary counts: the test split when any row was used for calibration."""
-    if any(r.get("split") == "train" for r in rows):
-        return [r for r in rows if r.get("split", "test") == "test"]
+    if any(r.split == "train" for r in rows):
+        return [r for r in rows if r.split == "test"]
     return list(rows)
 
 
-def cell_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Every summary metric of one cell, JSON-ready (the ``summary.json`` cell contract).
-
-    ``n`` counts every decision of the cell and ``errors`` those that got no answer; each
-    registered metric (``METRICS``) adds its value and ``_ci`` interval, every rate but
-    ``error_rate`` over the completed decisions. Undefined rates are ``None``.
-    """
-    rows = counted_rows(rows)
-    for row in rows:
-        _outcome(row)
-    outcomes = Counter(str(r["outcome"]) for r in rows)
-    scored = [r for r in rows if completed(r)]
-    positives = [r for r in scored if r.get("expected")]
-    out: dict[str, Any] = {"n": len(rows), "errors": sum(outcomes[o] for o in UNANSWERED)}
-    for m in METRICS.values():
-        out[m.name], out[f"{m.name}_ci"] = m.compute(rows)
-    return {
-        **out,
-        "unwanted_invocations": sum(outcomes[o] for o in UNWANTED),
-        "outcomes": {o: outcomes[o] for o in OUTCOMES},
-        "by_position": by_position(positives),
-        "per_skill": per_skill(scored),
-        "confusion": confusion(rows),
-        "not_shown": not_shown(rows),
-        "mean_listing_chars": _mean(rows, "listing_chars"),
-        "mean_listing_tokens": _mean(rows, "listing_tokens"),
-        "mean_full_listing_tokens": _mean(rows, "full_listing_tokens"),
-    }
-
-
-def by_position(positives: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+def by_position(positives: Sequence[ResultRow]) -> dict[str, PositionStats]:
     """Accuracy on positives by the 0-based listing position of the expected skill.
 
     Keys are positions as strings in numeric order; hidden expected skills have no position.
     """
     groups: dict[int, list[bool]] = {}
     for r in positives:
-        if r.get("gold_position") is not None:
-            groups.setdefault(int(r["gold_position"]), []).append(_outcome(r) == "correct_skill")
+        if r.gold_position is not None:
+            groups.setdefault(r.gold_position, []).append(r.outcome == "correct_skill")
     return {
-        str(p): {"n": len(hits), **with_ci("accuracy", sum(hits), len(hits))}
+        str(p): PositionStats(
+            n=len(hits),
+            accuracy=rate(sum(hits), len(hits)),
+            accuracy_ci=wilson_json(sum(hits), len(hits)),
+        )
         for p, hits in sorted(groups.items())
     }
 
 
-def per_skill(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per skill name: ``n`` requests accepting it, recall (those handled correctly), ``chosen``
-    (times invoked) and precision (invocations that were correct), each with ``_ci``."""
+def per_skill(rows: Sequence[ResultRow]) -> dict[str, SkillStats]:
+    """Per skill name: requests accepting it, recall (those handled correctly), times
+    invoked and precision (invocations that were correct)."""
     wanted: Counter[str] = Counter()
     recalled: Counter[str] = Counter()
     picked: Counter[str] = Counter()
     right: Counter[str] = Counter()
     for r in rows:
-        correct = _outcome(r) == "correct_skill"
-        for name in set(r.get("expected") or ()):
+        correct = r.outcome == "correct_skill"
+        for name in set(r.expected):
             wanted[name] += 1
             recalled[name] += correct
-        chosen = r.get("chosen")
-        if chosen is not None and _outcome(r) in INVOKED:
-            picked[chosen] += 1
-            right[chosen] += correct
-    names = sorted(set(wanted) | _chosen_names(rows))
+        if r.chosen is not None and r.outcome in INVOKED:
+            picked[r.chosen] += 1
+            right[r.chosen] += correct
     return {
-        name: {
-            "n": wanted[name],
-            **with_ci("recall", recalled[name], wanted[name]),
-            "chosen": picked[name],
-            **with_ci("precision", right[name], picked[name]),
-        }
-        for name in names
+        name: SkillStats(
+            n=wanted[name],
+            recall=rate(recalled[name], wanted[name]),
+            recall_ci=wilson_json(recalled[name], wanted[name]),
+            chosen=picked[name],
+            precision=rate(right[name], picked[name]),
+            precision_ci=wilson_json(right[name], picked[name]),
+        )
+        for name in sorted(set(wanted) | set(picked))
     }
 
 
-def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+def confusion(rows: Sequence[ResultRow]) -> dict[str, dict[str, int]]:
     """Counts of ``{expected: {chosen: n}}`` with ``none`` for no skill, over the decisions
     whose expected skill was shown (``not_shown`` counts the others).
 
@@ -108,37 +106,18 @@ def confusion(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
     for r in rows:
         if not expected_shown(r):
             continue
-        expected, chosen, outcome = r.get("expected") or [], r.get("chosen"), _outcome(r)
-        if outcome in ("malformed", "error") and chosen is None:
-            col = f"<{outcome}>"
+        expected, chosen = r.expected, r.chosen
+        if r.outcome in ("malformed", "error") and chosen is None:
+            col = f"<{r.outcome}>"
         else:
             col = chosen if chosen is not None else "none"
-        row = str(chosen) if chosen in expected else (str(expected[0]) if expected else "none")
-        table.setdefault(row, Counter())[col] += 1
+        row = chosen if chosen in expected else (expected[0] if expected else "none")
+        table.setdefault(str(row), Counter())[col] += 1
     return {k: dict(sorted(v.items())) for k, v in sorted(table.items())}
 
 
-def not_shown(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+def not_shown(rows: Sequence[ResultRow]) -> dict[str, int]:
     """Decisions whose expected skill the listing did not show, by that skill (the first
     expected name): left out of ``confusion``, as no description could have helped them."""
-    counts = Counter(str(r["expected"][0]) for r in rows if not expected_shown(r))
+    counts = Counter(r.expected[0] for r in rows if not expected_shown(r))
     return dict(sorted(counts.items()))
-
-
-def _chosen_names(rows: Sequence[Mapping[str, Any]]) -> set[str]:
-    return {r["chosen"] for r in rows if r.get("chosen") is not None and _outcome(r) in INVOKED}
-
-
-def _mean(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
-    values = [r[key] for r in rows if r.get(key) is not None]
-    return sum(values) / len(values) if values else None
-
-
-def _outcome(row: Mapping[str, Any]) -> str:
-    outcome = row.get("outcome")
-    if outcome not in OUTCOMES:
-        raise SkillbenchError(
-            f"results row {row.get('request_id', '?')!r}: unknown outcome {outcome!r}; "
-            f"expected one of: {', '.join(OUTCOMES)}"
-        )
-    return str(outcome)

@@ -13,22 +13,24 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from skillbench._errors import SkillbenchError, suggest
 from skillbench._registry import Registry
 from skillbench.metrics._intervals import bootstrap_ratio, rate, wilson_json
 from skillbench.types import CORRECT, INVOKED, UNANSWERED, UNWANTED
 
-Row = Mapping[str, Any]
-RowTest = Callable[[Row], bool]
+if TYPE_CHECKING:
+    from skillbench.results import ResultRow as Row
+
+RowTest = Callable[["Row"], bool]
 Value = tuple[float | None, list[float] | None]
 """A metric's value and its 95% interval (``None`` when undefined)."""
 
 
 def completed(row: Row) -> bool:
     """Whether the decision got an answer (anything but ``error``): the rows rates count."""
-    return row.get("outcome") not in UNANSWERED
+    return row.outcome not in UNANSWERED
 
 
 @dataclass(frozen=True)
@@ -123,25 +125,25 @@ def share(
 
 
 def _outcome_in(group: frozenset[str]) -> RowTest:
-    return lambda row: row.get("outcome") in group
+    return lambda row: row.outcome in group
 
 
 def _is(outcome: str) -> RowTest:
-    return lambda row: row.get("outcome") == outcome
+    return lambda row: row.outcome == outcome
 
 
 def positive(row: Row) -> bool:
     """The request expects a skill."""
-    return bool(row.get("expected"))
+    return bool(row.expected)
 
 
 def negative(row: Row) -> bool:
     """The request expects no skill."""
-    return not row.get("expected")
+    return not row.expected
 
 
 def _visible_positive(row: Row) -> bool:
-    return positive(row) and bool(row.get("visible"))
+    return positive(row) and bool(row.visible)
 
 
 def _everything(row: Row) -> bool:
@@ -181,7 +183,7 @@ def _f1(rows: Sequence[Row]) -> Value:
     else:
         value = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
     kinds = Counter(
-        (r.get("outcome") == "correct_skill", r.get("outcome") in INVOKED, positive(r))
+        (r.outcome == "correct_skill", r.outcome in INVOKED, positive(r))
         for r in rows
         if completed(r)
     )
@@ -236,7 +238,7 @@ share(
     "positives whose expected skill was shown in the listing / positives",
     higher_is_better=True,
     applies=positive,
-    hit=lambda row: bool(row.get("visible")),
+    hit=lambda row: bool(row.visible),
     headline=True,
 )
 share(

@@ -11,12 +11,18 @@ A repeat "passes" when its outcome is ``correct_skill`` or ``correct_abstain``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pydantic import SerializationInfo, model_serializer
+from pydantic_core.core_schema import SerializerFunctionWrapHandler
 
 from skillbench.metrics._intervals import wilson_json
-from skillbench.types import CORRECT, INVOKED, CellKey
+from skillbench.types import CORRECT, INVOKED, CellKey, Record
+
+if TYPE_CHECKING:
+    from skillbench.results import ResultRow
 
 DEFAULT_TRIGGER_THRESHOLD = 0.5
 
@@ -60,7 +66,7 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
 
 
 def group_repeats(
-    rows: Iterable[Mapping[str, Any]], *, split: str | None = "test"
+    rows: Iterable[ResultRow], *, split: str | None = "test"
 ) -> dict[CellKey, list[RequestRepeats]]:
     """Rows grouped by cell (``CellKey``), then by request, in first-seen order.
 
@@ -68,48 +74,73 @@ def group_repeats(
     """
     cells: dict[CellKey, dict[str, RequestRepeats]] = {}
     for row in rows:
-        if split is not None and row.get("split", "test") != split:
+        if split is not None and row.split != split:
             continue
-        key = CellKey.of(row)
-        requests = cells.setdefault(key, {})
-        rid = str(row["request_id"])
+        requests = cells.setdefault(row.key, {})
+        rid = row.request_id
         if rid not in requests:
-            requests[rid] = RequestRepeats(rid, bool(row.get("expected")))
-        requests[rid].add(str(row["outcome"]))
+            requests[rid] = RequestRepeats(rid, bool(row.expected))
+        requests[rid].add(row.outcome)
     return {key: list(reqs.values()) for key, reqs in cells.items()}
+
+
+class RepeatStats(Record):
+    """A cell's repeat statistics (the summary cell's ``repeats`` section)."""
+
+    repeats: int
+    """The smallest repeat count of any request (0: no request)."""
+    threshold: float
+    """Trigger rate at or above which a request counts as triggering."""
+    requests: int | None = None
+    """Requests over which the figures below are taken (absent when there are none)."""
+    mean_trigger_rate_positive: float | None = None
+    """Mean per-request trigger rate over positives."""
+    mean_trigger_rate_negative: float | None = None
+    """Mean per-request trigger rate over negatives."""
+    pass_k: dict[str, float] | None = None
+    """pass^k for k = 1 … repeats, averaged over requests (each from its own n)."""
+    consistent: float | None = None
+    """Share of requests whose repeats all agree."""
+    threshold_accuracy: float | None = None
+    """Share of requests on the right side of `threshold`."""
+    threshold_accuracy_ci: list[float] | None = None
+    """95% Wilson interval of `threshold_accuracy`."""
+
+    @model_serializer(mode="wrap")
+    def _only_counts_without_requests(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.requests is None:
+            return {"repeats": data["repeats"], "threshold": data["threshold"]}
+        return data
 
 
 def repeat_metrics(
     requests: Sequence[RequestRepeats], threshold: float = DEFAULT_TRIGGER_THRESHOLD
-) -> dict[str, Any]:
-    """A cell's repeat statistics.
-
-    Returns ``repeats`` (the smallest repeat count of any request), ``mean_trigger_rate`` for
-    positives and negatives, ``pass_k`` (``{"1": …, "k": …}`` averaged over requests, each
-    request's estimate from its own n), ``consistent`` (share of requests whose repeats all
-    agree), and ``threshold_accuracy`` with its Wilson interval at ``threshold``.
-    """
+) -> RepeatStats:
+    """A cell's repeat statistics over its requests' repeats at ``threshold``."""
     if not requests:
-        return {"repeats": 0, "threshold": threshold}
+        return RepeatStats(repeats=0, threshold=threshold)
     k_max = min(r.n for r in requests)
     pos = [r.trigger_rate for r in requests if r.positive]
     neg = [r.trigger_rate for r in requests if not r.positive]
     passed = sum(r.passes_threshold(threshold) for r in requests)
     consistent = sum(r.passed in (0, r.n) for r in requests)
-    return {
-        "repeats": k_max,
-        "requests": len(requests),
-        "mean_trigger_rate_positive": None if not pos else sum(pos) / len(pos),
-        "mean_trigger_rate_negative": None if not neg else sum(neg) / len(neg),
-        "pass_k": {
+    return RepeatStats(
+        repeats=k_max,
+        requests=len(requests),
+        mean_trigger_rate_positive=None if not pos else sum(pos) / len(pos),
+        mean_trigger_rate_negative=None if not neg else sum(neg) / len(neg),
+        pass_k={
             str(k): sum(pass_hat_k(r.n, r.passed, k) for r in requests) / len(requests)
             for k in range(1, k_max + 1)
         },
-        "consistent": consistent / len(requests),
-        "threshold": threshold,
-        "threshold_accuracy": passed / len(requests),
-        "threshold_accuracy_ci": wilson_json(passed, len(requests)),
-    }
+        consistent=consistent / len(requests),
+        threshold=threshold,
+        threshold_accuracy=passed / len(requests),
+        threshold_accuracy_ci=wilson_json(passed, len(requests)),
+    )
 
 
 def trigger_rates(requests: Sequence[RequestRepeats]) -> dict[str, float]:

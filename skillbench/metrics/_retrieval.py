@@ -13,13 +13,17 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from skillbench.metrics._intervals import bootstrap_ratio
-from skillbench.metrics._metric import METRICS, Metric, Row, Value, completed, positive, share
+from skillbench.metrics._metric import METRICS, Metric, Value, completed, positive, share
+
+if TYPE_CHECKING:
+    from skillbench.results import ResultRow as Row
 
 
 def _ranked_positive(row: Row) -> bool:
-    return positive(row) and row.get("retrieved_ranks") is not None
+    return positive(row) and row.retrieved_ranks is not None
 
 
 def _scored(row: Row) -> bool:
@@ -29,26 +33,22 @@ def _scored(row: Row) -> bool:
 
 def _compared(row: Row) -> bool:
     """A row ``tokens_saved`` sums over: completed, with both listings' token counts."""
-    return (
-        completed(row)
-        and row.get("full_listing_tokens") is not None
-        and row.get("listing_tokens") is not None
-    )
+    return completed(row) and row.full_listing_tokens is not None and row.listing_tokens is not None
 
 
 def reciprocal_rank(row: Row) -> float:
     """1 / rank of the first expected skill among the retrieved, 0 when none is there."""
-    ranks = row["retrieved_ranks"]
+    ranks = row.retrieved_ranks or []
     return 1.0 / min(ranks) if ranks else 0.0
 
 
 def ndcg(row: Row) -> float:
     """DCG / ideal DCG at the row's cutoff, gains ``1 / log2(rank + 1)``; the ideal puts
     ``min(|expected|, k)`` relevant skills at the top ranks."""
-    ideal = min(len(set(row["expected"])), int(row["retrieved"]))
+    ideal = min(len(set(row.expected)), row.retrieved or 0)
     if ideal == 0:
         return 0.0
-    dcg = sum(1.0 / math.log2(r + 1) for r in row["retrieved_ranks"])
+    dcg = sum(1.0 / math.log2(r + 1) for r in row.retrieved_ranks or [])
     return dcg / sum(1.0 / math.log2(r + 1) for r in range(1, ideal + 1))
 
 
@@ -70,7 +70,7 @@ def _mean(score: Callable[[Row], float]) -> Callable[[Sequence[Row]], Value]:
 def _tokens_saved(rows: Sequence[Row]) -> Value:
     """1 − Σ retrieved listing tokens / Σ full listing tokens, with a bootstrap interval."""
     pairs = Counter(
-        (int(r["full_listing_tokens"]), int(r["listing_tokens"])) for r in rows if _compared(r)
+        (r.full_listing_tokens or 0, r.listing_tokens or 0) for r in rows if _compared(r)
     )
     keys = sorted(pairs)
     counts = [pairs[k] for k in keys]
@@ -87,7 +87,7 @@ share(
     "positives with an expected skill among the retrieve stage's top k / positives",
     higher_is_better=True,
     applies=_ranked_positive,
-    hit=lambda row: bool(row["retrieved_ranks"]),
+    hit=lambda row: bool(row.retrieved_ranks),
     optional=True,
 )
 for metric in (

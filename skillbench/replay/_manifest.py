@@ -19,9 +19,9 @@ from skillbench._errors import SkillbenchError
 from skillbench.catalog import Catalog
 from skillbench.replay._experiment import Experiment, UsageSpec
 from skillbench.replay._grid import Grid
-from skillbench.replay._results import now_iso, write_json
+from skillbench.replay._results import now_iso
 from skillbench.replay._types import Cell
-from skillbench.results import MANIFEST, Manifest, RunStatus, manifest_json
+from skillbench.results import MANIFEST, Manifest, RunStatus, write_json
 
 PACKAGES = ("skillbench", "numpy", "sentence-transformers", "torch", "litellm")
 
@@ -190,4 +190,4 @@ class ManifestWriter:
                 "errors": errors,
             }
         )
-        write_json(self.path, manifest_json(manifest))
+        write_json(self.path, manifest.to_json())

@@ -28,8 +28,8 @@ from skillbench.results import (
     RESULTS,
     CellFields,
     ResultRow,
-    dumps,
     read_run,
+    results_line,
 )
 from skillbench.types import Decision, classify
 
@@ -72,8 +72,7 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
     out.mkdir(parents=True, exist_ok=True)
     for name in (CONFIG_COPY, MANIFEST):
         shutil.copyfile(source / name, out / name)
-    lines = (dumps(r.model_dump(mode="json")) + "\n" for r in ordered)
-    (out / RESULTS).write_text("".join(lines), encoding="utf-8")
+    (out / RESULTS).write_text("".join(results_line(r) for r in ordered), encoding="utf-8")
     summarize(
         out,
         run.summary.name,

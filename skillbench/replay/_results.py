@@ -11,10 +11,18 @@ import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, NamedTuple
 
 from skillbench._errors import SkillbenchError
-from skillbench.results import MANIFEST, RESULTS, RUN_FILES, SUMMARY, ResultRow, dumps, read_rows
+from skillbench.results import (
+    MANIFEST,
+    RESULTS,
+    RUN_FILES,
+    SUMMARY,
+    ResultRow,
+    read_rows,
+    results_line,
+)
 from skillbench.types import CellKey
 
 
@@ -56,7 +64,7 @@ class ResultsWriter:
         self._fh.flush()
 
     def _line(self, key: StepKey, row: ResultRow) -> str:
-        line = self._lines[key] = dumps(row.model_dump(mode="json")) + "\n"
+        line = self._lines[key] = results_line(row)
         return line
 
     def write(self, key: StepKey, row: ResultRow) -> None:
@@ -122,10 +130,3 @@ def claim_output(run_dir: Path, config_hash: str, *, resume: bool, overwrite: bo
         )
     for name in RUN_FILES:
         (run_dir / name).unlink(missing_ok=True)
-
-
-def write_json(path: Path, data: Any) -> None:
-    """Write ``data`` atomically (temp file + rename) with sorted keys."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
-    tmp.replace(path)

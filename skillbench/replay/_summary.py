@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from skillbench.replay._annotators import Annotator
-from skillbench.replay._results import write_json
 from skillbench.replay._types import Cell
-from skillbench.results import SUMMARY, Summary, SummaryCell
-from skillbench.types import CELL_FIELDS, CellKey
+from skillbench.results import SUMMARY, CellFields, ResultRow, Summary, summary_cell, write_json
+from skillbench.types import CellKey
 
 
 def summarize(
@@ -18,41 +17,34 @@ def summarize(
     name: str,
     config_hash: str,
     cells: Sequence[Cell],
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[ResultRow],
     fitted: Mapping[Cell, Mapping[str, Any]],
     train: frozenset[str],
     annotators: Sequence[Annotator] = (),
-) -> list[dict[str, Any]]:
+) -> list[CellFields]:
     """Write ``summary.json`` and return its cells.
 
-    Calibrated cells are measured on the test split only (``metrics.cell_metrics`` drops
-    train rows) and carry ``calibration: {train, test, fitted: [per repeat]}``.
+    Calibrated cells are measured on the test split only and carry ``calibration: {train,
+    test, fitted: [per repeat]}``.
     """
-    from skillbench.metrics import cell_metrics
-
-    by_key: dict[CellKey, list[Mapping[str, Any]]] = {}
+    by_key: dict[CellKey, list[ResultRow]] = {}
     for row in rows:
-        by_key.setdefault(CellKey.of(row), []).append(row)
-    out: list[dict[str, Any]] = []
+        by_key.setdefault(row.key, []).append(row)
+    out: list[CellFields] = []
     seen: set[CellKey] = set()
     for cell in cells:
         if cell.key in seen:
             continue
         seen.add(cell.key)
         cell_rows = by_key.get(cell.key, [])
-        key = {name: getattr(cell.key, name) for name in CELL_FIELDS}
-        entry: dict[str, Any] = {**key, **cell_metrics(cell_rows)}
+        summary = summary_cell(cell.key, cell_rows)
         fits = [dict(fitted[c]) for c in cells if c.key == cell.key and c in fitted]
         if fits:
-            n_train = sum(r["request_id"] in train for r in cell_rows)
-            entry["calibration"] = {
-                "train": n_train,
-                "test": len(cell_rows) - n_train,
-                "fitted": fits,
-            }
+            n_train = sum(r.request_id in train for r in cell_rows)
+            calibration = {"train": n_train, "test": len(cell_rows) - n_train, "fitted": fits}
+            summary = summary.model_copy(update={"calibration": calibration})
         for annotator in annotators:
-            entry.update(annotator.annotate_cell(entry, cell_rows))
-        out.append(SummaryCell.model_validate(entry).to_json())
-    summary = Summary(name=name, config_hash=config_hash, cells=[])
-    write_json(run_dir / SUMMARY, {**summary.to_json(), "cells": out})
+            summary = annotator.annotate_cell(summary, cell_rows)
+        out.append(summary)
+    write_json(run_dir / SUMMARY, Summary(name=name, config_hash=config_hash, cells=out).to_json())
     return out

@@ -168,14 +168,14 @@ def cell_label(cell: Row, keys: Iterable[str]) -> str:
 def load_run(path: str | Path, *, rows: bool = True) -> Run:
     """Load a run directory with ``skillbench.results.read_run`` (which checks that its files
     belong together) and give the report its mapping views of the records."""
-    from skillbench.results import manifest_json, read_run
+    from skillbench.results import read_run
 
     run = read_run(path, rows=rows)
     return Run(
         path=run.path,
         summary=run.summary.to_json(),
         rows=[r.model_dump(mode="json") for r in run.rows],
-        manifest=manifest_json(run.manifest) if run.manifest is not None else {},
+        manifest=run.manifest.to_json() if run.manifest is not None else {},
         config=run.config,
     )
 

@@ -12,10 +12,18 @@ from skillbench.results._files import (
     SUMMARY,
     dumps,
 )
-from skillbench.results._manifest import CLEAN, CatalogFacts, Manifest, RunStatus, manifest_json
+from skillbench.results._manifest import CLEAN, CatalogFacts, Manifest, RunStatus
 from skillbench.results._read import Run, read_rows, read_run
-from skillbench.results._row import KNOWN_VERSIONS, SCHEMA_VERSION, Record, ResultRow
-from skillbench.results._summary import OPTIONAL_SECTIONS, CellFields, Summary, SummaryCell
+from skillbench.results._row import KNOWN_VERSIONS, SCHEMA_VERSION, ResultRow
+from skillbench.results._summary import (
+    OPTIONAL_SECTIONS,
+    CellFields,
+    Summary,
+    SummaryCell,
+    summary_cell,
+)
+from skillbench.results._write import results_line, write_json, write_run_files
+from skillbench.types import Record
 
 __all__ = [
     "CLEAN",
@@ -37,7 +45,10 @@ __all__ = [
     "Summary",
     "SummaryCell",
     "dumps",
-    "manifest_json",
     "read_rows",
     "read_run",
+    "results_line",
+    "summary_cell",
+    "write_json",
+    "write_run_files",
 ]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from skillbench.results._row import SCHEMA_VERSION, Record
+from skillbench.results._row import SCHEMA_VERSION
+from skillbench.types import JsonObject, Record
 
 RunStatus = Literal["running", "complete", "incomplete", "stopped", "interrupted", "failed"]
 """How a run ended: ``complete`` (every decision answered), ``incomplete`` (some decisions got
@@ -96,11 +97,19 @@ class Manifest(Record):
     """A catalog-size sweep: the sizes run, distractor modes, anchor skills and notes on what
     was drawn or skipped."""
 
+    def to_json(self) -> JsonObject:
+        """The manifest as written (optional sections left out when absent)."""
+        data = self.model_dump(mode="json")
+        for key in OPTIONAL_MANIFEST_SECTIONS:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
-def manifest_json(manifest: BaseModel) -> dict[str, Any]:
-    """The manifest as written (optional sections left out when absent)."""
-    data = manifest.model_dump(mode="json")
-    for key in ("agents", "duplicate_listings_skipped", "calibration", "catalog_sizes"):
-        if data.get(key) is None:
-            data.pop(key, None)
-    return data
+
+OPTIONAL_MANIFEST_SECTIONS = (
+    "agents",
+    "duplicate_listings_skipped",
+    "calibration",
+    "catalog_sizes",
+)
+"""Manifest sections present only when their part of the run took place."""

@@ -24,7 +24,7 @@ from skillbench.results._files import CONFIG_COPY, MANIFEST, RESULTS, SUMMARY
 from skillbench.results._manifest import CLEAN, Manifest, RunStatus
 from skillbench.results._row import KNOWN_VERSIONS, ResultRow
 from skillbench.results._summary import Summary
-from skillbench.types import CellKey
+from skillbench.types import CellKey, JsonObject
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,7 +43,7 @@ class Run(BaseModel):
     """``manifest.json`` (absent only in hand-made directories)."""
     rows: list[ResultRow]
     """Every results row in file order (empty when ``results.jsonl`` is absent)."""
-    config: dict[str, Any]
+    config: JsonObject
     """``config.yaml``: the resolved config (empty when absent)."""
     torn_line: int | None = None
     """Line number of a dropped torn last line of ``results.jsonl``, if there was one."""
@@ -222,7 +222,7 @@ def _read_rows(
             if cells is not None and (key := row.key) not in cells:
                 raise InputError(
                     Location(str(path), lineno),
-                    f"row of cell {'/'.join(map(str, key))} has no cell in {SUMMARY} "
+                    f"row of cell {key.path} has no cell in {SUMMARY} "
                     "(the files come from different runs)",
                 )
             rows.append(row)
@@ -240,7 +240,7 @@ def _same(where: Path, what: str, a: Any, b: Any, line: int | None = None) -> No
         )
 
 
-def _read_config(path: Path) -> dict[str, Any]:
+def _read_config(path: Path) -> JsonObject:
     """The run's resolved config; empty when absent."""
     if not path.is_file():
         return {}

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, SerializationInfo, model_serializer
-from pydantic_core.core_schema import SerializerFunctionWrapHandler
+from pydantic import Field
 
-from skillbench.types import SIZE_FIELDS, CellKey, DistractorMode, Outcome
+from skillbench.types import CellKey, JsonObject, Outcome
 
 SCHEMA_VERSION = "0.2"
 """The run-directory schema this version of skillbench writes."""
@@ -16,49 +15,11 @@ KNOWN_VERSIONS = ("0.1", "0.2")
 """Schemas this version reads; 0.1 files carry no ``schema_version`` at all."""
 
 
-class Record(BaseModel):
-    """Base of every stored record: unknown keys are errors, field docstrings document them."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
-
-
-class SizedRecord(Record):
-    """A record keyed by a cell: the catalog-size fields are left out of its JSON when unset,
-    so a run without a size axis writes the same bytes as before that axis existed."""
-
-    @model_serializer(mode="wrap")
-    def _drop_unset_sizes(
-        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
-    ) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        for name in SIZE_FIELDS:
-            if data.get(name, 0) is None:
-                del data[name]
-        return data
-
-
-class ResultRow(SizedRecord):
-    """One line of ``results.jsonl``: one decision of one cell on one request."""
+class ResultRow(CellKey):
+    """One line of ``results.jsonl``: one decision of one cell (its key fields) on one request."""
 
     schema_version: str = SCHEMA_VERSION
     """Run-directory schema of the row."""
-    catalog: str
-    """Catalog variant name from the config."""
-    profile: str
-    """Agent profile whose renderer drew the listing."""
-    budget: int | None
-    """Effective listing budget in characters (null: the profile has none)."""
-    ordering: str
-    """Ordering name (`usage`, `alpha`, `rotate:3`, ...)."""
-    half_life: str
-    """Usage half-life label as configured (`1d`, `7d`, `inf`)."""
-    selector: str
-    """Selector name from the config."""
-    catalog_size: int | None = None
-    """Skills the cell's catalog may list (disabled and inactive ones not counted), in a
-    catalog-size sweep (absent otherwise)."""
-    distractors: DistractorMode | None = None
-    """How that catalog was filled beyond its anchors (`random`, `nearest`; absent otherwise)."""
     repeat: int
     """0-based repeat index."""
     request_id: str
@@ -90,13 +51,13 @@ class ResultRow(SizedRecord):
     """Session id copied from the request."""
     turn: int | None = None
     """Turn within the session copied from the request."""
-    tags: list[str] = []
+    tags: list[str] = Field(default_factory=list)
     """Tags copied from the request."""
     split: Literal["train", "test"] = "test"
     """`train` for requests a calibrated selector was fitted on; metrics count `test` only."""
     score: float | None = None
     """Selector confidence for its choice, when it has one."""
-    detail: dict[str, Any] = {}
+    detail: dict[str, Any] = Field(default_factory=dict)
     """Selector extras: raw response, other calls, error message, usage, cost."""
     inline_tokens: int | None = None
     """Tokens the invoked skill adds when loaded into the conversation."""
@@ -114,10 +75,9 @@ class ResultRow(SizedRecord):
     """Tokens of the listing the cell would show without its retrieve stage (null without
     one); `listing_tokens` is the retrieved listing's."""
 
-    @property
-    def key(self) -> CellKey:
-        """The summary cell the row belongs to."""
-        return CellKey(*(getattr(self, name) for name in CellKey._fields))
+    def to_json(self) -> JsonObject:
+        """The row as ``results.jsonl`` stores it (unset size fields left out)."""
+        return self.model_dump(mode="json")
 
     @property
     def error(self) -> str | None:

@@ -3,38 +3,44 @@ metric registry so a registered metric is a documented field here without being 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from pydantic import BaseModel, Field, create_model, field_validator
 
-from skillbench.metrics import METRICS
-from skillbench.results._row import SCHEMA_VERSION, Record, SizedRecord
-from skillbench.types import CellKey, DistractorMode, Outcome
+from skillbench.cost import CellCost
+from skillbench.metrics import (
+    METRICS,
+    PositionStats,
+    RepeatStats,
+    SkillStats,
+    by_position,
+    completed,
+    confusion,
+    counted_rows,
+    not_shown,
+    per_skill,
+)
+from skillbench.results._row import SCHEMA_VERSION, ResultRow
+from skillbench.types import (
+    CELL_FIELDS,
+    OUTCOMES,
+    UNANSWERED,
+    UNWANTED,
+    CellKey,
+    JsonObject,
+    Outcome,
+    Record,
+)
 
 OPTIONAL_SECTIONS = ("calibration", "cost", "repeats", "mean_full_listing_tokens")
 """Cell sections present only when their part of the run took place."""
 
 
-class CellFields(SizedRecord):
-    """The fields of a summary cell other than its metric values."""
+class CellFields(CellKey):
+    """A summary cell's key and every field other than its metric values."""
 
-    catalog: str
-    """Catalog variant name."""
-    profile: str
-    """Agent profile."""
-    budget: int | None
-    """Effective listing budget in characters (null: the profile has none)."""
-    ordering: str
-    """Ordering name."""
-    half_life: str
-    """Usage half-life label."""
-    selector: str
-    """Selector name."""
-    catalog_size: int | None = None
-    """Skills the cell's catalog may list (disabled and inactive ones not counted), in a
-    catalog-size sweep (absent otherwise)."""
-    distractors: DistractorMode | None = None
-    """How that catalog was filled beyond its anchors (`random`, `nearest`; absent otherwise)."""
     n: int
     """Decisions counted (test split, every repeat), errors included."""
     errors: int
@@ -43,9 +49,9 @@ class CellFields(SizedRecord):
     """Count of false_trigger + wrong_skill + hallucinated decisions."""
     outcomes: dict[Outcome, int]
     """Decisions per outcome."""
-    by_position: dict[str, dict[str, Any]]
+    by_position: dict[str, PositionStats]
     """Accuracy on completed positives by the 0-based position of the expected skill."""
-    per_skill: dict[str, dict[str, Any]]
+    per_skill: dict[str, SkillStats]
     """Per skill name: requests accepting it, recall, times chosen, precision (each with _ci)."""
     confusion: dict[str, dict[str, int]]
     """Counts of expected → chosen (`none` for no skill, `<error>`/`<malformed>`), over the
@@ -60,15 +66,10 @@ class CellFields(SizedRecord):
     """Mean tokens of the listing without the retrieve stage (cells with one only)."""
     calibration: dict[str, Any] | None = None
     """Train/test sizes and fitted values, for calibrated selectors."""
-    cost: dict[str, Any] | None = None
+    cost: CellCost | None = None
     """Inline vs fork token and dollar totals of the invoked skills."""
-    repeats: dict[str, Any] | None = None
+    repeats: RepeatStats | None = None
     """Trigger rates and pass^k, when the config asks for more than one repeat."""
-
-    @property
-    def key(self) -> CellKey:
-        """The cell's identity."""
-        return CellKey(*(getattr(self, name) for name in CellKey._fields))
 
     def metric(self, name: str) -> float | None:
         """The value of registered metric ``name`` (None: undefined for this cell)."""
@@ -78,7 +79,7 @@ class CellFields(SizedRecord):
         """The 95% interval of registered metric ``name``."""
         return cast(list[float] | None, getattr(self, name + "_ci"))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The cell as written to ``summary.json`` (absent sections left out)."""
         data = self.model_dump(mode="json")
         for section in OPTIONAL_SECTIONS:
@@ -116,6 +117,41 @@ SummaryCell = cast(
 and its ``_ci`` interval."""
 
 
+def summary_cell(key: CellKey, rows: Sequence[ResultRow]) -> CellFields:
+    """The summary cell of ``key`` over its rows (every repeat).
+
+    ``n`` counts every decision of the cell and ``errors`` those that got no answer; each
+    registered metric adds its value and ``_ci`` interval, every rate but ``error_rate`` over
+    the completed decisions. A cell a selector calibrated on counts its test split only.
+    """
+    rows = counted_rows(rows)
+    outcomes = Counter(r.outcome for r in rows)
+    scored = [r for r in rows if completed(r)]
+    values: dict[str, Any] = {}
+    for m in METRICS.values():
+        values[m.name], values[m.name + "_ci"] = m.compute(rows)
+    return SummaryCell(
+        **{name: getattr(key, name) for name in CELL_FIELDS},
+        n=len(rows),
+        errors=sum(outcomes[o] for o in UNANSWERED),
+        unwanted_invocations=sum(outcomes[o] for o in UNWANTED),
+        outcomes={o: outcomes[o] for o in OUTCOMES},
+        by_position=by_position([r for r in scored if r.expected]),
+        per_skill=per_skill(scored),
+        confusion=confusion(rows),
+        not_shown=not_shown(rows),
+        mean_listing_chars=_mean(r.listing_chars for r in rows),
+        mean_listing_tokens=_mean(r.listing_tokens for r in rows),
+        mean_full_listing_tokens=_mean(r.full_listing_tokens for r in rows),
+        **values,
+    )
+
+
+def _mean(values: Iterable[int | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
 class Summary(BaseModel):
     """``summary.json``: the run's name, its config hash and its cells in grid order."""
 
@@ -138,7 +174,8 @@ class Summary(BaseModel):
             return value
         return [c if isinstance(c, CellFields) else SummaryCell.model_validate(c) for c in value]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        """``summary.json`` as written."""
         return {
             "schema_version": self.schema_version,
             "name": self.name,

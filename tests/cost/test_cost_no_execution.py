@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support.rows import result_row
 
 from skillbench.catalog import load_catalog
 from skillbench.cli import main
@@ -53,9 +54,9 @@ def test_library_entry_points_never_execute(trap: Path) -> None:
         assert inv.shell_injections == ("touch somefile", f"touch {trap / 'absolute'}")
         assert "!`touch somefile`" in inv.text
     requests = [LabelledRequest("r", "go", ("trap",), session="s", turn=0, args="x")]
-    rows = [{"request_id": "r", "chosen": "trap", "outcome": "correct_skill", "session": "s"}]
+    rows = [result_row(request_id="r", chosen="trap", outcome="correct_skill", session="s")]
     annotate_rows(rows, catalog, requests, CostModel())
-    assert cell_cost(rows, catalog, requests, CostModel())["invocations"] == 1
+    assert cell_cost(rows, catalog, requests, CostModel()).invocations == 1
     table = skill_costs(catalog.skills, CostModel(), pricing_for("gpt-4o"), horizon=5)
     assert len(table[0].shell_injections) == 2
     assert find_shell_injections(skill.body) == table[0].shell_injections

@@ -1,4 +1,4 @@
-"""cell_metrics on small hand-computed cells."""
+"""Summary cells of small hand-computed cells."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import json
 import math
 
 import pytest
+from pydantic import ValidationError
+from support.rows import cell_json as cell_metrics
 
-from skillbench._errors import SkillbenchError
-from skillbench.metrics import OUTCOMES, cell_metrics, rate, wilson
+from skillbench.metrics import OUTCOMES, rate, wilson
 
 
 def row(expected, chosen, outcome, visible=None, position=None, chars=100, tokens=25, **kw):
@@ -119,8 +120,8 @@ def test_undefined_rates_are_null_not_nan() -> None:
     json.dumps(m, allow_nan=False)
 
 
-def test_unknown_outcome_names_the_row() -> None:
-    with pytest.raises(SkillbenchError, match=r"r9.*'bogus'"):
+def test_unknown_outcome_is_refused_with_the_field_named() -> None:
+    with pytest.raises(ValidationError, match=r"outcome"):
         cell_metrics([row([], None, "bogus", request_id="r9")])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from support.rows import result_row
 
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import METRICS, find_metric
@@ -42,10 +43,10 @@ def test_old_names_resolve_and_unknown_names_suggest() -> None:
 
 def test_rates_leave_out_errors_but_error_rate_counts_them() -> None:
     rows = [
-        {"expected": ["a"], "outcome": "correct_skill", "visible": True},
-        {"expected": ["a"], "outcome": "error", "visible": True},
-        {"expected": [], "outcome": "correct_abstain"},
-        {"expected": [], "outcome": "error"},
+        result_row(expected=["a"], outcome="correct_skill", visible=True),
+        result_row(expected=["a"], outcome="error", visible=True),
+        result_row(expected=[], outcome="correct_abstain"),
+        result_row(expected=[], outcome="error"),
     ]
     values = {m.name: m.compute(rows)[0] for m in METRICS.values()}
     assert values["accuracy"] == 1.0  # 2 of the 2 answered

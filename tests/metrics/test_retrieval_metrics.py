@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from support.rows import cell_json as cell_metrics
+from support.rows import result_row
 
-from skillbench.metrics import cell_metrics, find_metric, wilson
-from skillbench.results import SummaryCell
+from skillbench.metrics import find_metric, wilson
 
 
 def row(expected, ranks, retrieved=5, tokens=250, full=1000, outcome="missed", **kw):
@@ -74,29 +75,20 @@ def test_cells_without_a_retrieve_stage_have_no_retrieval_metrics() -> None:
         | {"full_listing_tokens": None}
         for r in ROWS
     ]
-    m = cell_metrics(plain)
-    for name in ("hit_at_k", "mrr", "ndcg_at_k", "tokens_saved", "mean_full_listing_tokens"):
-        assert m[name] is None
-    key = {
-        "catalog": "c",
-        "profile": "codebot",
-        "budget": None,
-        "ordering": "usage",
-        "half_life": "7d",
-        "selector": "s",
-    }
-    written = SummaryCell.model_validate({**key, **m}).to_json()
+    written = cell_metrics(plain)
     assert "hit_at_k" not in written and "ndcg_at_k_ci" not in written
+    assert "tokens_saved" not in written and "mrr" not in written
     assert "mean_full_listing_tokens" not in written and "accuracy" in written
 
 
 def test_each_retrieval_metric_says_how_many_decisions_it_is_over() -> None:
     # Five completed positives carry ranks; the negative and the errored row are outside the
     # rank metrics. Tokens saved sums over the six completed rows with both token counts.
-    assert {name: find_metric(name).size(ROWS) for name in ("hit_at_k", "mrr", "ndcg_at_k")} == {
+    rows = [result_row(**r) for r in ROWS]
+    assert {name: find_metric(name).size(rows) for name in ("hit_at_k", "mrr", "ndcg_at_k")} == {
         "hit_at_k": 5,
         "mrr": 5,
         "ndcg_at_k": 5,
     }
-    assert find_metric("tokens_saved").size(ROWS) == 6
-    assert find_metric("f1").size(ROWS) is None
+    assert find_metric("tokens_saved").size(rows) == 6
+    assert find_metric("f1").size(rows) is None

@@ -23,7 +23,6 @@ from skillbench.results import (
     ResultRow,
     Summary,
     SummaryCell,
-    manifest_json,
 )
 from skillbench.types import CellKey
 
@@ -168,7 +167,7 @@ def write_run(
         timeline={},
         catalogs={variant: facts for variant in {r["catalog"] for r in rows}},
     )
-    (path / "manifest.json").write_text(json.dumps(manifest_json(manifest)))
+    (path / "manifest.json").write_text(json.dumps(manifest.to_json()))
     return path
 
 
