@@ -36,7 +36,7 @@ from skillbench._yaml import LineDict, load_yaml
 from skillbench.catalog import SourceKind
 from skillbench.dataset import InputErrors
 from skillbench.tokens import DEFAULT_TOKEN_MODEL
-from skillbench.types import DistractorMode
+from skillbench.types import DistractorMode, JsonObject
 
 
 class _Strict(BaseModel):
@@ -98,7 +98,7 @@ class RetrieveConfig(BaseModel):
     k: int = Field(default=10, ge=1)
 
     @property
-    def params(self) -> dict[str, Any]:
+    def params(self) -> JsonObject:
         return dict(self.model_extra or {})
 
 
@@ -116,7 +116,7 @@ class SelectorConfig(BaseModel):
         return self.name or self.type
 
     @property
-    def params(self) -> dict[str, Any]:
+    def params(self) -> JsonObject:
         return dict(self.model_extra or {})
 
 
@@ -267,7 +267,7 @@ class RunConfig(_Strict):
                 digest.update(hashlib.sha256(self.resolve(path).read_bytes()).digest())
         return digest.hexdigest()[:16]
 
-    def resolved(self) -> dict[str, Any]:
+    def resolved(self) -> JsonObject:
         """The config with every input path absolute, as written to the run's ``config.yaml``."""
         data = self.model_dump(mode="json", exclude_none=True)
         data["catalogs"] = {

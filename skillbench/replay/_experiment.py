@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from skillbench._errors import Location
 from skillbench.cache import default_cache_root
@@ -20,7 +20,7 @@ from skillbench.catalog import SourceSpec
 from skillbench.cost import CostModel
 from skillbench.replay._config import RunConfig
 from skillbench.selectors import SelectorEnv
-from skillbench.types import DistractorMode
+from skillbench.types import DistractorMode, JsonObject
 from skillbench.usage import UsageTracker
 
 UsageModel = Literal["last_use", "per_event"]
@@ -33,7 +33,7 @@ class RetrieveStage:
 
     method: str
     k: int
-    params: dict[str, Any]
+    params: JsonObject
     where: Location
 
 
@@ -43,7 +43,7 @@ class SelectorSpec:
 
     label: str
     type: str
-    params: dict[str, Any]
+    params: JsonObject
     retrieve: RetrieveStage | None
     where: Location
 
@@ -110,7 +110,7 @@ class UsageSpec:
 
         return make
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> JsonObject:
         """The usage settings as the manifest records them."""
         record = "label" if self.record_label else "chosen"
         return {
@@ -143,7 +143,7 @@ class GridSpec:
     catalogs: tuple[CatalogVariant, ...]
     cwd: Path | None
     profiles: tuple[str, ...]
-    profile_options: dict[str, dict[str, Any]]
+    profile_options: dict[str, JsonObject]
     budgets: tuple[int | None, ...]
     orderings: tuple[str, ...]
     half_lives: tuple[str, ...]
@@ -181,7 +181,7 @@ class Experiment:
     cost: CostModel
     output: Path
     executor: ExecutorChoice
-    document: dict[str, Any]
+    document: JsonObject
 
     @property
     def seed(self) -> int:

@@ -42,7 +42,7 @@ from skillbench.selectors import (
     Selector,
     SelectorEnv,
 )
-from skillbench.types import CellKey
+from skillbench.types import CellKey, JsonObject
 
 
 def replay_order(request: LabelledRequest) -> tuple[Any, ...]:
@@ -87,7 +87,7 @@ class Grid:
     train: frozenset[str] = frozenset()
     duplicates: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    agents: dict[str, dict[str, Any]] = field(default_factory=dict)
+    agents: dict[str, JsonObject] = field(default_factory=dict)
     """What a catalog-size sweep drew or skipped (anchor sample, unusable sizes)."""
 
     @property
@@ -168,10 +168,10 @@ def build_grid(spec: GridSpec) -> Grid:
 
 def agent_facts(
     selectors: Sequence[SelectorSpec], uses: Sequence[SnapshotUse]
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, JsonObject]:
     """The shipped agents a run depends on: each verified profile's agent version and the
     snapshot its listings used (``uses``), and the CLI version of each live agent selector."""
-    facts: dict[str, dict[str, Any]] = {
+    facts: dict[str, JsonObject] = {
         use.agent: {
             "verified_version": use.version,
             "snapshot": use.snapshot,
@@ -180,10 +180,10 @@ def agent_facts(
         for use in uses
     }
     for sel in selectors:
-        if sel.type == "agent" and isinstance(sel.params.get("agent"), str):
+        name = sel.params.get("agent")
+        if sel.type == "agent" and isinstance(name, str):
             from skillbench.agents import AGENTS, agent_version, find_executable
 
-            name = sel.params["agent"]
             spec = AGENTS.get(name)
             entry = facts.setdefault(name, {"verified_version": spec.verified_version})
             entry["cli_version"] = agent_version(find_executable(spec))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from skillbench.replay._config import RunConfig
 from skillbench.replay._experiment import resolve_experiment
 from skillbench.replay._grid import Grid, SelectorPool, build_grid
@@ -11,11 +9,10 @@ from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._timeline import listing_at
 from skillbench.replay._types import Plannable
 from skillbench.selectors import Query
+from skillbench.types import JsonObject
 
 
-def dry_run(
-    config: RunConfig, *, limit: int | None = None, max_concurrency: int = 8
-) -> dict[str, Any]:
+def dry_run(config: RunConfig, *, limit: int | None = None, max_concurrency: int = 8) -> JsonObject:
     """What ``run_experiment`` would do, without asking any selector to decide.
 
     ``cells`` counts listing settings × selectors (a cell's repeats are one cell, as in the
@@ -32,10 +29,10 @@ def dry_run(
     pool = SelectorPool(grid.selectors, env)
     tracker = experiment.usage.trackers()
     stages = RetrieveStages(spec.selectors, env, grid.requests)
-    selectors: dict[str, Any] = {}
+    selectors: JsonObject = {}
     for name, selector in pool.shared().items():
         cells = [c for c in grid.cells if c.key.selector == name]
-        entry: dict[str, Any] = {
+        entry: JsonObject = {
             "type": grid.selectors[name].type,
             "cells": len({c.key for c in cells}),
             "decisions": len(cells) * len(grid.requests),
@@ -53,7 +50,7 @@ def dry_run(
     budgets = {c.key.budget for c in grid.cells}
     return {
         "name": experiment.name,
-        **({"notes": grid.notes} if grid.notes else {}),
+        **({"notes": [*grid.notes]} if grid.notes else {}),
         "requests": len(grid.requests),
         "cells": len({c.key for c in grid.cells}),
         "repeats": spec.repeats,
@@ -72,12 +69,12 @@ def dry_run(
     }
 
 
-def _sweep(grid: Grid) -> dict[str, Any]:
+def _sweep(grid: Grid) -> JsonObject:
     """The catalog sizes and distractor modes the grid runs (nothing without a sweep)."""
     sizes = sorted({c.key.catalog_size for c in grid.cells if c.key.catalog_size is not None})
     if not sizes:
         return {}
     return {
-        "catalog_sizes": sizes,
+        "catalog_sizes": [*sizes],
         "distractors": list(dict.fromkeys(c.key.distractors for c in grid.cells)),
     }

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from skillbench.replay._config import RunConfig
+from skillbench.types import JsonObject
 
 
-def config_schema() -> dict[str, Any]:
+def config_schema() -> JsonObject:
     """``RunConfig``'s JSON Schema; profile, selector type, retrieve method, ordering and
     executor names come from their registries, so the schema lists exactly what this
     installation accepts."""

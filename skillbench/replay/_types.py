@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from skillbench.types import CellKey, Query
+from skillbench.types import CellKey, JsonObject, Query
 
 if TYPE_CHECKING:
     from skillbench.results import ResultRow
@@ -54,6 +54,6 @@ class RunObserver(Protocol):
 class Plannable(Protocol):
     """A selector that can tell, before a run, what the run would cost it (``--dry-run``)."""
 
-    def plan(self, queries: Sequence[Query]) -> Mapping[str, Any]:
+    def plan(self, queries: Sequence[Query]) -> JsonObject:
         """E.g. ``{"calls": 120, "cached": 30, "est_tokens": 51000, "est_cost_usd": 0.07}``."""
         ...
