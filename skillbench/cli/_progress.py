@@ -14,10 +14,12 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from skillbench.types import UNANSWERED, UNWANTED
+
+if TYPE_CHECKING:
+    from skillbench.results import ResultRow
 
 TICK = 0.2
 """Seconds between redraws of the current line."""
@@ -67,12 +69,12 @@ class TerminalProgress:
             self._printed = self.started - PLAIN_EVERY  # a new phase prints at once
             self._draw()
 
-    def decision(self, row: Mapping[str, Any]) -> None:
+    def decision(self, row: ResultRow) -> None:
         """Count one finished decision of the replay."""
         with self._lock:
             self.done += 1
-            self.errors += row.get("outcome") in UNANSWERED
-            self.unwanted += row.get("outcome") in UNWANTED
+            self.errors += row.outcome in UNANSWERED
+            self.unwanted += row.outcome in UNWANTED
 
     def count(self, done: int, total: int) -> None:
         """Set the current phase's count: ``done`` of ``total`` (texts embedded)."""

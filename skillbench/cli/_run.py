@@ -24,6 +24,7 @@ from skillbench.cli._common import (
 
 if TYPE_CHECKING:
     from skillbench.replay import RunConfig
+    from skillbench.results import CellFields
 
 HELP = "replay labelled requests over a config's grid (budgets × orderings × selectors …)"
 DESCRIPTION = """\
@@ -267,7 +268,7 @@ def _short(metric: str) -> str:
     return metric.removesuffix("_rate").replace("invocation", "inv").replace("_", " ")
 
 
-def summary_table(cells: Sequence[Mapping[str, Any]], width: int | None = None) -> str:
+def summary_table(cells: Sequence[CellFields], width: int | None = None) -> str:
     """One line per summary cell, fitted to ``width`` (default: the terminal's).
 
     Settings and counts every cell shares go in one line above the table; the columns are
@@ -282,22 +283,26 @@ def summary_table(cells: Sequence[Mapping[str, Any]], width: int | None = None) 
     fields = [
         *cell_fields(cells),
         "n",
-        *(["errors"] if any(c.get("errors") for c in cells) else []),
+        *(["errors"] if any(c.errors for c in cells) else []),
     ]
     same = (
-        [k for k in fields if len({_fmt(c.get(k)) for c in cells}) == 1] if len(cells) > 1 else []
+        [k for k in fields if len({_fmt(getattr(c, k)) for c in cells}) == 1]
+        if len(cells) > 1
+        else []
     )
     keys = [k for k in fields if k not in same]
     metrics = [m.name for m in METRICS.values() if m.headline]
     header = [*keys, _short(metrics[0]), "95% CI", *(_short(m) for m in metrics[1:])]
     lines = [header]
     for c in cells:
-        ci = c.get(f"{metrics[0]}_ci") or [None, None]
+        ci = c.interval(metrics[0])
+        low, high = (None, None) if ci is None else ci
         lines.append(
             [
-                *(_fmt(c.get(k)) for k in (*keys, metrics[0])),
-                f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
-                *(_fmt(c.get(m)) for m in metrics[1:]),
+                *(_fmt(getattr(c, k)) for k in keys),
+                _fmt(c.metric(metrics[0])),
+                f"[{_fmt(low)}, {_fmt(high)}]",
+                *(_fmt(c.metric(m)) for m in metrics[1:]),
             ]
         )
     widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
@@ -306,7 +311,7 @@ def summary_table(cells: Sequence[Mapping[str, Any]], width: int | None = None) 
         shown -= 1
     out = []
     if same:
-        out.append("every cell: " + "  ".join(f"{k}={_fmt(cells[0].get(k))}" for k in same))
+        out.append("every cell: " + "  ".join(f"{k}={_fmt(getattr(cells[0], k))}" for k in same))
     out += [
         "  ".join(v.ljust(w) for v, w in zip(row[:shown], widths, strict=False)).rstrip()
         for row in lines
