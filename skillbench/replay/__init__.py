@@ -30,7 +30,7 @@ from skillbench.replay._experiment import (
     resolve_experiment,
 )
 from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
-from skillbench.replay._plan import dry_run
+from skillbench.replay._plan import DryRun, GridAxes, SelectorPlan, dry_run
 from skillbench.replay._relabel import Relabelled, relabel_run
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._schema import config_schema
@@ -58,10 +58,12 @@ __all__ = [
     "Cell",
     "CostAnnotator",
     "CostConfig",
+    "DryRun",
     "Executor",
     "ExecutorChoice",
     "Experiment",
     "Grid",
+    "GridAxes",
     "GridSpec",
     "Plannable",
     "Relabelled",
@@ -76,6 +78,7 @@ __all__ = [
     "RunStatus",
     "RunStopped",
     "SelectorConfig",
+    "SelectorPlan",
     "SelectorSpec",
     "Shown",
     "SizedCatalog",

@@ -50,7 +50,9 @@ def test_dry_run_estimates_the_top_k_listings(
     for k in (1, 3):
         selector = fake_selector(fake.base_url, retrieve={"method": "bm25", "k": k})
         project = write_project(tmp_path / str(k), REQUESTS, selector)
-        plans[k] = dry_run(load_config(project))["selectors"]["fake"]["plan"]
+        estimate = dry_run(load_config(project)).selectors["fake"].estimate
+        assert estimate is not None
+        plans[k] = estimate
     assert plans[1]["calls"] == plans[3]["calls"] == 3
     assert plans[1]["est_prompt_tokens"] < plans[3]["est_prompt_tokens"]  # 1 listed skill, not 3
     assert fake.requests == 0
