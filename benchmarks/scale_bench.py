@@ -153,7 +153,7 @@ def distinct_texts(config: Any) -> tuple[list[str], int]:
     tracker = experiment.usage.trackers()
     listings: set[str] = set()
     for plan in {id(p): p for p in grid.plans.values()}.values():
-        for half_life in config.half_lives:
+        for half_life in experiment.grid.half_lives:
             usage = tracker(half_life)
             for r in grid.requests:
                 assert r.at is not None

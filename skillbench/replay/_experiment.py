@@ -230,15 +230,18 @@ def resolve_experiment(
             **{"model": config.token_model, **config.cost.model_dump(exclude_none=True)}
         ),
         output=config.output_path(),
-        executor=(
-            ExecutorChoice(executor)
-            if executor
-            else ExecutorChoice(config.executor, config.location("executor"))
-            if config.executor
-            else ExecutorChoice("local")
-        ),
+        executor=_executor_choice(config, executor),
         document=config.resolved(),
     )
+
+
+def _executor_choice(config: RunConfig, override: str | None) -> ExecutorChoice:
+    """The argument's executor, else the config's (with its line), else ``local``."""
+    if override:
+        return ExecutorChoice(override)
+    if config.executor:
+        return ExecutorChoice(config.executor, config.location("executor"))
+    return ExecutorChoice("local")
 
 
 def _grid_spec(config: RunConfig) -> GridSpec:
