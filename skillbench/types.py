@@ -179,7 +179,7 @@ class Decision:
     chosen: str | None = None
     score: float | None = None
     latency_ms: float = 0.0
-    detail: Mapping[str, Any] = field(default_factory=dict)
+    detail: Mapping[str, object] = field(default_factory=dict)
 
 
 class RunStopped(Exception):
