@@ -83,7 +83,7 @@ engine's own lockstep replay in this process) and ``ray`` (cells as Ray tasks)."
 
 @runtime_checkable
 class CheckedExecutor(Protocol):
-    """An executor that can tell up front that it cannot run ``config`` (a missing
+    """An executor that can tell up front that it cannot run ``experiment`` (a missing
     dependency, a setting it does not support)."""
 
     def check(self, experiment: Experiment) -> None:
