@@ -49,7 +49,7 @@ def oracle_rates(n: int, directory: Path) -> tuple[float, float]:
     from skillbench.catalog import load_catalog
     from skillbench.listing import render_listing
     from skillbench.metrics import classify
-    from skillbench.replay import load_config, run_experiment
+    from skillbench.replay import load_config, resolve_experiment, run_experiment
     from skillbench.replay._grid import prepare_requests
     from skillbench.selectors import OracleSelector, Query
     from skillbench.tokens import count_tokens
@@ -69,7 +69,7 @@ def oracle_rates(n: int, directory: Path) -> tuple[float, float]:
     run_experiment(config, output=directory / "oracle-run", limit=n)
     engine = n / (time.perf_counter() - start)
 
-    requests = prepare_requests(config, n)
+    requests = prepare_requests(resolve_experiment(config, limit=n).grid.requests)
     skills = load_catalog([str(DATA / "tools.jsonl")]).skills
     selector, tracker = OracleSelector(), UsageTracker("7d")
     start = time.perf_counter()

@@ -144,15 +144,16 @@ class PhaseClock:
 def distinct_texts(config: Any) -> tuple[list[str], int]:
     """Request texts and every shown entry text of the run's listings, once each, and the
     number of distinct listings: what an embedding run must encode."""
-    from skillbench.replay._grid import build_grid, usage_trackers
+    from skillbench.replay import build_grid, resolve_experiment
     from skillbench.selectors._text import entry_text
 
-    grid = build_grid(config)
+    experiment = resolve_experiment(config)
+    grid = build_grid(experiment.grid)
     texts = dict.fromkeys(r.text for r in grid.requests)
-    tracker = usage_trackers(config)
+    tracker = experiment.usage.trackers()
     listings: set[str] = set()
     for plan in {id(p): p for p in grid.plans.values()}.values():
-        for half_life in config.half_lives:
+        for half_life in experiment.grid.half_lives:
             usage = tracker(half_life)
             for r in grid.requests:
                 assert r.at is not None

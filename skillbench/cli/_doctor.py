@@ -76,10 +76,10 @@ def run(args: argparse.Namespace) -> int:
 
 def largest_queries(config: RunConfig) -> dict[str, tuple[Query, str]]:
     """Per selector: its cells' longest listing with the longest request, and where it is."""
-    from skillbench.replay import build_grid
+    from skillbench.replay import build_grid, resolve_experiment
     from skillbench.selectors import Query
 
-    grid = build_grid(config)
+    grid = build_grid(resolve_experiment(config).grid)
     if not grid.requests:
         return {}
     request = max(grid.requests, key=lambda r: (len(r.text), r.id))
@@ -87,10 +87,10 @@ def largest_queries(config: RunConfig) -> dict[str, tuple[Query, str]]:
     sizes: dict[str, int] = {}
     for cell in grid.cells:
         listing = grid.plans[cell].render({})
-        if len(listing.text) > sizes.get(cell.selector, -1):
-            sizes[cell.selector] = len(listing.text)
+        if len(listing.text) > sizes.get(cell.key.selector, -1):
+            sizes[cell.key.selector] = len(listing.text)
             where = f"cell {cell.label}: {len(listing.text):,} characters of listing"
-            out[cell.selector] = (Query(request, listing, 0, cell.label), where)
+            out[cell.key.selector] = (Query(request, listing, 0, cell.label), where)
     return out
 
 

@@ -23,7 +23,7 @@ from skillbench.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from skillbench.replay import RunConfig
+    from skillbench.replay import DryRun, RunConfig
     from skillbench.results import CellFields, Run
 
 HELP = "replay labelled requests over a config's grid (budgets × orderings × selectors …)"
@@ -363,25 +363,25 @@ def plan_lines(plan: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def print_plan(plan: Mapping[str, Any]) -> None:
+def print_plan(plan: DryRun) -> None:
     """The dry-run report: grid size, then per selector its cells and any cost estimate."""
-    grid = plan["grid"]
-    repeats = plan.get("repeats", 1)
-    times = f" × {repeats} repeats" if repeats > 1 else ""
+    grid = plan.grid
+    times = f" × {plan.repeats} repeats" if plan.repeats > 1 else ""
     print(
-        f"run {plan['name']}: {plan['requests']:,} requests × {plan['cells']:,} cells{times} "
-        f"= {plan['decisions']:,} decisions"
+        f"run {plan.name}: {plan.requests:,} requests × {plan.cells:,} cells{times} "
+        f"= {plan.decisions:,} decisions"
     )
-    for key in ("catalogs", "profiles", "budgets", "orderings", "half_lives", "selectors"):
-        print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
-    for key in ("catalog_sizes", "distractors"):
-        if key in grid:
-            print(f"  {key:<10} {', '.join(str(v) for v in grid[key])}")
-    for note in plan.get("notes", ()):
+    axes = ("catalogs", "profiles", "budgets", "orderings", "half_lives", "selectors")
+    for key in (*axes, "catalog_sizes", "distractors"):
+        values = getattr(grid, key)
+        if values:
+            print(f"  {key:<10} {', '.join(str(v) for v in values)}")
+    for note in plan.notes:
         print(f"  note: {note}")
-    for name, sel in plan["selectors"].items():
-        model = sel.get("plan", {}).get("model")
-        what = sel["type"] + (f", {model}" if model else "")
-        print(f"selector {name} ({what}): {sel['cells']} cells, {sel['decisions']:,} decisions")
-        for line in plan_lines(sel.get("plan", {})):
+    for name, sel in plan.selectors.items():
+        estimate = sel.estimate or {}
+        model = estimate.get("model")
+        what = sel.type + (f", {model}" if model else "")
+        print(f"selector {name} ({what}): {sel.cells} cells, {sel.decisions:,} decisions")
+        for line in plan_lines(estimate):
             print(f"  {line}")

@@ -1,6 +1,7 @@
 """Replay experiments: the run config, the grid, the lockstep engine and the run directory."""
 
-from skillbench.replay import _cost, _ray, _repeats  # noqa: F401  (register annotators, ray)
+from skillbench.replay import _cost, _repeats  # noqa: F401  (register the annotators)
+from skillbench.replay._annotators import ANNOTATORS, Annotator, AnnotatorFactory
 from skillbench.replay._config import (
     CalibrationConfig,
     CostConfig,
@@ -15,18 +16,22 @@ from skillbench.replay._config import (
 from skillbench.replay._cost import CostAnnotator, cost_annotator
 from skillbench.replay._engine import RunResult, run_experiment
 from skillbench.replay._executor import EXECUTORS, Executor, ReplayJob
-from skillbench.replay._grid import (
-    Grid,
-    build_grid,
-    load_variant,
-    replay_order,
-    selector_env,
-    train_split,
-    usage_trackers,
+from skillbench.replay._experiment import (
+    CalibrationSpec,
+    CatalogVariant,
+    ExecutorChoice,
+    Experiment,
+    GridSpec,
+    RequestSource,
+    RetrieveStage,
+    SelectorSpec,
+    Sweep,
+    UsageSpec,
+    resolve_experiment,
 )
-from skillbench.replay._plan import dry_run
+from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
+from skillbench.replay._plan import DryRun, GridAxes, SelectorPlan, dry_run
 from skillbench.replay._relabel import Relabelled, relabel_run
-from skillbench.replay._results import read_rows
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._schema import config_schema
 from skillbench.replay._sizes import (
@@ -37,14 +42,7 @@ from skillbench.replay._sizes import (
     plan_sizes,
 )
 from skillbench.replay._timeline import Shown, Step, listing_at, recorded_use, replayed_listings
-from skillbench.replay._types import (
-    ANNOTATORS,
-    Annotator,
-    AnnotatorFactory,
-    Cell,
-    Plannable,
-    RunObserver,
-)
+from skillbench.replay._types import Cell, Plannable, RunObserver
 from skillbench.results import RunStatus
 from skillbench.types import CELL_FIELDS, RunStopped
 
@@ -55,15 +53,24 @@ __all__ = [
     "Annotator",
     "AnnotatorFactory",
     "CalibrationConfig",
+    "CalibrationSpec",
+    "CatalogVariant",
     "Cell",
     "CostAnnotator",
     "CostConfig",
+    "DryRun",
     "Executor",
+    "ExecutorChoice",
+    "Experiment",
     "Grid",
+    "GridAxes",
+    "GridSpec",
     "Plannable",
     "Relabelled",
     "ReplayJob",
+    "RequestSource",
     "RetrieveConfig",
+    "RetrieveStage",
     "RetrieveStages",
     "RunConfig",
     "RunObserver",
@@ -71,13 +78,17 @@ __all__ = [
     "RunStatus",
     "RunStopped",
     "SelectorConfig",
+    "SelectorPlan",
+    "SelectorSpec",
     "Shown",
     "SizedCatalog",
     "SourceConfig",
     "Step",
+    "Sweep",
     "SweepPlan",
     "TimelineConfig",
     "UsageConfig",
+    "UsageSpec",
     "anchor_requests",
     "build_grid",
     "config_schema",
@@ -88,13 +99,11 @@ __all__ = [
     "load_config",
     "load_variant",
     "plan_sizes",
-    "read_rows",
     "recorded_use",
     "relabel_run",
     "replay_order",
     "replayed_listings",
+    "resolve_experiment",
     "run_experiment",
-    "selector_env",
     "train_split",
-    "usage_trackers",
 ]

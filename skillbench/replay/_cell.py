@@ -12,16 +12,17 @@ import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
-from skillbench.replay._retrieve import TopK, retrieval_fields
+from skillbench.replay._retrieve import Retrieval, TopK, retrieval_fields
 from skillbench.replay._timeline import listing_at, recorded_use
 from skillbench.replay._types import Cell
+from skillbench.results import ResultRow
 from skillbench.selectors import Calibratable, Selector
 from skillbench.tokens import count_tokens
-from skillbench.types import Decision, Query, classify
+from skillbench.types import CELL_FIELDS, Decision, Query, classify
 from skillbench.usage import UsageTracker
 
 V = TypeVar("V")
@@ -94,7 +95,9 @@ class CellRun:
     text and is shared by the cells of one plan, so selectors' per-listing work (entry
     records, indexes) happens once per distinct listing. ``retrieved`` is the selector's
     retrieve stage (each request's top k), whose listing shows those skills only; the full
-    listing of each issued request waits in ``full`` for its row.
+    listing of each issued request waits in ``full`` for its row. ``span`` (request
+    indices) leaves the other requests to other workers: an independent cell passes over
+    them as over kept rows, asking nothing.
     """
 
     cell: Cell
@@ -102,10 +105,11 @@ class CellRun:
     selector: Selector
     tracker: UsageTracker
     record_label: bool
-    done: dict[str, dict[str, Any]]
+    done: dict[str, ResultRow]
     seen: Recent[Listing] = field(default_factory=Recent)
     train: frozenset[str] = frozenset()
     retrieved: TopK | None = None
+    span: range | None = None
     full: dict[str, Listing] = field(default_factory=dict)
     pos: int = 0
     waiting: bool = False
@@ -128,10 +132,10 @@ class CellRun:
     def _interned(self, listing: Listing) -> Listing:
         return self.seen.setdefault(listing.text, listing)
 
-    def retrieval(self, request: LabelledRequest, facts: FactsCache) -> dict[str, Any]:
+    def retrieval(self, request: LabelledRequest, facts: FactsCache) -> Retrieval | None:
         """The row fields of the retrieve stage for an issued ``request`` (none without one)."""
         if self.retrieved is None:
-            return {}
+            return None
         full = facts.get(self.full.pop(request.id)).tokens
         return retrieval_fields(self.retrieved[request.id], self.plan, request, full)
 
@@ -142,7 +146,7 @@ class CellRun:
         while not self.waiting and self.pos < len(requests) and len(out) < limit:
             i, request = self.pos, requests[self.pos]
             row = self.done.get(request.id)
-            if row is None:
+            if row is None and (self.span is None or i in self.span):
                 query = Query(request, self.listing_at(request), self.cell.repeat, self.cell.label)
                 out.append((i, query))
                 self.waiting = self.dependent
@@ -153,7 +157,7 @@ class CellRun:
             self.pos += 1
         return out
 
-    def finish(self, request: LabelledRequest, row: Mapping[str, Any]) -> None:
+    def finish(self, request: LabelledRequest, row: ResultRow) -> None:
         """Take the decision on ``request`` (recorded as usage when the cell is dependent)."""
         if self.dependent:
             self._record(request, row)
@@ -170,7 +174,7 @@ class CellRun:
         ]
         return self.selector.calibrate(queries).model_dump()
 
-    def _record(self, request: LabelledRequest, row: Mapping[str, Any] | None) -> None:
+    def _record(self, request: LabelledRequest, row: ResultRow | None) -> None:
         used = recorded_use(request, row, record_label=self.record_label)
         if used is not None:
             assert request.at is not None
@@ -182,45 +186,42 @@ def make_row(
     query: Query,
     decision: Decision,
     facts: ListingFacts,
-    split: str,
+    split: Literal["train", "test"],
     latency: float | None,
-) -> dict[str, Any]:
+    retrieval: Retrieval | None = None,
+) -> ResultRow:
     """The results row of one decision (docs/architecture.md, "Results row").
 
     ``latency_ms`` is the decision's own (a model call's, queueing excluded), else
-    ``latency``: the decision's share of its batch.
+    ``latency``: the decision's share of its batch. ``retrieval`` is the cell's retrieve
+    stage's pick, when it has one.
     """
     request = query.request
     outcome = classify(request.expected, decision, facts.positions)
     shown_expected = [facts.positions[n] for n in request.expected if n in facts.positions]
     score = decision.score
-    return {
-        **cell.fields(),
-        "repeat": cell.repeat,
-        "request_id": request.id,
-        "text": request.text,
-        "expected": list(request.expected),
-        "chosen": decision.chosen if decision.kind == "invoke" else None,
-        "outcome": outcome,
-        "visible": bool(shown_expected) if request.expected else None,
-        "gold_position": min(shown_expected) if shown_expected else None,
-        "listing_chars": facts.chars,
-        "listing_tokens": facts.tokens,
-        "shown": len(facts.shown),
-        "latency_ms": round(
+    return ResultRow(
+        **{name: getattr(cell.key, name) for name in CELL_FIELDS},
+        repeat=cell.repeat,
+        request_id=request.id,
+        text=request.text,
+        expected=list(request.expected),
+        chosen=decision.chosen if decision.kind == "invoke" else None,
+        outcome=outcome,
+        visible=bool(shown_expected) if request.expected else None,
+        gold_position=min(shown_expected) if shown_expected else None,
+        listing_chars=facts.chars,
+        listing_tokens=facts.tokens,
+        shown=len(facts.shown),
+        latency_ms=round(
             decision.latency_ms if decision.latency_ms is not None else latency or 0.0, 3
         ),
-        "at": request.at.isoformat() if request.at else None,
-        "session": request.session,
-        "turn": request.turn,
-        "tags": list(request.tags),
-        "split": split,
-        "score": None if score is None or not math.isfinite(score) else float(score),
-        "detail": dict(decision.detail),
-        "inline_tokens": None,
-        "fork_tokens": None,
-        "declared_tokens": None,
-        "retrieved": None,
-        "retrieved_ranks": None,
-        "full_listing_tokens": None,
-    }
+        at=request.at.isoformat() if request.at else None,
+        session=request.session,
+        turn=request.turn,
+        tags=list(request.tags),
+        split=split,
+        score=None if score is None or not math.isfinite(score) else float(score),
+        detail=dict(decision.detail),
+        **({} if retrieval is None else retrieval._asdict()),
+    )

@@ -36,7 +36,7 @@ from skillbench._yaml import LineDict, load_yaml
 from skillbench.catalog import SourceKind
 from skillbench.dataset import InputErrors
 from skillbench.tokens import DEFAULT_TOKEN_MODEL
-from skillbench.types import DistractorMode
+from skillbench.types import DistractorMode, JsonObject
 
 
 class _Strict(BaseModel):
@@ -98,7 +98,7 @@ class RetrieveConfig(BaseModel):
     k: int = Field(default=10, ge=1)
 
     @property
-    def params(self) -> dict[str, Any]:
+    def params(self) -> JsonObject:
         return dict(self.model_extra or {})
 
 
@@ -116,7 +116,7 @@ class SelectorConfig(BaseModel):
         return self.name or self.type
 
     @property
-    def params(self) -> dict[str, Any]:
+    def params(self) -> JsonObject:
         return dict(self.model_extra or {})
 
 
@@ -267,7 +267,7 @@ class RunConfig(_Strict):
                 digest.update(hashlib.sha256(self.resolve(path).read_bytes()).digest())
         return digest.hexdigest()[:16]
 
-    def resolved(self) -> dict[str, Any]:
+    def resolved(self) -> JsonObject:
         """The config with every input path absolute, as written to the run's ``config.yaml``."""
         data = self.model_dump(mode="json", exclude_none=True)
         data["catalogs"] = {
@@ -308,6 +308,7 @@ def load_config(path: str | Path) -> RunConfig:
         },
         **{("catalogs", v): _line(raw, ("catalogs", v)) for v in config.catalogs},
         ("catalog_sizes",): _line(raw, ("catalog_sizes",)),
+        ("executor",): _line(raw, ("executor",)),
     }
     _check_semantics(path, raw, config)
     return config
@@ -315,10 +316,10 @@ def load_config(path: str | Path) -> RunConfig:
 
 def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
     """Checks pydantic cannot do: registry names (profiles, orderings, selector types,
-    executor), unique selector names, parseable half-lives, positive budgets and input paths
-    that exist."""
+    retrieve methods), unique selector names, parseable half-lives, positive budgets and
+    input paths that exist. The executor is checked where the run picks it (it may come
+    from the command line, and executors register with the engine)."""
     from skillbench.listing import PROFILES, get_ordering
-    from skillbench.replay._executor import EXECUTORS
     from skillbench.selectors import RETRIEVERS, SELECTORS
     from skillbench.usage import parse_duration
 
@@ -380,15 +381,6 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
             parse_duration(label)
         except SkillbenchError as exc:
             problems.append(InputError(where("half_lives", i), f"bad duration {label!r}: {exc}"))
-    if config.executor is not None and config.executor not in EXECUTORS:
-        known = EXECUTORS.names()
-        problems.append(
-            InputError(
-                where("executor"),
-                f"unknown executor {config.executor!r}{suggest(config.executor, known)}; "
-                f"choose one of: {', '.join(known)}",
-            )
-        )
     if len(set(config.half_lives)) != len(config.half_lives):
         problems.append(InputError(where("half_lives"), "duplicate half-life"))
     problems += _sweep_problems(config, where)

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from skillbench.cost import CostModel, RequestIndex, SkillLookup, annotate_rows, cell_cost
 from skillbench.dataset import LabelledRequest
-from skillbench.replay._types import ANNOTATORS
+from skillbench.replay._annotators import ANNOTATORS
+from skillbench.replay._experiment import Experiment
+from skillbench.replay._grid import Grid
+from skillbench.results import CellFields, ResultRow
 from skillbench.types import CellKey, Decision, Query
-
-if TYPE_CHECKING:
-    from skillbench.replay._config import RunConfig
-    from skillbench.replay._grid import Grid
-    from skillbench.results import CellFields, ResultRow
 
 
 class CostAnnotator:
@@ -47,7 +44,6 @@ class CostAnnotator:
 
 
 @ANNOTATORS.register("cost")
-def cost_annotator(config: RunConfig, grid: Grid) -> CostAnnotator:
+def cost_annotator(experiment: Experiment, grid: Grid) -> CostAnnotator:
     """Costs under the config's ``cost:`` section (tokenizer: the run's ``token_model``)."""
-    section = {"model": config.token_model, **config.cost.model_dump(exclude_none=True)}
-    return CostAnnotator(CostModel(**section), grid.requests, grid.catalogs)
+    return CostAnnotator(experiment.cost, grid.requests, grid.catalogs)

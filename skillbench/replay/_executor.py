@@ -9,18 +9,21 @@ the same run directory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from skillbench._errors import InputError, SkillbenchError, suggest
 from skillbench._registry import Registry
+from skillbench.replay._results import ResultsWriter, StepKey
 
 if TYPE_CHECKING:
+    from skillbench.replay._annotators import Annotator
     from skillbench.replay._cell import CellRun
-    from skillbench.replay._config import RunConfig
+    from skillbench.replay._experiment import ExecutorChoice, Experiment
     from skillbench.replay._grid import Grid
-    from skillbench.replay._results import ResultsWriter
-    from skillbench.replay._types import Annotator, RunObserver
+    from skillbench.replay._types import RunObserver
+    from skillbench.results import ResultRow
     from skillbench.selectors import SelectorEnv
 
 
@@ -29,7 +32,7 @@ class ReplayJob:
     """A prepared run, ready to replay.
 
     Attributes:
-        config: the validated run config.
+        experiment: the resolved run config.
         grid: requests, plans and cells (``grid.train`` set when a selector calibrates).
         runs: the cells' runs in this process, prepared and calibrated.
         kept: rows kept by ``--resume`` (every cell's).
@@ -41,21 +44,22 @@ class ReplayJob:
         observer: told of every finished decision.
     """
 
-    config: RunConfig
+    experiment: Experiment
     grid: Grid
     runs: Sequence[CellRun]
-    kept: Sequence[Mapping[str, Any]]
+    kept: Sequence[ResultRow]
     env: SelectorEnv
     annotators: Sequence[Annotator]
-    rows: dict[tuple[int, int], dict[str, Any]]
+    rows: dict[StepKey, ResultRow]
     writer: ResultsWriter
     progress: Callable[[int, int], None] | None = None
     observer: RunObserver | None = None
 
-    def record(self, cell_index: int, request_index: int, row: dict[str, Any]) -> None:
+    def record(self, cell_index: int, request_index: int, row: ResultRow) -> None:
         """Take one finished row: keep it, append it to results.jsonl, report progress."""
-        self.rows[cell_index, request_index] = row
-        self.writer.write((cell_index, request_index), row)
+        key = StepKey(cell_index, request_index)
+        self.rows[key] = row
+        self.writer.write(key, row)
         if self.progress is not None:
             self.progress(len(self.rows), self.grid.decisions)
         if self.observer is not None:
@@ -79,17 +83,31 @@ engine's own lockstep replay in this process) and ``ray`` (cells as Ray tasks)."
 
 @runtime_checkable
 class CheckedExecutor(Protocol):
-    """An executor that can tell up front that it cannot run ``config`` (a missing
+    """An executor that can tell up front that it cannot run ``experiment`` (a missing
     dependency, a setting it does not support)."""
 
-    def check(self, config: RunConfig) -> None:
+    def check(self, experiment: Experiment) -> None:
         """Raise ``SkillbenchError`` when this run cannot go ahead here."""
 
 
-def make_executor(name: str, config: RunConfig) -> Executor:
-    """The executor ``name``, checked against ``config`` before the run directory is
-    touched: a run it cannot do must not replace a finished run of the same config."""
-    executor = EXECUTORS.get(name)()
+def make_executor(choice: ExecutorChoice, experiment: Experiment) -> Executor:
+    """The executor ``choice`` names, checked against ``experiment`` before the run directory
+    is touched: a run it cannot do must not replace a finished run of the same config.
+
+    Raises:
+        InputError: the config names an executor that is not registered (at its line).
+        SkillbenchError: so does ``--executor``, or the executor cannot do this run.
+    """
+    if choice.name not in EXECUTORS:
+        known = EXECUTORS.names()
+        reason = (
+            f"unknown executor {choice.name!r}{suggest(choice.name, known)}; "
+            f"choose one of: {', '.join(known)}"
+        )
+        if choice.where is not None:
+            raise InputError(choice.where, reason)
+        raise SkillbenchError(f"--executor: {reason}")
+    executor = EXECUTORS.get(choice.name)()
     if isinstance(executor, CheckedExecutor):
-        executor.check(config)
+        executor.check(experiment)
     return executor

@@ -9,14 +9,13 @@ Work shared between cells is done here once: one catalog load per (variant, prof
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError, SkillbenchError
 from skillbench.cache import default_cache_root
-from skillbench.catalog import Catalog, SourceSpec, load_catalog
+from skillbench.catalog import Catalog, load_catalog
 from skillbench.dataset import (
     LabelledRequest,
     apply_labels,
@@ -26,7 +25,13 @@ from skillbench.dataset import (
     load_requests,
 )
 from skillbench.listing import PROFILES, ListingPlan, SnapshotUse, listable_indices
-from skillbench.replay._config import RunConfig, SelectorConfig
+from skillbench.replay._experiment import (
+    CalibrationSpec,
+    CatalogVariant,
+    GridSpec,
+    RequestSource,
+    SelectorSpec,
+)
 from skillbench.replay._sizes import SizedCatalog, anchor_requests, plan_sizes
 from skillbench.replay._types import Cell
 from skillbench.selectors import (
@@ -37,32 +42,7 @@ from skillbench.selectors import (
     Selector,
     SelectorEnv,
 )
-from skillbench.usage import UsageTracker
-
-
-def selector_env(config: RunConfig, *, max_concurrency: int, quiet: bool) -> SelectorEnv:
-    """The environment selectors are built in: the cache root ``skillbench cache`` manages,
-    the seed and the config's directory."""
-    base = config.path.parent if config.path else Path.cwd()
-    return SelectorEnv(default_cache_root(), config.seed, base, max_concurrency, quiet)
-
-
-def usage_trackers(config: RunConfig) -> Callable[[str], UsageTracker]:
-    """``make(half_life)``: a fresh tracker per cell, warm-started from the usage file
-    (read once per half-life)."""
-    usage = config.usage
-    loaded: dict[str, UsageTracker] = {}
-
-    def make(half_life: str) -> UsageTracker:
-        if half_life not in loaded:
-            if usage.warm_start:
-                path = config.resolve(usage.warm_start)
-                loaded[half_life] = UsageTracker.load(path, half_life, usage.floor, usage.model)
-            else:
-                loaded[half_life] = UsageTracker(half_life, usage.floor, usage.model)
-        return loaded[half_life].copy()
-
-    return make
+from skillbench.types import CellKey, JsonObject
 
 
 def replay_order(request: LabelledRequest) -> tuple[Any, ...]:
@@ -70,29 +50,28 @@ def replay_order(request: LabelledRequest) -> tuple[Any, ...]:
     return (request.at, request.session or "", request.turn or 0, request.id)
 
 
-def prepare_requests(config: RunConfig, limit: int | None) -> list[LabelledRequest]:
+def prepare_requests(source: RequestSource) -> list[LabelledRequest]:
     """The requests in replay order: the first ``limit`` of the file, timeline filled in."""
-    requests = load_requests(config.resolve(config.requests))
-    if config.labels:
-        labels = config.resolve(config.labels)
-        requests = apply_labels(requests, load_labels(labels), labels)
-    if limit is not None:
-        requests = requests[:limit]
+    requests = load_requests(source.path)
+    if source.labels is not None:
+        requests = apply_labels(requests, load_labels(source.labels), source.labels)
+    if source.limit is not None:
+        requests = requests[: source.limit]
     if any(r.at is None for r in requests):
-        seed = config.seed if config.timeline.seed is None else config.timeline.seed
-        requests = assign_timeline(requests, seed=seed, days=config.timeline.days)
+        requests = assign_timeline(requests, seed=source.timeline_seed, days=source.timeline_days)
     return sorted(requests, key=replay_order)
 
 
-def train_split(requests: Sequence[LabelledRequest], config: RunConfig) -> frozenset[str]:
+def train_split(
+    requests: Sequence[LabelledRequest], calibration: CalibrationSpec
+) -> frozenset[str]:
     """Ids of the calibration train split: a seeded share of positives and of negatives."""
-    seed = config.seed if config.calibration.seed is None else config.calibration.seed
-    rng = random.Random(f"skillbench-split-{seed}")
+    rng = random.Random(f"skillbench-split-{calibration.seed}")
     train: set[str] = set()
     for positive in (True, False):
         ids = sorted(r.id for r in requests if r.positive is positive)
         rng.shuffle(ids)
-        train.update(ids[: round(len(ids) * config.calibration.train_fraction)])
+        train.update(ids[: round(len(ids) * calibration.train_fraction)])
     return frozenset(train)
 
 
@@ -104,11 +83,11 @@ class Grid:
     catalogs: dict[tuple[str, str], Catalog]
     plans: dict[Cell, ListingPlan]
     cells: list[Cell]
-    selector_configs: dict[str, SelectorConfig]
+    selectors: dict[str, SelectorSpec]
     train: frozenset[str] = frozenset()
     duplicates: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    agents: dict[str, dict[str, Any]] = field(default_factory=dict)
+    agents: dict[str, JsonObject] = field(default_factory=dict)
     """What a catalog-size sweep drew or skipped (anchor sample, unusable sizes)."""
 
     @property
@@ -116,46 +95,44 @@ class Grid:
         return len(self.cells) * len(self.requests)
 
 
-def load_variant(config: RunConfig, variant: str, profile: str) -> Catalog:
-    """The catalog of config variant ``variant`` under ``profile``'s precedence rules."""
-    specs = [SourceSpec(str(config.resolve(s.path)), s.source) for s in config.catalogs[variant]]
-    cwd = config.resolve(config.cwd) if config.cwd else None
-    return load_catalog(specs, profile=profile, cwd=cwd)
+def load_variant(spec: GridSpec, variant: CatalogVariant, profile: str) -> Catalog:
+    """The catalog of ``variant`` under ``profile``'s precedence rules."""
+    return load_catalog(list(variant.sources), profile=profile, cwd=spec.cwd)
 
 
-def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
+def build_grid(spec: GridSpec) -> Grid:
     """Load requests and catalogs, build the plans and enumerate the cells."""
-    requests = prepare_requests(config, limit if limit is not None else config.limit)
+    requests = prepare_requests(spec.requests)
     notes: list[str] = []
-    if config.catalog_sizes is not None:
-        requests, notes = anchor_requests(requests, config.anchors, config.seed)
+    if spec.sweep is not None:
+        requests, notes = anchor_requests(requests, spec.sweep.anchors, spec.seed)
     catalogs: dict[tuple[str, str], Catalog] = {}
-    for variant in config.catalogs:
-        for profile in config.profiles:
-            catalog = load_variant(config, variant, profile)
+    for source in spec.catalogs:
+        for profile in spec.profiles:
+            catalog = load_variant(spec, source, profile)
             if not catalog.skills:
                 raise InputError(
-                    config.location("catalogs", variant),
-                    f"catalog {variant!r} holds no skills (profile {profile})",
+                    source.where,
+                    f"catalog {source.name!r} holds no skills (profile {profile})",
                 )
-            check_expected(requests, catalog, label=variant)
-            catalogs[variant, profile] = catalog
+            check_expected(requests, catalog, label=source.name)
+            catalogs[source.name, profile] = catalog
     plans: dict[Cell, ListingPlan] = {}
     cells: list[Cell] = []
     seen: set[tuple[Any, ...]] = set()
     duplicates: list[str] = []
     for (variant, profile), full in catalogs.items():
-        for level in _levels(config, variant, profile, full, requests, notes):
-            for budget in config.budgets:
-                for ordering in config.orderings:
+        for level in _levels(spec, variant, profile, full, requests, notes):
+            for budget in spec.budgets:
+                for ordering in spec.orderings:
                     plan = ListingPlan(
                         level.catalog.skills,
                         profile=profile,
                         budget=budget,
                         ordering=ordering,
                         inactive=full.inactive,
-                        seed=config.seed,
-                        options=config.profile_options.get(profile),
+                        seed=spec.seed,
+                        options=spec.profile_options.get(profile),
                     )
                     effective = plan.budget
                     setting = (variant, profile, level.size, level.mode, effective, ordering)
@@ -164,36 +141,37 @@ def build_grid(config: RunConfig, *, limit: int | None = None) -> Grid:
                         duplicates.append(f"{variant}{size}/{profile}/budget {budget}/{ordering}")
                         continue
                     seen.add(setting)
-                    for half_life in config.half_lives:
-                        for sel in config.selectors:
-                            for repeat in range(config.repeats):
-                                cell = Cell(
-                                    len(cells),
-                                    variant,
-                                    profile,
-                                    effective,
-                                    ordering,
-                                    half_life,
-                                    sel.label,
-                                    repeat,
-                                    level.size,
-                                    level.mode,
-                                )
+                    for half_life in spec.half_lives:
+                        for sel in spec.selectors:
+                            key = CellKey(
+                                catalog=variant,
+                                profile=profile,
+                                budget=effective,
+                                ordering=ordering,
+                                half_life=half_life,
+                                selector=sel.label,
+                                catalog_size=level.size,
+                                distractors=level.mode,
+                            )
+                            for repeat in range(spec.repeats):
+                                cell = Cell(len(cells), key, repeat)
                                 cells.append(cell)
                                 plans[cell] = plan
-    grid = Grid(requests, catalogs, plans, cells, {s.label: s for s in config.selectors})
+    grid = Grid(requests, catalogs, plans, cells, {s.label: s for s in spec.selectors})
     grid.duplicates = duplicates
-    uses = [PROFILES.get(p).snapshot_use(config.profile_options.get(p)) for p in config.profiles]
-    grid.agents = agent_facts(config, [use for use in uses if use is not None])
+    uses = [PROFILES.get(p).snapshot_use(spec.profile_options.get(p)) for p in spec.profiles]
+    grid.agents = agent_facts(spec.selectors, [use for use in uses if use is not None])
     notes += [note for use in uses if use and (note := use.missing_note())]
     grid.notes = list(dict.fromkeys(notes))
     return grid
 
 
-def agent_facts(config: RunConfig, uses: Sequence[SnapshotUse]) -> dict[str, dict[str, Any]]:
+def agent_facts(
+    selectors: Sequence[SelectorSpec], uses: Sequence[SnapshotUse]
+) -> dict[str, JsonObject]:
     """The shipped agents a run depends on: each verified profile's agent version and the
     snapshot its listings used (``uses``), and the CLI version of each live agent selector."""
-    facts: dict[str, dict[str, Any]] = {
+    facts: dict[str, JsonObject] = {
         use.agent: {
             "verified_version": use.version,
             "snapshot": use.snapshot,
@@ -201,11 +179,11 @@ def agent_facts(config: RunConfig, uses: Sequence[SnapshotUse]) -> dict[str, dic
         }
         for use in uses
     }
-    for sel in config.selectors:
-        if sel.type == "agent" and isinstance(sel.params.get("agent"), str):
+    for sel in selectors:
+        name = sel.params.get("agent")
+        if sel.type == "agent" and isinstance(name, str):
             from skillbench.agents import AGENTS, agent_version, find_executable
 
-            name = sel.params["agent"]
             spec = AGENTS.get(name)
             entry = facts.setdefault(name, {"verified_version": spec.verified_version})
             entry["cli_version"] = agent_version(find_executable(spec))
@@ -213,7 +191,7 @@ def agent_facts(config: RunConfig, uses: Sequence[SnapshotUse]) -> dict[str, dic
 
 
 def _levels(
-    config: RunConfig,
+    spec: GridSpec,
     variant: str,
     profile: str,
     catalog: Catalog,
@@ -221,76 +199,73 @@ def _levels(
     notes: list[str],
 ) -> list[SizedCatalog]:
     """The catalogs of ``variant``: itself, or its nested sizes in a catalog-size sweep."""
-    if config.catalog_sizes is None:
+    sweep = spec.sweep
+    if sweep is None:
         return [SizedCatalog(None, None, catalog)]
-    base = config.path.parent if config.path else None
+    base = spec.base_dir
 
     def embed(texts: Sequence[str]) -> Any:
         embedder = Embedder.shared(DEFAULT_MODEL, default_cache_root(), base_dir=base)
         return embedder.embed(texts)
 
-    sweep = plan_sizes(
+    sized = plan_sizes(
         catalog,
         variant,
         requests,
-        config.catalog_sizes,
-        config.distractor_modes,
-        config.seed,
+        sweep.sizes,
+        sweep.modes,
+        spec.seed,
         embed,
         listable_indices(
             catalog.skills,
             profile=profile,
             inactive=catalog.inactive,
-            options=config.profile_options.get(profile),
+            options=spec.profile_options.get(profile),
         ),
     )
-    notes += sweep.notes
-    if not sweep.catalogs:
+    notes += sized.notes
+    if not sized.catalogs:
         raise InputError(
-            config.location("catalog_sizes"),
-            f"no catalog size of the sweep fits catalog {variant!r}: " + "; ".join(sweep.notes),
+            sweep.where,
+            f"no catalog size of the sweep fits catalog {variant!r}: " + "; ".join(sized.notes),
         )
-    return sweep.catalogs
+    return sized.catalogs
 
 
 class SelectorPool:
     """Selectors built once per run; calibratable ones once per cell (each fits its own)."""
 
-    def __init__(
-        self, configs: dict[str, SelectorConfig], env: SelectorEnv, config: RunConfig
-    ) -> None:
+    def __init__(self, selectors: dict[str, SelectorSpec], env: SelectorEnv) -> None:
         self.env = env
-        self.configs = configs
-        self._index = {sel.label: i for i, sel in enumerate(config.selectors)}
-        self._config = config
+        self.selectors = selectors
         self._shared: dict[str, Selector] = {}
         self._per_cell: dict[Cell, Selector] = {}
 
     def _build(self, name: str) -> Selector:
         """Build a selector; a parameter its factory rejects is reported at its config line."""
-        sel = self.configs[name]
+        sel = self.selectors[name]
         try:
             return SELECTORS.get(sel.type)(sel.params, self.env)
         except InputError:
             raise
         except SkillbenchError as exc:
-            where = self._config.location("selectors", self._index[name])
-            raise InputError(where, str(exc)) from None
+            raise InputError(sel.where, str(exc)) from None
 
     def for_cell(self, cell: Cell) -> Selector:
         if cell in self._per_cell:
             return self._per_cell[cell]
-        shared = self._shared.get(cell.selector)
+        name = cell.key.selector
+        shared = self._shared.get(name)
         if shared is None:
-            shared = self._shared[cell.selector] = self._build(cell.selector)
+            shared = self._shared[name] = self._build(name)
         if not isinstance(shared, Calibratable):
             return shared
-        own = self._per_cell[cell] = self._build(cell.selector)
+        own = self._per_cell[cell] = self._build(name)
         return own
 
     def shared(self) -> dict[str, Selector]:
         """One instance per configured selector (for ``--dry-run`` plans)."""
-        for name in self.configs:
+        for name in self.selectors:
             if name not in self._shared:
                 self._shared[name] = self._build(name)
         return self._shared

@@ -18,17 +18,17 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
+from skillbench.replay._annotators import Annotator
 from skillbench.replay._cell import CellRun, FactsCache, make_row
-from skillbench.replay._types import Annotator
 from skillbench.results import ResultRow
 from skillbench.selectors import Selector, Streaming
 from skillbench.types import Decision, Query, RunStopped
 
-Record = Callable[[int, int, dict[str, Any]], None]
+Record = Callable[[int, int, ResultRow], None]
 """Takes each finished row as ``record(cell_index, request_index, row)``."""
 
 POLL_S = 0.2
@@ -114,7 +114,7 @@ class Lockstep:
         share = (time.perf_counter() - start) * 1000 / len(items)
         if len(decisions) != len(items):
             raise SkillbenchError(
-                f"selector {items[0].run.cell.selector!r} returned {len(decisions)} decisions "
+                f"selector {items[0].run.cell.key.selector!r} returned {len(decisions)} decisions "
                 f"for {len(items)} queries"
             )
         for item, decision in zip(items, decisions, strict=True):
@@ -162,12 +162,11 @@ class Lockstep:
     def _finish(self, item: _Issued, decision: Decision, share: float | None) -> None:
         """Record the decision's row and let its cell move on."""
         run, i, query = item
-        split = "train" if query.request.id in run.train else "test"
+        split: Literal["train", "test"] = "train" if query.request.id in run.train else "test"
         facts = self.facts.get(query.listing)
-        fields = make_row(run.cell, query, decision, facts, split, share)
-        typed = ResultRow.model_validate({**fields, **run.retrieval(query.request, self.facts)})
+        retrieval = run.retrieval(query.request, self.facts)
+        row = make_row(run.cell, query, decision, facts, split, share, retrieval)
         for annotator in self.annotators:
-            typed = annotator.annotate_row(typed, query, decision)
-        row = typed.to_json()
+            row = annotator.annotate_row(row, query, decision)
         self.record(run.cell.index, i, row)
         run.finish(query.request, row)

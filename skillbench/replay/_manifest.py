@@ -17,7 +17,7 @@ from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.catalog import Catalog
-from skillbench.replay._config import RunConfig
+from skillbench.replay._experiment import Experiment, UsageSpec
 from skillbench.replay._grid import Grid
 from skillbench.replay._results import now_iso
 from skillbench.replay._types import Cell
@@ -62,22 +62,20 @@ RESUME_CHECKS = (
 """What ``--resume`` compares, as its error says it."""
 
 
-def input_digests(config: RunConfig, grid: Grid) -> dict[str, str]:
+def input_digests(usage: UsageSpec, grid: Grid) -> dict[str, str]:
     """Digests of the inputs the config hash leaves out, by name: each catalog variant as
     loaded and the usage warm-start file. A resume compares them, so a skill added or
     rewritten since the run started never mixes old rows with new ones."""
-    out: dict[str, str] = {}
-    for variant in config.catalogs:
-        digest = hashlib.sha256()
-        for profile in config.profiles:
-            catalog = grid.catalogs[variant, profile]
-            for skill in catalog.skills:
-                fields = {f.name: getattr(skill, f.name) for f in dataclasses.fields(skill)}
-                digest.update(_canonical(fields).encode() + b"\n")
-            digest.update(_canonical(catalog.inactive).encode() + b"\n")
-        out[f"catalogs.{variant}"] = digest.hexdigest()[:16]
-    if config.usage.warm_start:
-        path = config.resolve(config.usage.warm_start)
+    digests: dict[str, hashlib._Hash] = {}
+    for (variant, _), catalog in grid.catalogs.items():
+        digest = digests.setdefault(variant, hashlib.sha256())
+        for skill in catalog.skills:
+            fields = {f.name: getattr(skill, f.name) for f in dataclasses.fields(skill)}
+            digest.update(_canonical(fields).encode() + b"\n")
+        digest.update(_canonical(catalog.inactive).encode() + b"\n")
+    out = {f"catalogs.{variant}": d.hexdigest()[:16] for variant, d in digests.items()}
+    if usage.warm_start is not None:
+        path = usage.warm_start
         data = path.read_bytes() if path.is_file() else b""
         out["usage.warm_start"] = hashlib.sha256(data).hexdigest()[:16]
     return out
@@ -120,7 +118,7 @@ def check_inputs(run_dir: Path, config_hash: str, inputs: Mapping[str, str]) -> 
 
 
 def run_info(
-    config: RunConfig,
+    experiment: Experiment,
     grid: Grid,
     fitted: Mapping[Cell, Mapping[str, Any]],
     resumed: int,
@@ -128,37 +126,36 @@ def run_info(
 ) -> dict[str, Any]:
     """The run's shape: sizes, usage and timeline settings, catalogs (under the first
     profile), the input digests, skipped duplicate listings and the calibration split."""
-    profile = config.profiles[0]
+    spec = experiment.grid
+    profile = spec.profiles[0]
     info: dict[str, Any] = {
         "requests": len(grid.requests),
         "cells": len(grid.cells),
         "decisions": grid.decisions,
         "resumed_rows": resumed,
-        "limit": config.limit,
-        "token_model": config.token_model,
-        "usage": config.usage.model_dump(mode="json"),
-        "timeline": {
-            "days": config.timeline.days,
-            "seed": config.seed if config.timeline.seed is None else config.timeline.seed,
-        },
-        "catalogs": {v: catalog_facts(grid.catalogs[v, profile]) for v in config.catalogs},
+        "limit": spec.requests.limit,
+        "token_model": experiment.token_model,
+        "usage": experiment.usage.settings(),
+        "timeline": {"days": spec.requests.timeline_days, "seed": spec.requests.timeline_seed},
+        "catalogs": {v.name: catalog_facts(grid.catalogs[v.name, profile]) for v in spec.catalogs},
         "inputs": dict(inputs),
     }
     if grid.agents:
         info["agents"] = grid.agents
     if grid.duplicates:
         info["duplicate_listings_skipped"] = grid.duplicates
-    if config.catalog_sizes is not None:
+    if spec.sweep is not None:
+        sizes = {c.key.catalog_size for c in grid.cells if c.key.catalog_size is not None}
         info["catalog_sizes"] = {
-            "sizes": sorted({c.catalog_size for c in grid.cells if c.catalog_size is not None}),
-            "distractors": list(config.distractor_modes),
+            "sizes": sorted(sizes),
+            "distractors": list(spec.sweep.modes),
             "anchors": sorted({name for r in grid.requests for name in r.expected}),
             "notes": grid.notes,
         }
     if fitted:
         info["calibration"] = {
-            "train_fraction": config.calibration.train_fraction,
-            "seed": config.seed if config.calibration.seed is None else config.calibration.seed,
+            "train_fraction": experiment.calibration.train_fraction,
+            "seed": experiment.calibration.seed,
             "train": len(grid.train),
             "test": len(grid.requests) - len(grid.train),
             "fitted": {cell.label: dict(v) for cell, v in fitted.items()},
@@ -170,18 +167,13 @@ class ManifestWriter:
     """Writes the manifest of one run; ``write(status)`` at start, stop and end."""
 
     def __init__(
-        self,
-        run_dir: Path,
-        config: RunConfig,
-        config_hash: str,
-        started: str,
-        info: Mapping[str, Any],
+        self, run_dir: Path, experiment: Experiment, started: str, info: Mapping[str, Any]
     ) -> None:
         self.path = run_dir / MANIFEST
         self.fixed = {
-            "name": config.name,
-            "config_hash": config_hash,
-            "seed": config.seed,
+            "name": experiment.name,
+            "config_hash": experiment.config_hash,
+            "seed": experiment.seed,
             "started_at": started,
             "versions": package_versions(),
             **info,

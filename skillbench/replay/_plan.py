@@ -2,80 +2,120 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from skillbench.replay._config import RunConfig
-from skillbench.replay._grid import Grid, SelectorPool, build_grid, selector_env, usage_trackers
+from skillbench.replay._experiment import resolve_experiment
+from skillbench.replay._grid import SelectorPool, build_grid
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._timeline import listing_at
 from skillbench.replay._types import Plannable
 from skillbench.selectors import Query
+from skillbench.types import DistractorMode, JsonObject
 
 
-def dry_run(
-    config: RunConfig, *, limit: int | None = None, max_concurrency: int = 8
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SelectorPlan:
+    """What one configured selector would do.
+
+    Attributes:
+        type: its registry type.
+        cells: its summary cells (repeats pooled).
+        decisions: its decisions, every repeat counted.
+        estimate: what a ``Plannable`` selector says the run would cost it (calls, cached,
+            tokens, dollars …; None for the others).
+    """
+
+    type: str
+    cells: int
+    decisions: int
+    estimate: JsonObject | None = None
+
+
+@dataclass(frozen=True)
+class GridAxes:
+    """The grid's axes as the run will replay them (budgets as the renderers applied them;
+    the size axes only in a catalog-size sweep)."""
+
+    catalogs: tuple[str, ...]
+    profiles: tuple[str, ...]
+    budgets: tuple[int | None, ...]
+    orderings: tuple[str, ...]
+    half_lives: tuple[str, ...]
+    selectors: tuple[str, ...]
+    repeats: int
+    catalog_sizes: tuple[int, ...] = ()
+    distractors: tuple[DistractorMode | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class DryRun:
+    """What ``run_experiment`` would do: ``cells`` counts listing settings × selectors (a
+    cell's repeats are one cell, as in the summary); ``decisions`` counts every repeat."""
+
+    name: str
+    requests: int
+    cells: int
+    repeats: int
+    decisions: int
+    grid: GridAxes
+    selectors: dict[str, SelectorPlan]
+    notes: tuple[str, ...] = ()
+
+
+def dry_run(config: RunConfig, *, limit: int | None = None, max_concurrency: int = 8) -> DryRun:
     """What ``run_experiment`` would do, without asking any selector to decide.
-
-    ``cells`` counts listing settings × selectors (a cell's repeats are one cell, as in the
-    summary); ``decisions`` counts every repeat.
 
     Plannable selectors get every query of their cells with listings as the warm-start usage
     shows them (the replay's own history cannot be known in advance), cut to the top k by
     their retrieve stage if any: an estimate.
     """
-    if limit is not None:
-        config = config.model_copy(update={"limit": limit})
-    grid = build_grid(config)
-    env = selector_env(config, max_concurrency=max_concurrency, quiet=True)
-    pool = SelectorPool(grid.selector_configs, env, config)
-    tracker = usage_trackers(config)
-    stages = RetrieveStages(config, env, grid.requests)
-    selectors: dict[str, Any] = {}
+    experiment = resolve_experiment(config, limit=limit)
+    spec = experiment.grid
+    grid = build_grid(spec)
+    env = experiment.selector_env(max_concurrency=max_concurrency, quiet=True)
+    pool = SelectorPool(grid.selectors, env)
+    tracker = experiment.usage.trackers()
+    stages = RetrieveStages(spec.selectors, env, grid.requests)
+    selectors: dict[str, SelectorPlan] = {}
     for name, selector in pool.shared().items():
-        cells = [c for c in grid.cells if c.selector == name]
-        entry: dict[str, Any] = {
-            "type": grid.selector_configs[name].type,
-            "cells": len({c.key for c in cells}),
-            "decisions": len(cells) * len(grid.requests),
-        }
+        cells = [c for c in grid.cells if c.key.selector == name]
+        estimate = None
         if isinstance(selector, Plannable):
             queries = []
             for cell in cells:
-                plan, usage = grid.plans[cell], tracker(cell.half_life)
+                plan, usage = grid.plans[cell], tracker(cell.key.half_life)
                 top = stages.top(name, plan)
                 for r in grid.requests:
                     shown = listing_at(plan, usage, r, None if top is None else top[r.id])
                     queries.append(Query(r, shown.listing, cell.repeat, cell.label))
-            entry["plan"] = dict(selector.plan(queries))
-        selectors[name] = entry
-    return {
-        "name": config.name,
-        **({"notes": grid.notes} if grid.notes else {}),
-        "requests": len(grid.requests),
-        "cells": len({c.key for c in grid.cells}),
-        "repeats": config.repeats,
-        "decisions": grid.decisions,
-        "grid": {
-            "catalogs": list(config.catalogs),
-            "profiles": config.profiles,
-            "budgets": sorted({c.budget for c in grid.cells}, key=lambda b: (b is None, b or 0)),
-            "orderings": config.orderings,
-            "half_lives": config.half_lives,
-            "selectors": [s.label for s in config.selectors],
-            "repeats": config.repeats,
-            **_sweep(grid),
-        },
-        "selectors": selectors,
-    }
-
-
-def _sweep(grid: Grid) -> dict[str, Any]:
-    """The catalog sizes and distractor modes the grid runs (nothing without a sweep)."""
-    sizes = sorted({c.catalog_size for c in grid.cells if c.catalog_size is not None})
-    if not sizes:
-        return {}
-    return {
-        "catalog_sizes": sizes,
-        "distractors": list(dict.fromkeys(c.distractors for c in grid.cells)),
-    }
+            estimate = dict(selector.plan(queries))
+        selectors[name] = SelectorPlan(
+            grid.selectors[name].type,
+            len({c.key for c in cells}),
+            len(cells) * len(grid.requests),
+            estimate,
+        )
+    keys = [c.key for c in grid.cells]
+    sizes = sorted({k.catalog_size for k in keys if k.catalog_size is not None})
+    axes = GridAxes(
+        catalogs=tuple(v.name for v in spec.catalogs),
+        profiles=spec.profiles,
+        budgets=tuple(sorted({k.budget for k in keys}, key=lambda b: (b is None, b or 0))),
+        orderings=spec.orderings,
+        half_lives=spec.half_lives,
+        selectors=tuple(s.label for s in spec.selectors),
+        repeats=spec.repeats,
+        catalog_sizes=tuple(sizes),
+        distractors=tuple(dict.fromkeys(k.distractors for k in keys)) if sizes else (),
+    )
+    return DryRun(
+        name=experiment.name,
+        requests=len(grid.requests),
+        cells=len(set(keys)),
+        repeats=spec.repeats,
+        decisions=grid.decisions,
+        grid=axes,
+        selectors=selectors,
+        notes=tuple(grid.notes),
+    )

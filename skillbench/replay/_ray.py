@@ -1,6 +1,6 @@
 """The ``ray`` executor: cells (and request chunks of independent cells) as Ray tasks.
 
-The driver ships what every task shares once through Ray's object store: the config, the
+The driver ships what every task shares once through Ray's object store: the experiment, the
 prepared grid (requests, catalogs, listing plans), the rows a resume keeps and every
 embedding the driver holds. A task rebuilds its cells' selectors, calibrates them exactly as
 the driver did and replays its cells with the local lockstep engine; the driver records the
@@ -18,7 +18,7 @@ import itertools
 import logging
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -27,18 +27,15 @@ from typing import Any, NamedTuple
 from skillbench._errors import SkillbenchError
 from skillbench.cache import default_cache_root
 from skillbench.listing import render_listing
-from skillbench.replay._cell import CHUNK, CellRun, FactsCache
-from skillbench.replay._config import RunConfig
-from skillbench.replay._engine import (
-    _annotators,
-    _cell_runs,
-    distinct_selectors,
-    prepare_runs,
-)
+from skillbench.replay._annotators import run_annotators
+from skillbench.replay._cell import CHUNK, FactsCache
 from skillbench.replay._executor import EXECUTORS, ReplayJob
+from skillbench.replay._experiment import Experiment
 from skillbench.replay._grid import Grid, SelectorPool
 from skillbench.replay._lockstep import Lockstep
+from skillbench.replay._prepare import cell_runs, distinct_selectors, prepare_runs
 from skillbench.replay._retrieve import RetrieveStages
+from skillbench.results import ResultRow
 from skillbench.selectors import (
     Preparable,
     SelectorEnv,
@@ -67,14 +64,14 @@ class Unit(NamedTuple):
 class Shipment:
     """What every task shares, put in the object store once."""
 
-    config: RunConfig
+    experiment: Experiment
     grid: Grid
-    kept: Sequence[Mapping[str, Any]]
+    kept: Sequence[ResultRow]
     env: SelectorEnv
     vectors: dict[str, Vectors]
 
 
-Finished = list[tuple[int, int, dict[str, Any]]]
+Finished = list[tuple[int, int, ResultRow]]
 """A task's rows: ``(cell index, request index, row)``."""
 
 
@@ -93,9 +90,9 @@ def _ray() -> ModuleType:
 class RayExecutor:
     """Cells as Ray tasks on the cluster at ``RAY_ADDRESS`` (else a local instance)."""
 
-    def check(self, config: RunConfig) -> None:
+    def check(self, experiment: Experiment) -> None:
         """Ray importable and no per-process spend cap, before the run folder is touched."""
-        capped = [s.label for s in config.selectors if s.params.get("max_cost_usd")]
+        capped = [s.label for s in experiment.selectors if s.params.get("max_cost_usd")]
         if capped:
             raise SkillbenchError(
                 f"selector {capped[0]!r} sets max_cost_usd, a cap each process keeps on its "
@@ -122,7 +119,7 @@ class RayExecutor:
         try:
             warm_entry_texts(job)
             shipment = ray.put(
-                Shipment(job.config, job.grid, list(job.kept), job.env, shared_vectors())
+                Shipment(job.experiment, job.grid, list(job.kept), job.env, shared_vectors())
             )
             slots = int(ray.cluster_resources().get("CPU", 1))
             task = ray.remote(num_cpus=1)(replay_unit)
@@ -168,7 +165,7 @@ def warm_entry_texts(job: ReplayJob) -> None:
             budget=UNBOUNDED,
             ordering="alpha",
             inactive=catalog.inactive,
-            options=job.config.profile_options.get(profile),
+            options=job.experiment.grid.profile_options.get(profile),
         )
         texts.update((t, None) for e in full.shown for t in (entry_text(e), e.name))
     for plan in {id(p): p for p in job.grid.plans.values()}.values():
@@ -204,34 +201,26 @@ def plan_units(job: ReplayJob, slots: int) -> list[Unit]:
 def replay_unit(shipment: Shipment, unit: Unit) -> Finished:
     """Run in a Ray worker: replay ``unit``'s cells with the local engine, return the rows."""
     preload_vectors(shipment.vectors)
-    config, grid = shipment.config, shipment.grid
+    experiment, grid = shipment.experiment, shipment.grid
     env = shipment.env
     if os.environ.get("SKILLBENCH_CACHE_DIR"):
         env = dataclasses.replace(env, cache_dir=default_cache_root())
     mine = dataclasses.replace(grid, cells=[grid.cells[i] for i in unit.cells])
-    pool = SelectorPool(grid.selector_configs, env, config)
-    runs = _cell_runs(config, mine, pool, shipment.kept, RetrieveStages(config, env, grid.requests))
+    pool = SelectorPool(grid.selectors, env)
+    stages = RetrieveStages(experiment.selectors, env, grid.requests)
+    runs = cell_runs(mine, pool, shipment.kept, stages, experiment.usage)
     prepare_runs(runs, grid)
     if unit.span is not None:
-        _only_span(runs, grid, unit.span)
+        for run in runs:
+            assert not run.dependent
+            run.span = range(*unit.span)
     rows: Finished = []
-    facts = FactsCache(config.token_model)
+    facts = FactsCache(experiment.token_model)
     Lockstep(
         runs,
         grid.requests,
         facts,
-        _annotators(config, grid),
+        run_annotators(experiment, grid),
         lambda c, i, row: rows.append((c, i, row)),
     ).run()
     return rows
-
-
-def _only_span(runs: Sequence[CellRun], grid: Grid, span: tuple[int, int]) -> None:
-    """Leave requests outside ``span`` to other tasks: an independent cell passes over
-    them as over kept rows (usage from labels still advances), asking nothing."""
-    lo, hi = span
-    for run in runs:
-        assert not run.dependent
-        for k, request in enumerate(grid.requests):
-            if not lo <= k < hi:
-                run.done.setdefault(request.id, {})

@@ -7,7 +7,6 @@ expected position follow from its new label and the listing the cell showed (reb
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -15,15 +14,24 @@ from typing import Any, NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import apply_labels, check_expected, load_labels
+from skillbench.replay._annotators import run_annotators
 from skillbench.replay._config import load_config
-from skillbench.replay._engine import _annotators
+from skillbench.replay._experiment import resolve_experiment
 from skillbench.replay._grid import build_grid
-from skillbench.replay._results import read_rows, row_key
+from skillbench.replay._results import RowKey, row_key
 from skillbench.replay._summary import summarize
 from skillbench.replay._timeline import replayed_listings
 from skillbench.replay._types import Cell
-from skillbench.results import CONFIG_COPY, MANIFEST, RESULTS, SUMMARY, dumps
-from skillbench.types import CellKey, Decision, classify
+from skillbench.results import (
+    CONFIG_COPY,
+    MANIFEST,
+    RESULTS,
+    CellFields,
+    ResultRow,
+    read_run,
+    results_line,
+)
+from skillbench.types import Decision, classify
 
 KEPT = frozenset({"error", "malformed", "hallucinated"})
 """Outcomes no label changes: nothing shown was invoked."""
@@ -47,64 +55,59 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
     source, out = Path(run_dir), Path(output)
     if out.resolve() == source.resolve():
         raise SkillbenchError(f"-o {out}: write the relabelled run beside {source}, not over it")
-    config = load_config(source / CONFIG_COPY)
-    grid = build_grid(config)
+    experiment = resolve_experiment(load_config(source / CONFIG_COPY))
+    grid = build_grid(experiment.grid)
     overrides = load_labels(labels)
     relabelled = apply_labels(grid.requests, overrides, labels)
     for (variant, _), catalog in grid.catalogs.items():
         check_expected(relabelled, catalog, label=variant)
-    rows = read_rows(source / RESULTS)
-    by_key = {row_key(r): r for r in rows}
-    new: dict[Any, dict[str, Any]] = {}
-    for step in replayed_listings(config, grid, by_key):
+    run = read_run(source)
+    by_key = {row_key(r): r for r in run.rows}
+    new: dict[RowKey, ResultRow] = {}
+    for step in replayed_listings(experiment, grid, by_key):
         if step.row is not None and step.request.id in overrides:
             expected = overrides[step.request.id]
             new[row_key(step.row)] = rescored(step.row, expected, step.shown.listing.shown_names)
-    ordered = [new.get(row_key(r), r) for r in rows]
+    ordered = [new.get(row_key(r), r) for r in run.rows]
     out.mkdir(parents=True, exist_ok=True)
     for name in (CONFIG_COPY, MANIFEST):
         shutil.copyfile(source / name, out / name)
-    (out / RESULTS).write_text("".join(dumps(r) + "\n" for r in ordered), encoding="utf-8")
-    summary = json.loads((source / SUMMARY).read_text(encoding="utf-8"))
-    train = frozenset(r["request_id"] for r in rows if r.get("split") == "train")
+    (out / RESULTS).write_text("".join(results_line(r) for r in ordered), encoding="utf-8")
     summarize(
         out,
-        str(summary["name"]),
-        str(summary["config_hash"]),
+        run.summary.name,
+        run.summary.config_hash,
         grid.cells,
         ordered,
-        _fitted(grid.cells, summary["cells"]),
-        train,
-        _annotators(config, grid),
+        _fitted(grid.cells, run.summary.cells),
+        frozenset(r.request_id for r in run.rows if r.split == "train"),
+        run_annotators(experiment, grid),
     )
-    changed = sum(new[k]["outcome"] != by_key[k]["outcome"] for k in new)
+    changed = sum(new[k].outcome != by_key[k].outcome for k in new)
     return Relabelled(out, len(new), changed)
 
 
-def rescored(
-    row: Mapping[str, Any], expected: Sequence[str], shown: Sequence[str]
-) -> dict[str, Any]:
+def rescored(row: ResultRow, expected: Sequence[str], shown: Sequence[str]) -> ResultRow:
     """``row`` under the label ``expected``, given the names its listing showed."""
     positions = [shown.index(n) for n in expected if n in shown]
-    outcome = row["outcome"]
+    outcome = row.outcome
     if outcome not in KEPT:
-        chosen = row.get("chosen")
+        chosen = row.chosen
         decision = Decision("abstain") if chosen is None else Decision("invoke", chosen)
         outcome = classify(expected, decision, shown)
-    return {
-        **row,
-        "expected": list(expected),
-        "outcome": outcome,
-        "visible": bool(positions) if expected else None,
-        "gold_position": min(positions) if positions else None,
-    }
+    return row.model_copy(
+        update={
+            "expected": list(expected),
+            "outcome": outcome,
+            "visible": bool(positions) if expected else None,
+            "gold_position": min(positions) if positions else None,
+        }
+    )
 
 
-def _fitted(
-    cells: Sequence[Cell], summary: Sequence[Mapping[str, Any]]
-) -> dict[Cell, Mapping[str, Any]]:
+def _fitted(cells: Sequence[Cell], summary: Sequence[CellFields]) -> dict[Cell, Mapping[str, Any]]:
     """What each calibrated cell fitted, from the summary's ``calibration`` (per repeat)."""
-    fits = {CellKey.of(c): (c.get("calibration") or {}).get("fitted") for c in summary}
+    fits = {c.key: (c.calibration or {}).get("fitted") for c in summary}
     out: dict[Cell, Mapping[str, Any]] = {}
     for cell in cells:
         found = fits.get(cell.key)

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
+from skillbench._errors import InputError
 from skillbench.metrics import DEFAULT_TRIGGER_THRESHOLD, group_repeats, repeat_metrics
-from skillbench.replay._types import ANNOTATORS
+from skillbench.replay._annotators import ANNOTATORS
+from skillbench.replay._experiment import Experiment, SelectorSpec
+from skillbench.replay._grid import Grid
+from skillbench.results import CellFields, ResultRow
 from skillbench.types import Decision, Query
-
-if TYPE_CHECKING:
-    from skillbench.replay._config import RunConfig
-    from skillbench.replay._grid import Grid
-    from skillbench.results import CellFields, ResultRow
 
 
 class RepeatsAnnotator:
@@ -37,13 +35,19 @@ class RepeatsAnnotator:
 
 
 @ANNOTATORS.register("repeats")
-def repeats_annotator(config: RunConfig, grid: Grid) -> RepeatsAnnotator | None:
+def repeats_annotator(experiment: Experiment, grid: Grid) -> RepeatsAnnotator | None:
     """Takes part only when the config asks for more than one repeat."""
-    if config.repeats < 2:
+    if experiment.grid.repeats < 2:
         return None
-    return RepeatsAnnotator(
-        {
-            s.label: float(s.params.get("trigger_threshold", DEFAULT_TRIGGER_THRESHOLD))
-            for s in config.selectors
-        }
-    )
+    return RepeatsAnnotator({s.label: _trigger_threshold(s) for s in experiment.selectors})
+
+
+def _trigger_threshold(selector: SelectorSpec) -> float:
+    """The selector's ``trigger_threshold`` param, a number (reported at its config line)."""
+    value = selector.params.get("trigger_threshold", DEFAULT_TRIGGER_THRESHOLD)
+    try:
+        if isinstance(value, int | float | str):
+            return float(value)
+    except ValueError:
+        pass
+    raise InputError(selector.where, f"trigger_threshold must be a number, not {value!r}")

@@ -1,20 +1,28 @@
 """Writing the run directory: results rows appended as they finish, JSON files, resume.
 
-Every row, the summary and the manifest pass through their ``skillbench.results`` model
-before they are written, so the files hold exactly the shapes ``read_run`` accepts.
+Rows are ``skillbench.results.ResultRow`` records from the moment a decision finishes; each
+is serialised once, when its line is written, so the files hold exactly the shapes
+``read_run`` accepts.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, NamedTuple
 
 from skillbench._errors import SkillbenchError
-from skillbench.results import MANIFEST, RESULTS, RUN_FILES, SUMMARY, ResultRow, dumps
-from skillbench.results import read_rows as read_result_rows
+from skillbench.results import (
+    MANIFEST,
+    RESULTS,
+    RUN_FILES,
+    SUMMARY,
+    ResultRow,
+    read_rows,
+    results_line,
+)
 from skillbench.types import CellKey
 
 
@@ -26,13 +34,16 @@ class RowKey(NamedTuple):
     request_id: str
 
 
-def row_key(row: Mapping[str, Any]) -> RowKey:
-    return RowKey(CellKey.of(row), row["repeat"], row["request_id"])
+class StepKey(NamedTuple):
+    """Where a decision sits in the replay: its cell's index in the grid and its request's
+    index in replay order (the canonical order of results.jsonl)."""
+
+    cell: int
+    request: int
 
 
-def checked_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    """``row`` as the results model stores it (a programming error if it does not fit)."""
-    return ResultRow.model_validate(row).model_dump(mode="json")
+def row_key(row: ResultRow) -> RowKey:
+    return RowKey(row.key, row.repeat, row.request_id)
 
 
 def now_iso() -> str:
@@ -44,19 +55,19 @@ class ResultsWriter:
     the decisions in flight; keeps each row's line by its key so the canonical rewrite at
     the end reorders lines instead of serialising every row again."""
 
-    def __init__(self, path: Path, existing: Iterable[tuple[Any, Mapping[str, Any]]] = ()) -> None:
+    def __init__(self, path: Path, existing: Iterable[tuple[StepKey, ResultRow]] = ()) -> None:
         self.path = path
-        self._lines: dict[Any, str] = {}
+        self._lines: dict[StepKey, str] = {}
         self._fh: IO[str] = path.open("w", encoding="utf-8")
         for key, row in existing:
             self._fh.write(self._line(key, row))
         self._fh.flush()
 
-    def _line(self, key: Any, row: Mapping[str, Any]) -> str:
-        line = self._lines[key] = dumps(row) + "\n"
+    def _line(self, key: StepKey, row: ResultRow) -> str:
+        line = self._lines[key] = results_line(row)
         return line
 
-    def write(self, key: Any, row: Mapping[str, Any]) -> None:
+    def write(self, key: StepKey, row: ResultRow) -> None:
         self._fh.write(self._line(key, row))
         self._fh.flush()
 
@@ -71,12 +82,7 @@ class ResultsWriter:
         tmp.replace(self.path)
 
 
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a results file as plain dicts (read by ``skillbench.results.read_rows``)."""
-    return [r.model_dump(mode="json") for r in read_result_rows(path)]
-
-
-def resumable_rows(run_dir: Path, config_hash: str) -> list[dict[str, Any]]:
+def resumable_rows(run_dir: Path, config_hash: str) -> list[ResultRow]:
     """Rows a ``--resume`` may keep: answered decisions of a run of the very same config.
 
     Decisions that ended in ``error`` are left out, so the resumed run asks them again. The
@@ -96,7 +102,7 @@ def resumable_rows(run_dir: Path, config_hash: str) -> list[dict[str, Any]]:
             f"{run_dir}: holds a run of a different config (hash {found}, now {config_hash}); "
             "use another -o directory, or run without --resume (and with --overwrite)"
         )
-    kept = [r for r in read_rows(run_dir / RESULTS) if r["outcome"] != "error"]
+    kept = [r for r in read_rows(run_dir / RESULTS) if r.outcome != "error"]
     (run_dir / SUMMARY).unlink(missing_ok=True)
     return kept
 

@@ -9,14 +9,14 @@ request, the listing of just those ``k`` skills with its own renderer, budget an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 
 from skillbench._errors import InputError, SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import ListingPlan
-from skillbench.replay._config import RunConfig
+from skillbench.replay._experiment import RetrieveStage, SelectorSpec
 from skillbench.selectors import RETRIEVERS, Retriever, SelectorEnv, skill_text, top_k
 
 TopK = Mapping[str, tuple[int, ...]]
@@ -27,49 +27,59 @@ class RetrieveStages:
     """The retrieve stages of a run's selectors, each ranking a catalog once."""
 
     def __init__(
-        self, config: RunConfig, env: SelectorEnv, requests: Sequence[LabelledRequest]
+        self,
+        selectors: Sequence[SelectorSpec],
+        env: SelectorEnv,
+        requests: Sequence[LabelledRequest],
     ) -> None:
-        self.config = config
+        self.stages = {sel.label: sel.retrieve for sel in selectors}
         self.env = env
         self.requests = requests
-        self._index = {sel.label: i for i, sel in enumerate(config.selectors)}
         self._retrievers: dict[str, Retriever] = {}
         self._ranked: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
 
     def top(self, selector: str, plan: ListingPlan) -> TopK | None:
         """Each request's top k under ``plan`` for ``selector`` (None: it has no stage)."""
-        stage = self.config.selectors[self._index[selector]].retrieve
+        stage = self.stages[selector]
         if stage is None:
             return None
         texts = tuple(skill_text(plan.skills[i]) for i in plan.listable)
         key = (selector, texts)
         if key not in self._ranked:
             queries = [r.text for r in self.requests]
-            self._ranked[key] = top_k(self._retriever(selector), queries, texts, stage.k)
+            self._ranked[key] = top_k(self._retriever(selector, stage), queries, texts, stage.k)
         catalog = np.asarray(plan.listable, dtype=np.int64)[self._ranked[key]]
         return {r.id: tuple(row.tolist()) for r, row in zip(self.requests, catalog, strict=True)}
 
-    def _retriever(self, selector: str) -> Retriever:
+    def _retriever(self, selector: str, stage: RetrieveStage) -> Retriever:
         """The stage's retriever; a param its method rejects is reported at its config line."""
         if selector not in self._retrievers:
-            i = self._index[selector]
-            stage = self.config.selectors[i].retrieve
-            assert stage is not None
             try:
                 built = RETRIEVERS.get(stage.method)(stage.params, self.env)
             except SkillbenchError as exc:
-                where = self.config.location("selectors", i, "retrieve")
-                raise InputError(where, str(exc)) from None
+                raise InputError(stage.where, str(exc)) from None
             self._retrievers[selector] = built
         return self._retrievers[selector]
 
 
+class Retrieval(NamedTuple):
+    """The results-row fields of a retrieve stage's pick for one request.
+
+    Attributes:
+        retrieved: how many skills it passed on.
+        retrieved_ranks: the 1-based ranks among them of the expected skills it found.
+        full_listing_tokens: tokens of the listing the cell would have shown without it.
+    """
+
+    retrieved: int
+    retrieved_ranks: list[int]
+    full_listing_tokens: int
+
+
 def retrieval_fields(
     top: Sequence[int], plan: ListingPlan, request: LabelledRequest, full_tokens: int
-) -> dict[str, Any]:
-    """The results-row fields of a retrieve stage's pick for ``request``: how many skills it
-    passed on, the 1-based ranks among them of the expected skills it found, and the tokens
-    of the listing the cell would have shown without it."""
+) -> Retrieval:
+    """What the retrieve stage's pick ``top`` for ``request`` adds to its row."""
     expected = set(request.expected)
     ranks = [r for r, i in enumerate(top, 1) if plan.skills[i].name in expected]
-    return {"retrieved": len(top), "retrieved_ranks": ranks, "full_listing_tokens": full_tokens}
+    return Retrieval(len(top), ranks, full_tokens)

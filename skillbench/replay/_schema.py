@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from skillbench._plugins import REFERENCE_PATTERN
 from skillbench.replay._config import RunConfig
+from skillbench.types import JsonObject
 
 
-def config_schema() -> dict[str, Any]:
+def config_schema() -> JsonObject:
     """``RunConfig``'s JSON Schema; profile, selector type, retrieve method, ordering and
     executor names come from their registries (installed plugins included), so the schema
     lists exactly what this installation accepts, and a profile or selector type may also

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from skillbench.replay._types import Annotator, Cell
+from skillbench.replay._annotators import Annotator
+from skillbench.replay._types import Cell
 from skillbench.results import SUMMARY, CellFields, ResultRow, Summary, summary_cell, write_json
 from skillbench.types import CellKey
 

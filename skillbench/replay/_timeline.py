@@ -8,15 +8,16 @@ the engine does, so a listing they show is the one the engine showed, retrieve s
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
-from skillbench.replay._config import RunConfig
-from skillbench.replay._grid import Grid, selector_env, usage_trackers
+from skillbench.replay._experiment import Experiment
+from skillbench.replay._grid import Grid
 from skillbench.replay._results import RowKey
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Cell
+from skillbench.results import ResultRow
 from skillbench.types import NOT_RUN
 from skillbench.usage import UsageTracker
 
@@ -50,7 +51,7 @@ def listing_at(
 
 
 def recorded_use(
-    request: LabelledRequest, row: Mapping[str, Any] | None, *, record_label: bool
+    request: LabelledRequest, row: ResultRow | None, *, record_label: bool
 ) -> str | None:
     """The skill a cell's tracker records after ``request`` (None: nothing).
 
@@ -59,9 +60,9 @@ def recorded_use(
     """
     if record_label:
         return request.expected[0] if request.expected else None
-    if row is None or row.get("chosen") is None or row.get("outcome") in NOT_RUN:
+    if row is None or row.chosen is None or row.outcome in NOT_RUN:
         return None
-    return str(row["chosen"])
+    return row.chosen
 
 
 class Step(NamedTuple):
@@ -77,13 +78,13 @@ class Step(NamedTuple):
 
     cell: Cell
     request: LabelledRequest
-    row: Mapping[str, Any] | None
+    row: ResultRow | None
     shown: Shown
     usage: UsageTracker
 
 
 def replayed_listings(
-    config: RunConfig, grid: Grid, rows: Mapping[Any, Mapping[str, Any]]
+    experiment: Experiment, grid: Grid, rows: Mapping[RowKey, ResultRow]
 ) -> Iterator[Step]:
     """Every cell's listings at every request of a finished run, cell by cell in time order,
     with the usage history rebuilt from ``rows`` (the choices) or the labels, as the run
@@ -92,14 +93,14 @@ def replayed_listings(
     Raises:
         SkillbenchError: a retrieve stage that cannot rank (its model is gone, say).
     """
-    env = selector_env(config, max_concurrency=1, quiet=True)
-    stages = RetrieveStages(config, env, grid.requests)
-    tracker = usage_trackers(config)
-    record_label = config.usage.record == "label"
+    env = experiment.selector_env(max_concurrency=1, quiet=True)
+    stages = RetrieveStages(experiment.selectors, env, grid.requests)
+    tracker = experiment.usage.trackers()
+    record_label = experiment.usage.record_label
     for cell in grid.cells:
         plan = grid.plans[cell]
-        usage = tracker(cell.half_life)
-        top = stages.top(cell.selector, plan)
+        usage = tracker(cell.key.half_life)
+        top = stages.top(cell.key.selector, plan)
         for request in grid.requests:
             row = rows.get(RowKey(cell.key, cell.repeat, request.id))
             shown = listing_at(plan, usage, request, None if top is None else top[request.id])

@@ -79,11 +79,11 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[ResultRow]) -> Reb
     """
     if config_path is None:
         return Rebuilt(note="the run directory has no config.yaml")
-    from skillbench.replay import build_grid, load_config, replayed_listings
+    from skillbench.replay import build_grid, load_config, replayed_listings, resolve_experiment
 
     try:
-        config = load_config(config_path)
-        grid = build_grid(config)
+        experiment = resolve_experiment(load_config(config_path))
+        grid = build_grid(experiment.grid)
     except SkillbenchError as exc:
         return Rebuilt(note=f"the run's inputs could not be read again ({exc})")
     by_key: dict[RowKey, ResultRow] = {(r.key, r.repeat, r.request_id): r for r in rows}
@@ -93,7 +93,7 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[ResultRow]) -> Reb
     why: dict[RowKey, str] = {}
     mismatched = 0
     try:
-        for step in replayed_listings(config, grid, by_key):
+        for step in replayed_listings(experiment, grid, by_key):
             row, listing, request = step.row, step.shown.listing, step.request
             if row is None:
                 continue
@@ -108,7 +108,7 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[ResultRow]) -> Reb
             by_row[key] = index
             hidden = [n for n in request.expected if n not in listing.shown_names]
             if hidden and len(hidden) == len(request.expected):
-                why[key] = why_not_shown(hidden, step, grid, config.profile_options)
+                why[key] = why_not_shown(hidden, step, grid, experiment.grid.profile_options)
     except SkillbenchError as exc:
         return Rebuilt(note=f"the run's retrieve stage could not rank again ({exc})")
     requests = {r.id: r for r in grid.requests}

@@ -27,11 +27,11 @@ def why_not_shown(
     """One sentence per expected skill in ``names`` saying why ``step``'s listing lacks it;
     ``options`` are the config's profile options."""
     cell = step.cell
-    plan, catalog = grid.plans[cell], grid.catalogs[cell.catalog, cell.profile]
+    plan, catalog = grid.plans[cell], grid.catalogs[cell.key.catalog, cell.key.profile]
     at = step.request.at
     scores = step.usage.scores(at) if at is not None else {}
     fates: dict[str, Explanation] = {}
-    for fate in explain(step.shown.full, catalog, options.get(cell.profile)):
+    for fate in explain(step.shown.full, catalog, options.get(cell.key.profile)):
         fates.setdefault(fate.name, fate)  # the loaded skill first, then those it overrode
     return "; ".join(_why(n, step.shown, plan, fates, scores) for n in names)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from skillbench.cli import main
-from skillbench.replay import build_grid, load_config
+from skillbench.replay import build_grid, load_config, resolve_experiment
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIGS = sorted((REPO / "configs").glob("*.yaml"))
@@ -27,7 +27,7 @@ def test_config_builds_its_grid(path: Path) -> None:
         pytest.skip("the config reads ../shared/data, which is not beside this clone")
     config = load_config(path)
     assert config.name == path.stem
-    grid = build_grid(config, limit=5)
+    grid = build_grid(resolve_experiment(config, limit=5).grid)
     assert grid.cells and len(grid.requests) == 5
     assert path.read_text().startswith("#"), "a config opens with a comment saying what it answers"
 

@@ -22,7 +22,8 @@ from support.fake_openai import FakeOpenAI, fork_answer, fork_words, user_text
 from skillbench.catalog import Skill
 from skillbench.cli import main
 from skillbench.dataset import LabelledRequest
-from skillbench.replay import RunStopped, read_rows
+from skillbench.replay import RunStopped
+from skillbench.results import read_rows
 from skillbench.selectors import SELECTORS, Query, SelectorEnv
 
 DEFAULT_SUMMARY = 200
@@ -54,7 +55,7 @@ def run(root: Path, fake: FakeOpenAI, **params: Any) -> dict[str, dict[str, Any]
     config = write_project(root, REQUESTS, selector, profiles=["codebot"], half_lives=["7d"])
     out = root / "run"
     assert main(["run", str(config), "-o", str(out), "-q"]) == 0
-    return {r["request_id"]: r for r in read_rows(out / "results.jsonl")}
+    return {r.request_id: r for r in read_rows(out / "results.jsonl")}
 
 
 def cell_cost(root: Path) -> dict[str, Any]:
@@ -84,25 +85,25 @@ def test_measured_summary_replaces_the_default_and_reruns_send_nothing(
     assert set(answers) == {"pdf-merge", "weather", "git-commit"}
     for request_id, turns in REMAINING.items():
         row, before = forked[request_id], plain[request_id]
-        assert row["outcome"] == before["outcome"] == "correct_skill"
-        fork = row["detail"]["fork"]
-        body = answers[row["chosen"]]
-        measured = row["detail"]["fork_summary_tokens"]
+        assert row.outcome == before.outcome == "correct_skill"
+        fork = row.detail["fork"]
+        body = answers[row.chosen]
+        measured = row.detail["fork_summary_tokens"]
         assert measured == fork_words(user_text(body)) == len(fork["text"].split())
         assert fork["usage"]["completion_tokens"] == measured and fork["cost_usd"] > 0
         assert body["messages"][1]["content"].endswith(row_text(request_id))
         # fork = P + B + Q + W + S + S × R: only S changed.
         gap = (measured - DEFAULT_SUMMARY) * (1 + turns)
-        assert row["fork_tokens"] - before["fork_tokens"] == gap
-        assert row["inline_tokens"] == before["inline_tokens"]
+        assert row.fork_tokens - before.fork_tokens == gap
+        assert row.inline_tokens == before.inline_tokens
     for request_id in ("b0", "b1", "b2"):
-        assert "fork" not in forked[request_id]["detail"]
-        assert forked[request_id]["fork_tokens"] == plain[request_id]["fork_tokens"]
-    total_gap = sum(forked[r]["fork_tokens"] - plain[r]["fork_tokens"] for r in REMAINING)
+        assert "fork" not in forked[request_id].detail
+        assert forked[request_id].fork_tokens == plain[request_id].fork_tokens
+    total_gap = sum(forked[r].fork_tokens - plain[r].fork_tokens for r in REMAINING)
     assert cell_cost(tmp_path / "fork")["fork_tokens"] == (
         cell_cost(tmp_path / "plain")["fork_tokens"] + total_gap
     )
-    sizes = [forked[r]["detail"]["fork_summary_tokens"] for r in REMAINING]
+    sizes = [forked[r].detail["fork_summary_tokens"] for r in REMAINING]
     assert cell_cost(tmp_path / "fork")["measured_summaries"] == {
         "n": len(sizes),
         "mean_tokens": sum(sizes) / len(sizes),
@@ -111,10 +112,8 @@ def test_measured_summary_replaces_the_default_and_reruns_send_nothing(
     sent = fake.requests
     again = run(tmp_path / "again", fake, execute_fork=True)
     assert fake.requests == sent  # selections and forks both come from the cache
-    assert all(again[r]["detail"]["fork"]["cached"] for r in REMAINING)
-    assert {r: again[r]["fork_tokens"] for r in forked} == {
-        r: forked[r]["fork_tokens"] for r in forked
-    }
+    assert all(again[r].detail["fork"]["cached"] for r in REMAINING)
+    assert {r: again[r].fork_tokens for r in forked} == {r: forked[r].fork_tokens for r in forked}
     text = (tmp_path / "fork" / "run" / "results.jsonl").read_text(encoding="utf-8")
     assert SECRET not in text
 
@@ -130,12 +129,12 @@ def test_a_failing_fork_keeps_the_decision_and_the_default_summary(
     fake.script = {'<skill name="weather">': "[[always500]]"}
     forked = run(tmp_path / "fork", fake, execute_fork=True)
     row = forked["a1"]
-    assert (row["outcome"], row["chosen"]) == ("correct_skill", "weather")
-    fork = row["detail"]["fork"]
+    assert (row.outcome, row.chosen) == ("correct_skill", "weather")
+    fork = row.detail["fork"]
     assert fork["status"] == 500 and fork["attempts"] == 3 and "server exploded" in fork["error"]
-    assert "fork_summary_tokens" not in row["detail"]
-    assert row["fork_tokens"] == plain["a1"]["fork_tokens"]  # the default S of 200
-    assert forked["a0"]["fork_tokens"] != plain["a0"]["fork_tokens"]  # others measured
+    assert "fork_summary_tokens" not in row.detail
+    assert row.fork_tokens == plain["a1"].fork_tokens  # the default S of 200
+    assert forked["a0"].fork_tokens != plain["a0"].fork_tokens  # others measured
 
 
 def test_no_fork_without_a_listed_invocation(make_selector, fake: FakeOpenAI) -> None:

@@ -8,7 +8,8 @@ import pytest
 from llm_helpers import calls, fake_selector, write_project
 from support.fake_openai import FakeOpenAI, listed_skills, user_text
 
-from skillbench.replay import dry_run, load_config, read_rows, run_experiment
+from skillbench.replay import dry_run, load_config, run_experiment
+from skillbench.results import read_rows
 
 REQUESTS = [
     {"id": "q0", "text": "merge the pdf files", "expected": "pdf-merge"},
@@ -35,10 +36,10 @@ def test_the_model_sees_only_the_retrieved_skills(
     assert sent["weather in Paris tomorrow"] == {"weather", "git-commit"}
     assert sent["write a git commit message"] == {"git-commit", "pdf-merge"}
     rows = read_rows(result.run_dir / "results.jsonl")
-    assert all(r["retrieved"] == 2 and r["shown"] == 2 for r in rows)
-    assert all(r["retrieved_ranks"] == [1] for r in rows)
-    assert all(r["outcome"] == "correct_skill" for r in rows)
-    assert all(r["listing_tokens"] < r["full_listing_tokens"] for r in rows)
+    assert all(r.retrieved == 2 and r.shown == 2 for r in rows)
+    assert all(r.retrieved_ranks == [1] for r in rows)
+    assert all(r.outcome == "correct_skill" for r in rows)
+    assert all(r.listing_tokens < r.full_listing_tokens for r in rows)
 
 
 def test_dry_run_estimates_the_top_k_listings(
@@ -49,7 +50,9 @@ def test_dry_run_estimates_the_top_k_listings(
     for k in (1, 3):
         selector = fake_selector(fake.base_url, retrieve={"method": "bm25", "k": k})
         project = write_project(tmp_path / str(k), REQUESTS, selector)
-        plans[k] = dry_run(load_config(project))["selectors"]["fake"]["plan"]
+        estimate = dry_run(load_config(project)).selectors["fake"].estimate
+        assert estimate is not None
+        plans[k] = estimate
     assert plans[1]["calls"] == plans[3]["calls"] == 3
     assert plans[1]["est_prompt_tokens"] < plans[3]["est_prompt_tokens"]  # 1 listed skill, not 3
     assert fake.requests == 0

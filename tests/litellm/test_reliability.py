@@ -29,7 +29,8 @@ from llm_helpers import (
 from support.fake_openai import FakeOpenAI
 
 from skillbench.replay import load_config, run_experiment
-from skillbench.replay import read_rows as _read_rows
+from skillbench.results import ResultRow
+from skillbench.results import read_rows as _read_rows
 from skillbench.selectors._litellm import ModelUnavailable
 
 TEXTS = [
@@ -51,7 +52,7 @@ def requests(texts: list[str]) -> list[dict[str, Any]]:
     ]
 
 
-def rows(run_dir: Path) -> list[dict[str, Any]]:
+def rows(run_dir: Path) -> list[ResultRow]:
     return _read_rows(run_dir / "results.jsonl")
 
 
@@ -78,8 +79,8 @@ def test_a_fatal_answer_keeps_the_decisions_before_it(
         run_experiment(load_config(config), output=run_dir, max_concurrency=1)
     kept = rows(run_dir)
     # One worker sends the calls in order: five answers, then the refusal.
-    assert [r["request_id"] for r in kept] == ["q0", "q1", "q2", "q3", "q4"]
-    assert all(r["outcome"] != "error" for r in kept)
+    assert [r.request_id for r in kept] == ["q0", "q1", "q2", "q3", "q4"]
+    assert all(r.outcome != "error" for r in kept)
     assert manifest(run_dir)["status"] == "failed"
 
 
@@ -92,7 +93,7 @@ def test_latency_is_each_calls_own(tmp_path: Path) -> None:
         result = run_experiment(load_config(config), output=tmp_path / "run", max_concurrency=1)
         wall = time.perf_counter() - start
         assert len(calls(slow.bodies)) == 8
-    latencies = [r["latency_ms"] for r in rows(result.run_dir)]
+    latencies = [r.latency_ms for r in rows(result.run_dir)]
     # The pre-flight and 8 calls queued behind one worker take 9 s; each call took 1 s.
     assert wall >= 9.0
     assert all(1000 <= ms < 1900 for ms in latencies), latencies
@@ -112,19 +113,19 @@ def test_a_request_too_long_for_the_context_is_that_decisions_error(
     texts = [*TEXTS[:3], "merge pdf [[context]]", "weather [[llamactx]]", *TEXTS[3:]]
     config = write_project(tmp_path, requests(texts), fake_selector(fake.base_url))
     result = run_experiment(load_config(config), output=tmp_path / "run")
-    by_id = {r["request_id"]: r for r in rows(result.run_dir)}
+    by_id = {r.request_id: r for r in rows(result.run_dir)}
     assert result.status == "incomplete" and len(by_id) == len(texts)
     for request_id in ("q3", "q4"):
-        detail = by_id[request_id]["detail"]
-        assert by_id[request_id]["outcome"] == "error" and detail["status"] == 400
+        detail = by_id[request_id].detail
+        assert by_id[request_id].outcome == "error" and detail["status"] == 400
         assert detail["attempts"] == 1  # not retried: the same prompt cannot fit later
     # litellm maps OpenAI's words to its ContextWindowExceededError; llama.cpp's it leaves
     # a plain BadRequestError, which the words mark as this request's alone.
-    assert by_id["q3"]["detail"]["error"].startswith("ContextWindowExceededError: This model's")
-    assert by_id["q4"]["detail"]["error"].startswith("BadRequestError: Requested tokens")
-    assert "exceed context window of 512" in by_id["q4"]["detail"]["error"]
+    assert by_id["q3"].detail["error"].startswith("ContextWindowExceededError: This model's")
+    assert by_id["q4"].detail["error"].startswith("BadRequestError: Requested tokens")
+    assert "exceed context window of 512" in by_id["q4"].detail["error"]
     others = [by_id[f"q{i}"] for i in (0, 1, 2, 5, 6, 7, 8, 9)]
-    assert all(r["outcome"] != "error" and r["chosen"] is not None for r in others)
+    assert all(r.outcome != "error" and r.chosen is not None for r in others)
 
 
 def wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
@@ -144,7 +145,7 @@ def offline_reference(tmp_path: Path, texts: list[str]) -> set[tuple[str, str]]:
     data["selectors"] = selectors
     config.write_text(json.dumps(data), encoding="utf-8")
     result = run_experiment(load_config(config), output=tmp_path / "reference" / "run")
-    return {(r["selector"], r["request_id"]) for r in rows(result.run_dir)}
+    return {(r.selector, r.request_id) for r in rows(result.run_dir)}
 
 
 def start_run(tmp_path: Path, base_url: str, texts: list[str]) -> tuple[subprocess.Popen, Path]:
@@ -201,7 +202,7 @@ def test_the_spend_cap_keeps_every_answer_it_paid_for(
     result = run_experiment(load_config(config), output=tmp_path / "run", max_concurrency=2)
     kept = rows(result.run_dir)
     assert result.status == "stopped" and "max_cost_usd" in (result.reason or "")
-    assert 1 <= len(kept) < len(TEXTS) and all(r["outcome"] != "error" for r in kept)
+    assert 1 <= len(kept) < len(TEXTS) and all(r.outcome != "error" for r in kept)
     assert len(kept) == len(calls(fake.bodies))  # every call sent is a decision on disk
 
 
@@ -224,4 +225,4 @@ def test_a_failed_cli_run_keeps_its_rows_and_prints_one_clean_error(tmp_path: Pa
         "error: model openai/gpt-4o-mini: authentication failed (401): "
         "AuthenticationError: Incorrect API key provided."
     ]
-    assert [r["request_id"] for r in rows(run_dir)] == ["q0", "q1", "q2"]
+    assert [r.request_id for r in rows(run_dir)] == ["q0", "q1", "q2"]

@@ -17,7 +17,8 @@ from support.fake_openai import FakeOpenAI
 
 from skillbench.cli import main
 from skillbench.replay import load_config, run_experiment
-from skillbench.replay import read_rows as _read_rows
+from skillbench.results import ResultRow
+from skillbench.results import read_rows as _read_rows
 
 REQUESTS = [
     {"id": f"q{i}", "text": text, "expected": expected}
@@ -45,20 +46,20 @@ def project(tmp_path: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -
     )
 
 
-def read_rows(run_dir: Path) -> list[dict[str, Any]]:
+def read_rows(run_dir: Path) -> list[ResultRow]:
     return _read_rows(run_dir / "results.jsonl")
 
 
-def stable(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+def stable(rows: list[ResultRow]) -> list[tuple[Any, ...]]:
     """What must not depend on interruptions: the cell, the request, the choice and its calls."""
     keys = ("catalog", "profile", "budget", "ordering", "half_life", "selector", "repeat")
     return sorted(
         (
-            *(r[k] for k in keys),
-            r["request_id"],
-            r["chosen"],
-            r["outcome"],
-            json.dumps(r["detail"].get("calls")),
+            *(getattr(r, k) for k in keys),
+            r.request_id,
+            r.chosen,
+            r.outcome,
+            json.dumps(r.detail.get("calls")),
         )
         for r in rows
     )
@@ -69,7 +70,7 @@ def test_run_writes_rows_and_a_rerun_sends_nothing(project: Path, fake: FakeOpen
     result = run_experiment(config, output=project.parent / "run1")
     rows = read_rows(result.run_dir)
     assert len(rows) == len(REQUESTS) * 4 and result.status == "complete"
-    outcomes = {(r["profile"], r["request_id"]): r["outcome"] for r in rows}
+    outcomes = {(r.profile, r.request_id): r.outcome for r in rows}
     assert outcomes["codebot", "q0"] == "correct_skill"
     assert outcomes["codex", "q1"] == "correct_skill"
     assert outcomes["codebot", "q3"] == "correct_abstain"

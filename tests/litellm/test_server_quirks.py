@@ -12,7 +12,8 @@ from llm_helpers import calls, fake_selector, queries, write_project
 from support.fake_openai import FakeOpenAI, refused_url
 
 from skillbench.cli import main
-from skillbench.replay import load_config, read_rows, run_experiment
+from skillbench.replay import load_config, run_experiment
+from skillbench.results import read_rows
 
 REQUESTS = [
     {"id": "q0", "text": "merge the pdf files", "expected": "pdf-merge"},
@@ -34,12 +35,12 @@ def test_a_call_past_the_timeout_is_an_error_and_its_connection_closed(tmp_path:
         result = run_experiment(load_config(config), output=tmp_path / "run")
         elapsed = time.perf_counter() - start
         hung_up = server.disconnects
-    rows = {r["request_id"]: r for r in read_rows(result.run_dir / "results.jsonl")}
+    rows = {r.request_id: r for r in read_rows(result.run_dir / "results.jsonl")}
     assert result.status == "incomplete" and elapsed < 30  # finished, not hung
     hung = rows["q1"]
-    assert hung["outcome"] == "error" and hung["detail"]["error"] == "timed out after 1 s"
-    assert hung["detail"]["attempts"] == 2 and hung["detail"]["status"] == 408
-    assert rows["q0"]["outcome"] == rows["q2"]["outcome"] == "correct_skill"
+    assert hung.outcome == "error" and hung.detail["error"] == "timed out after 1 s"
+    assert hung.detail["attempts"] == 2 and hung.detail["status"] == 408
+    assert rows["q0"].outcome == rows["q2"].outcome == "correct_skill"
     assert hung_up == 2  # each timed-out try hung up, so the server stopped generating
 
 
@@ -91,11 +92,11 @@ def test_a_case_variant_name_is_hallucinated_and_costs_nothing(
     ]
     config = write_project(tmp_path, requests, fake_selector(fake.base_url))
     result = run_experiment(load_config(config), output=tmp_path / "run")
-    rows = {r["request_id"]: r for r in read_rows(result.run_dir / "results.jsonl")}
+    rows = {r.request_id: r for r in read_rows(result.run_dir / "results.jsonl")}
     variant, exact = rows["q0"], rows["q1"]
-    assert variant["chosen"] == "Pdf-merge" and variant["outcome"] == "hallucinated"
-    assert variant["inline_tokens"] is None and variant["fork_tokens"] is None
-    assert exact["outcome"] == "correct_skill" and exact["inline_tokens"] > 0
+    assert variant.chosen == "Pdf-merge" and variant.outcome == "hallucinated"
+    assert variant.inline_tokens is None and variant.fork_tokens is None
+    assert exact.outcome == "correct_skill" and exact.inline_tokens > 0
 
 
 def test_nothing_listening_is_said_in_those_words(

@@ -15,7 +15,7 @@ from skillbench._errors import InputError
 from skillbench.cache import default_cache_root
 from skillbench.dataset import InputErrors
 from skillbench.listing import ListedSkill
-from skillbench.replay import build_grid, load_config, run_experiment
+from skillbench.replay import Grid, build_grid, load_config, resolve_experiment, run_experiment
 from skillbench.selectors import DEFAULT_MODEL, Embedder, entry_text
 
 HEAD = f"""\
@@ -31,13 +31,18 @@ def _config(tmp_path: Path, extra: str, name: str = "c.yaml") -> Path:
     return path
 
 
+def _grid(path: Path) -> Grid:
+    """The grid of the config at ``path``."""
+    return build_grid(resolve_experiment(load_config(path)).grid)
+
+
 def _catalogs(tmp_path: Path, extra: str) -> dict[tuple[int, str], list[str]]:
     """(size, mode) → the skill names of that catalog."""
-    grid = build_grid(load_config(_config(tmp_path, extra)))
+    grid = _grid(_config(tmp_path, extra))
     out: dict[tuple[int, str], list[str]] = {}
     for cell, plan in grid.plans.items():
-        assert cell.catalog_size is not None and cell.distractors is not None
-        out[cell.catalog_size, cell.distractors] = [s.name for s in plan.skills]
+        assert cell.key.catalog_size is not None and cell.key.distractors is not None
+        out[cell.key.catalog_size, cell.key.distractors] = [s.name for s in plan.skills]
     return out
 
 
@@ -46,7 +51,7 @@ SWEEP = "seed: {seed}\nanchors: 6\ncatalog_sizes: [25, 6, 12, all]\ndistractors:
 
 def test_catalogs_are_nested_keep_their_anchors_and_have_their_size(tmp_path: Path) -> None:
     config = load_config(_config(tmp_path, SWEEP.format(seed=0)))
-    grid = build_grid(config)
+    grid = build_grid(resolve_experiment(config).grid)
     anchors = {name for r in grid.requests for name in r.expected}
     assert len(anchors) == 6
     catalogs = _catalogs(tmp_path, SWEEP.format(seed=0))
@@ -75,7 +80,7 @@ def test_sizes_count_listed_skills_and_never_list_a_disabled_one(tmp_path: Path)
         "profiles: [codebot, codex]\nbudgets: [1000000]\n"
         "anchors: 6\ncatalog_sizes: [10, 25, all]\ndistractors: both\n"
     )
-    grid = build_grid(load_config(_config(tmp_path, extra)))
+    grid = _grid(_config(tmp_path, extra))
     disabled = {
         profile: {s.name for s in c.skills if c.status(s) == "disabled"}
         for (_, profile), c in grid.catalogs.items()
@@ -92,11 +97,11 @@ def test_sizes_count_listed_skills_and_never_list_a_disabled_one(tmp_path: Path)
     seen = set()
     for cell, plan in grid.plans.items():
         listing = plan.render({})
-        assert cell.catalog_size is not None
-        assert len(listing.shown_names) == cell.catalog_size, cell
-        assert not disabled[cell.profile] & set(listing.shown_names)
-        assert not disabled[cell.profile] & {s.name for s in plan.skills}
-        seen.add((cell.profile, cell.catalog_size))
+        assert cell.key.catalog_size is not None
+        assert len(listing.shown_names) == cell.key.catalog_size, cell
+        assert not disabled[cell.key.profile] & set(listing.shown_names)
+        assert not disabled[cell.key.profile] & {s.name for s in plan.skills}
+        seen.add((cell.key.profile, cell.key.catalog_size))
     assert seen == {(p, n) for p, full in expected_all.items() for n in (10, 25, full)}
 
 
@@ -110,7 +115,7 @@ def test_draws_are_seeded(tmp_path: Path) -> None:
 def test_nearest_distractors_are_the_anchors_closest_look_alikes(tmp_path: Path) -> None:
     """Every distractor the nearest mode adds at 12 skills is at least as close to some anchor
     (cosine of the packaged MiniLM) as every listable skill it leaves out."""
-    grid = build_grid(load_config(_config(tmp_path, SWEEP.format(seed=0))))
+    grid = _grid(_config(tmp_path, SWEEP.format(seed=0)))
     catalog = grid.catalogs["devtools", "codebot"]
     catalogs = _catalogs(tmp_path, SWEEP.format(seed=0))
     anchors = {name for r in grid.requests for name in r.expected}
@@ -130,9 +135,9 @@ def test_nearest_distractors_are_the_anchors_closest_look_alikes(tmp_path: Path)
 def test_sizes_below_the_anchors_or_past_the_catalog_are_skipped_with_a_note(
     tmp_path: Path,
 ) -> None:
-    grid = build_grid(load_config(_config(tmp_path, "anchors: 8\ncatalog_sizes: [5, 10, 500]\n")))
-    assert {c.catalog_size for c in grid.cells} == {10}
-    assert {c.distractors for c in grid.cells} == {"random", "nearest"}
+    grid = _grid(_config(tmp_path, "anchors: 8\ncatalog_sizes: [5, 10, 500]\n"))
+    assert {c.key.catalog_size for c in grid.cells} == {10}
+    assert {c.key.distractors for c in grid.cells} == {"random", "nearest"}
     notes = "\n".join(grid.notes)
     assert "size 5 skipped: the requests expect 8 skills, 7 of them listed" in notes
     assert "size 500 skipped: the catalog lists only 40 skills" in notes
@@ -141,7 +146,7 @@ def test_sizes_below_the_anchors_or_past_the_catalog_are_skipped_with_a_note(
 def test_no_usable_size_is_an_error_at_the_sizes_line(tmp_path: Path) -> None:
     path = _config(tmp_path, "catalog_sizes: [5]\n")
     with pytest.raises(InputError) as info:
-        build_grid(load_config(path))
+        _grid(path)
     assert info.value.location.line == 12
     assert "no catalog size of the sweep fits" in str(info.value)
 
@@ -183,7 +188,7 @@ def test_rows_and_cells_carry_the_size_only_in_a_sweep(tmp_path: Path) -> None:
         for record in (*rows, *summary["cells"]):
             assert ("catalog_size" in record) is present
             assert ("distractors" in record) is present
-    assert {c["distractors"] for c in swept.cells} == {"random", "nearest"}
+    assert {c.distractors for c in swept.cells} == {"random", "nearest"}
     manifest = json.loads((swept.run_dir / "manifest.json").read_text())
     assert manifest["catalog_sizes"]["distractors"] == ["random", "nearest"]
     assert "catalog_sizes" not in json.loads((plain.run_dir / "manifest.json").read_text())

@@ -10,7 +10,8 @@ from typing import Any, ClassVar
 import pytest
 
 from skillbench.cli import main
-from skillbench.replay import RunStopped, load_config, read_rows, run_experiment
+from skillbench.replay import RunStopped, load_config, run_experiment
+from skillbench.results import ResultRow, read_rows
 from skillbench.selectors import SELECTORS, Decision, OracleSelector, Query, SelectorEnv
 
 CONFIG = """\
@@ -79,11 +80,8 @@ def _config(tmp_path: Path, data: Path, selectors: str = BASELINES, extra: str =
     return path
 
 
-def _strip_timing(path: Path) -> list[dict[str, Any]]:
-    rows = read_rows(path)
-    for row in rows:
-        row.pop("latency_ms")
-    return rows
+def _strip_timing(path: Path) -> list[ResultRow]:
+    return [row.model_copy(update={"latency_ms": 0.0}) for row in read_rows(path)]
 
 
 @pytest.fixture
@@ -117,15 +115,12 @@ def test_run_end_to_end_and_deterministic(tmp_path: Path, metatool: Path) -> Non
     cell_rows = [
         r
         for r in rows
-        if (r["budget"], r["ordering"], r["half_life"], r["selector"])
-        == (4000, "alpha", "inf", "oracle")
+        if (r.budget, r.ordering, r.half_life, r.selector) == (4000, "alpha", "inf", "oracle")
     ]
-    right = sum(bool(r["visible"]) or not r["expected"] for r in cell_rows)
+    right = sum(bool(r.visible) or not r.expected for r in cell_rows)
     assert oracle["accuracy"] == pytest.approx(right / 200)
-    assert all(
-        r["outcome"] in ("correct_abstain", "missed") for r in rows if r["selector"] == "never"
-    )
-    assert all(r["listing_chars"] <= r["budget"] + 200 for r in rows)
+    assert all(r.outcome in ("correct_abstain", "missed") for r in rows if r.selector == "never")
+    assert all(r.budget is not None and r.listing_chars <= r.budget + 200 for r in rows)
     manifest = json.loads((a / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["versions"]["skillbench"]
 
@@ -134,18 +129,18 @@ def test_usage_ordering_follows_the_recorded_history(tmp_path: Path, metatool: P
     selectors = "  - {type: oracle}\n"
     labels = load_config(_config(tmp_path, metatool, selectors, extra="usage: {record: label}\n"))
     by = {
-        (c["budget"], c["ordering"], c["half_life"]): c
+        (c.budget, c.ordering, c.half_life): c.metric("coverage") or 0.0
         for c in run_experiment(labels, output=tmp_path / "l", limit=300).cells
     }
     # At a tight budget, promoting recently needed skills shows more expected skills than alpha.
-    assert by[1000, "usage", "1d"]["coverage"] > 2 * by[1000, "alpha", "1d"]["coverage"]
+    assert by[1000, "usage", "1d"] > 2 * by[1000, "alpha", "1d"]
     # Recording what was chosen: a skill the budget hides is never chosen, so never promoted.
     chosen = load_config(_config(tmp_path, metatool, selectors))
     by_chosen = {
-        (c["budget"], c["ordering"], c["half_life"]): c
+        (c.budget, c.ordering, c.half_life): c.metric("coverage") or 0.0
         for c in run_experiment(chosen, output=tmp_path / "c", limit=300).cells
     }
-    assert by_chosen[1000, "usage", "1d"]["coverage"] < by[1000, "usage", "1d"]["coverage"]
+    assert by_chosen[1000, "usage", "1d"] < by[1000, "usage", "1d"]
 
 
 def test_resume_after_interrupt_equals_uninterrupted_run(tmp_path: Path, metatool: Path) -> None:
@@ -203,14 +198,15 @@ def test_calibrated_selector_reports_split(tmp_path: Path, metatool: Path) -> No
         )
     )
     result = run_experiment(config, output=tmp_path / "o", limit=200)
-    cell = result.cells[0]
-    assert cell["calibration"]["train"] + cell["calibration"]["test"] == 200
-    assert cell["n"] == cell["calibration"]["test"]
-    assert "threshold" in cell["calibration"]["fitted"][0]
+    calibration = result.cells[0].calibration
+    assert calibration is not None
+    assert calibration["train"] + calibration["test"] == 200
+    assert result.cells[0].n == calibration["test"]
+    assert "threshold" in calibration["fitted"][0]
     rows = read_rows(tmp_path / "o" / "results.jsonl")
-    assert {r["split"] for r in rows} == {"train", "test"}
+    assert {r.split for r in rows} == {"train", "test"}
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
-    assert manifest["calibration"]["train"] == cell["calibration"]["train"]
+    assert manifest["calibration"]["train"] == calibration["train"]
 
 
 def test_dry_run_prints_grid_and_runs_nothing(

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from support.runs import devtools_config, run_files
 
-from skillbench._errors import SkillbenchError
-from skillbench.dataset import InputErrors
+from skillbench._errors import InputError, SkillbenchError
 from skillbench.replay import EXECUTORS, ReplayJob, load_config, run_experiment
 
 
@@ -39,11 +38,13 @@ def test_rows_in_any_order_and_batching_give_the_local_run_directory(tmp_path: P
 
 def test_unknown_executor_in_a_config_is_reported_at_its_line(tmp_path: Path) -> None:
     path = devtools_config(tmp_path, extra="executor: rey\n")
-    with pytest.raises(InputErrors) as caught:
-        load_config(path)
+    config = load_config(path)  # executors register with the engine: the run checks the name
+    with pytest.raises(InputError) as caught:
+        run_experiment(config, output=tmp_path / "out")
     message = str(caught.value)
     line = path.read_text().splitlines().index("executor: rey") + 1
     assert f"{path}:{line}" in message and "'ray'" in message
+    assert not (tmp_path / "out").exists()
 
 
 def test_the_executor_is_not_part_of_what_a_run_is(tmp_path: Path) -> None:

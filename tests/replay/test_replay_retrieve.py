@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from support.runs import DEVTOOLS_INPUTS
@@ -12,8 +11,9 @@ from support.runs import DEVTOOLS_INPUTS
 from skillbench._errors import InputError
 from skillbench.cli import main
 from skillbench.dataset import InputErrors
-from skillbench.replay import load_config, read_rows, run_experiment
+from skillbench.replay import load_config, run_experiment
 from skillbench.report import write_report
+from skillbench.results import ResultRow, read_rows
 
 CONFIG = f"""\
 name: rt
@@ -42,8 +42,8 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp / "run"
 
 
-def _rows(run_dir: Path, selector: str) -> list[dict[str, Any]]:
-    return [r for r in read_rows(run_dir / "results.jsonl") if r["selector"] == selector]
+def _rows(run_dir: Path, selector: str) -> list[ResultRow]:
+    return [r for r in read_rows(run_dir / "results.jsonl") if r.selector == selector]
 
 
 def test_a_retrieve_stage_shows_the_selector_only_its_top_k(run_dir: Path) -> None:
@@ -51,31 +51,31 @@ def test_a_retrieve_stage_shows_the_selector_only_its_top_k(run_dir: Path) -> No
         rows = _rows(run_dir, name)
         assert len(rows) == 60
         for r in rows:
-            assert r["retrieved"] == k and r["shown"] == k  # k entries fit the default budget
-            assert r["listing_tokens"] < r["full_listing_tokens"]
-            assert r["retrieved_ranks"] == sorted(r["retrieved_ranks"])
-            assert all(1 <= rank <= k for rank in r["retrieved_ranks"])
-            if r["expected"]:
+            assert r.retrieved == k and r.shown == k  # k entries fit the default budget
+            assert r.listing_tokens < r.full_listing_tokens
+            assert r.retrieved_ranks == sorted(r.retrieved_ranks)
+            assert all(1 <= rank <= k for rank in r.retrieved_ranks)
+            if r.expected:
                 # A retrieved expected skill is exactly one the listing then shows.
-                assert r["visible"] is bool(r["retrieved_ranks"])
+                assert r.visible is bool(r.retrieved_ranks)
     for r in _rows(run_dir, "plain"):
-        assert r["retrieved"] is None and r["retrieved_ranks"] is None
-        assert r["full_listing_tokens"] is None
+        assert r.retrieved is None and r.retrieved_ranks is None
+        assert r.full_listing_tokens is None
 
 
 def test_summary_metrics_follow_from_the_rows(run_dir: Path) -> None:
     cells = {c["selector"]: c for c in json.loads((run_dir / "summary.json").read_text())["cells"]}
     assert "hit_at_k" not in cells["plain"] and "tokens_saved" not in cells["plain"]
     rows = _rows(run_dir, "bm25-3")
-    positives = [r for r in rows if r["expected"]]
-    hits = sum(bool(r["retrieved_ranks"]) for r in positives)
+    positives = [r for r in rows if r.expected]
+    hits = sum(bool(r.retrieved_ranks) for r in positives)
     cell = cells["bm25-3"]
     assert cell["hit_at_k"] == pytest.approx(hits / len(positives))
     # The oracle invokes an expected skill exactly when the top 3 hold one.
     assert cell["recall"] == pytest.approx(cell["hit_at_k"])
-    first = [1 / r["retrieved_ranks"][0] if r["retrieved_ranks"] else 0 for r in positives]
+    first = [1 / r.retrieved_ranks[0] if r.retrieved_ranks else 0 for r in positives]
     assert cell["mrr"] == pytest.approx(sum(first) / len(positives))
-    saved = 1 - sum(r["listing_tokens"] for r in rows) / sum(r["full_listing_tokens"] for r in rows)
+    saved = 1 - sum(r.listing_tokens for r in rows) / sum(r.full_listing_tokens for r in rows)
     assert cell["tokens_saved"] == pytest.approx(saved)
     assert 0 < cell["ndcg_at_k"] <= 1 and cell["mean_full_listing_tokens"] > 0
     # The full listing is the plain cell's: same plan, same moments.

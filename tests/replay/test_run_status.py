@@ -18,8 +18,8 @@ from support.fake_openai import FakeOpenAI
 
 from skillbench._errors import SkillbenchError
 from skillbench.cli import main
-from skillbench.replay import load_config, read_rows, run_experiment
-from skillbench.results import read_run
+from skillbench.replay import load_config, run_experiment
+from skillbench.results import read_rows, read_run
 from skillbench.selectors import SELECTORS, Decision, Query, SelectorEnv
 
 KEY_ENV = "SKILLBENCH_STATUS_TEST_KEY"
@@ -88,9 +88,7 @@ def model(base_url: str, **params: Any) -> dict[str, Any]:
 
 
 def decisions(run_dir: Path) -> list[tuple[str, str | None, str]]:
-    return sorted(
-        (r["request_id"], r["chosen"], r["outcome"]) for r in read_rows(run_dir / "results.jsonl")
-    )
+    return sorted((r.request_id, r.chosen, r.outcome) for r in read_rows(run_dir / "results.jsonl"))
 
 
 def test_errors_make_the_run_incomplete_and_resume_retries_exactly_them(

@@ -1,0 +1,21 @@
+"""The ``local`` executor: every cell replayed in this process by the lockstep loop."""
+
+from __future__ import annotations
+
+from skillbench.replay._cell import FactsCache
+from skillbench.replay._executor import EXECUTORS, ReplayJob
+from skillbench.replay._lockstep import Lockstep
+
+
+@EXECUTORS.register("local")
+class LocalExecutor:
+    """Every cell in this process (see ``_lockstep``), each row written as it finishes."""
+
+    def replay(self, job: ReplayJob) -> None:
+        Lockstep(
+            job.runs,
+            job.grid.requests,
+            FactsCache(job.experiment.token_model),
+            job.annotators,
+            job.record,
+        ).run()
