@@ -108,11 +108,6 @@ class CellKey(Record):
                 del data[name]
         return data
 
-    @classmethod
-    def of(cls, record: Mapping[str, Any]) -> CellKey:
-        """The key of a results row or summary cell read as JSON (missing sizes: ``None``)."""
-        return cls(**{name: record.get(name) for name in CELL_FIELDS})
-
     @property
     def key(self) -> CellKey:
         """The key alone (a row's or a cell's own fields dropped): hashable, for grouping."""

@@ -20,10 +20,10 @@ from skillbench.replay._cell import CellRun, Recent
 from skillbench.replay._experiment import Experiment, UsageSpec
 from skillbench.replay._grid import Grid, SelectorPool, build_grid, train_split
 from skillbench.replay._manifest import ManifestWriter, check_inputs, input_digests, run_info
-from skillbench.replay._results import RowKey, resumable_rows, row_key
+from skillbench.replay._results import resumable_rows
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Cell, RunObserver
-from skillbench.results import CONFIG_COPY, ResultRow
+from skillbench.results import CONFIG_COPY, ResultRow, RowKey
 from skillbench.selectors import (
     Calibratable,
     Preparable,
@@ -129,7 +129,7 @@ def cell_runs(
 ) -> list[CellRun]:
     """A run per cell of ``grid``, holding the rows ``kept`` for it; cells of one plan share
     their interned listings."""
-    done = {row_key(r): r for r in kept}
+    done = {r.row_key: r for r in kept}
     tracker = usage.trackers()
     interned: dict[int, Recent[Listing]] = {}
     runs = []

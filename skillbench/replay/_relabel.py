@@ -18,7 +18,6 @@ from skillbench.replay._annotators import run_annotators
 from skillbench.replay._config import load_config
 from skillbench.replay._experiment import resolve_experiment
 from skillbench.replay._grid import build_grid
-from skillbench.replay._results import RowKey, row_key
 from skillbench.replay._summary import summarize
 from skillbench.replay._timeline import replayed_listings
 from skillbench.replay._types import Cell
@@ -28,6 +27,7 @@ from skillbench.results import (
     RESULTS,
     CellFields,
     ResultRow,
+    RowKey,
     read_run,
     results_line,
 )
@@ -62,13 +62,13 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
     for (variant, _), catalog in grid.catalogs.items():
         check_expected(relabelled, catalog, label=variant)
     run = read_run(source)
-    by_key = {row_key(r): r for r in run.rows}
+    by_key = {r.row_key: r for r in run.rows}
     new: dict[RowKey, ResultRow] = {}
     for step in replayed_listings(experiment, grid, by_key):
         if step.row is not None and step.request.id in overrides:
             expected = overrides[step.request.id]
-            new[row_key(step.row)] = rescored(step.row, expected, step.shown.listing.shown_names)
-    ordered = [new.get(row_key(r), r) for r in run.rows]
+            new[step.row.row_key] = rescored(step.row, expected, step.shown.listing.shown_names)
+    ordered = [new.get(r.row_key, r) for r in run.rows]
     out.mkdir(parents=True, exist_ok=True)
     for name in (CONFIG_COPY, MANIFEST):
         shutil.copyfile(source / name, out / name)

@@ -23,15 +23,6 @@ from skillbench.results import (
     read_rows,
     results_line,
 )
-from skillbench.types import CellKey
-
-
-class RowKey(NamedTuple):
-    """What identifies a decision: its cell, its repeat and its request."""
-
-    cell: CellKey
-    repeat: int
-    request_id: str
 
 
 class StepKey(NamedTuple):
@@ -40,10 +31,6 @@ class StepKey(NamedTuple):
 
     cell: int
     request: int
-
-
-def row_key(row: ResultRow) -> RowKey:
-    return RowKey(row.key, row.repeat, row.request_id)
 
 
 def now_iso() -> str:

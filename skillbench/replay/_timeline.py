@@ -14,10 +14,9 @@ from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
 from skillbench.replay._experiment import Experiment
 from skillbench.replay._grid import Grid
-from skillbench.replay._results import RowKey
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Cell
-from skillbench.results import ResultRow
+from skillbench.results import ResultRow, RowKey
 from skillbench.types import NOT_RUN
 from skillbench.usage import UsageTracker
 

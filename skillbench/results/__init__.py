@@ -14,7 +14,7 @@ from skillbench.results._files import (
 )
 from skillbench.results._manifest import CLEAN, CatalogFacts, Manifest, RunStatus
 from skillbench.results._read import Run, read_rows, read_run
-from skillbench.results._row import KNOWN_VERSIONS, SCHEMA_VERSION, ResultRow
+from skillbench.results._row import KNOWN_VERSIONS, SCHEMA_VERSION, ResultRow, RowKey
 from skillbench.results._summary import (
     OPTIONAL_SECTIONS,
     CellFields,
@@ -40,6 +40,7 @@ __all__ = [
     "Manifest",
     "Record",
     "ResultRow",
+    "RowKey",
     "Run",
     "RunStatus",
     "Summary",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import Field
 
@@ -13,6 +13,14 @@ SCHEMA_VERSION = "0.2"
 
 KNOWN_VERSIONS = ("0.1", "0.2")
 """Schemas this version reads; 0.1 files carry no ``schema_version`` at all."""
+
+
+class RowKey(NamedTuple):
+    """What identifies a decision: its cell, its repeat and its request."""
+
+    cell: CellKey
+    repeat: int
+    request_id: str
 
 
 class ResultRow(CellKey):
@@ -74,6 +82,11 @@ class ResultRow(CellKey):
     full_listing_tokens: int | None = None
     """Tokens of the listing the cell would show without its retrieve stage (null without
     one); `listing_tokens` is the retrieved listing's."""
+
+    @property
+    def row_key(self) -> RowKey:
+        """The decision the row records (one row per key in a run)."""
+        return RowKey(self.key, self.repeat, self.request_id)
 
     def to_json(self) -> JsonObject:
         """The row as ``results.jsonl`` stores it (unset size fields left out)."""

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillbench.report._run import BASELINES, ORACLE
-from skillbench.results import ResultRow
+from skillbench.results import ResultRow, RowKey
 from skillbench.types import CORRECT, CellKey, JsonObject
 from skillbench.view._diff import run_diff
-from skillbench.view._listings import Rebuilt, RowKey, Span, rebuild_listings
+from skillbench.view._listings import Rebuilt, Span, rebuild_listings
 from skillbench.view._source import RunData
 
 BASELINE_TYPES = BASELINES | {ORACLE}
@@ -72,7 +72,7 @@ def build_payload(runs: Sequence[RunData]) -> JsonObject:
             rid = row.request_id
             if rid not in requests.index:
                 request_records.append(_request_record(rebuilt, row))
-            key: RowKey = (row.key, row.repeat, rid)
+            key = row.row_key
             listing = None
             if key in rebuilt.by_row:
                 text, spans = rebuilt.listings[rebuilt.by_row[key]]
@@ -193,7 +193,7 @@ def _flips(
     for (cell, repeat, rid), i in where[0].items():
         if cell not in match:
             continue
-        j = where[1].get((match[cell], repeat, rid))
+        j = where[1].get(RowKey(match[cell], repeat, rid))
         if j is not None and (decisions[i][5] in CORRECT) != (decisions[j][5] in CORRECT):
             flips.append([i, j])
     return flips, pairing

@@ -18,11 +18,9 @@ from typing import NamedTuple
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing
-from skillbench.results import ResultRow
-from skillbench.types import CellKey
+from skillbench.results import ResultRow, RowKey
 from skillbench.view._why import why_not_shown
 
-RowKey = tuple[CellKey, int, str]
 """A decision: its cell, repeat and request id."""
 
 
@@ -86,7 +84,7 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[ResultRow]) -> Reb
         grid = build_grid(experiment.grid)
     except SkillbenchError as exc:
         return Rebuilt(note=f"the run's inputs could not be read again ({exc})")
-    by_key: dict[RowKey, ResultRow] = {(r.key, r.repeat, r.request_id): r for r in rows}
+    by_key: dict[RowKey, ResultRow] = {r.row_key: r for r in rows}
     texts: dict[str, int] = {}
     listings: list[tuple[str, Sequence[Span]]] = []
     by_row: dict[RowKey, int] = {}
@@ -97,7 +95,7 @@ def rebuild_listings(config_path: Path | None, rows: Iterable[ResultRow]) -> Reb
             row, listing, request = step.row, step.shown.listing, step.request
             if row is None:
                 continue
-            key = (step.cell.key, step.cell.repeat, request.id)
+            key = RowKey(step.cell.key, step.cell.repeat, request.id)
             if row.listing_chars != len(listing.text):
                 mismatched += 1
                 continue
