@@ -62,6 +62,11 @@ RESUME_CHECKS = (
 """What ``--resume`` compares, as its error says it."""
 
 
+MACHINE_FIELDS = frozenset({"path"})
+"""Skill fields that say where this checkout sits (its absolute path), not what the skill is:
+left out so the digest is the same in any folder (``rel_path`` and ``source`` place it)."""
+
+
 def input_digests(usage: UsageSpec, grid: Grid) -> dict[str, str]:
     """Digests of the inputs the config hash leaves out, by name: each catalog variant as
     loaded and the usage warm-start file. A resume compares them, so a skill added or
@@ -70,7 +75,11 @@ def input_digests(usage: UsageSpec, grid: Grid) -> dict[str, str]:
     for (variant, _), catalog in grid.catalogs.items():
         digest = digests.setdefault(variant, hashlib.sha256())
         for skill in catalog.skills:
-            fields = {f.name: getattr(skill, f.name) for f in dataclasses.fields(skill)}
+            fields = {
+                f.name: getattr(skill, f.name)
+                for f in dataclasses.fields(skill)
+                if f.name not in MACHINE_FIELDS
+            }
             digest.update(_canonical(fields).encode() + b"\n")
         digest.update(_canonical(catalog.inactive).encode() + b"\n")
     out = {f"catalogs.{variant}": d.hexdigest()[:16] for variant, d in digests.items()}
