@@ -113,4 +113,4 @@ selectors:
     data = json.loads((result.run_dir / "catalog-size.json").read_text())
     (line,) = data["lines"]
     assert {k["distractors"] for k in line["knees"]} == {"random", "nearest"}
-    assert {p["catalog_size"] for p in line["points"]} == {10, result.cells[-1]["catalog_size"]}
+    assert {p["catalog_size"] for p in line["points"]} == {10, result.cells[-1].catalog_size}
