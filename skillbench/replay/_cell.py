@@ -12,7 +12,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
@@ -20,7 +20,7 @@ from skillbench.replay._retrieve import Retrieval, TopK, retrieval_fields
 from skillbench.replay._timeline import listing_at, recorded_use
 from skillbench.replay._types import Cell
 from skillbench.results import ResultRow
-from skillbench.selectors import Calibratable, Selector
+from skillbench.selectors import Calibratable, Calibration, Selector
 from skillbench.tokens import count_tokens
 from skillbench.types import CELL_FIELDS, Decision, Query, classify
 from skillbench.usage import UsageTracker
@@ -163,7 +163,7 @@ class CellRun:
             self._record(request, row)
             self.waiting = False
 
-    def calibrate(self, requests: Sequence[LabelledRequest]) -> Mapping[str, Any]:
+    def calibrate(self, requests: Sequence[LabelledRequest]) -> Calibration:
         """Fit the calibratable selector on the train split, with listings as the warm-start
         history shows them (the replay's own history does not exist yet)."""
         assert isinstance(self.selector, Calibratable)
@@ -172,7 +172,7 @@ class CellRun:
             for r in requests
             if r.id in self.train
         ]
-        return self.selector.calibrate(queries).model_dump()
+        return self.selector.calibrate(queries)
 
     def _record(self, request: LabelledRequest, row: ResultRow | None) -> None:
         used = recorded_use(request, row, record_label=self.record_label)

@@ -22,6 +22,7 @@ from skillbench.replay._grid import Grid
 from skillbench.replay._results import now_iso
 from skillbench.replay._types import Cell
 from skillbench.results import MANIFEST, Manifest, RunStatus, write_json
+from skillbench.selectors import Calibration
 
 PACKAGES = ("skillbench", "numpy", "sentence-transformers", "torch", "litellm")
 
@@ -129,7 +130,7 @@ def check_inputs(run_dir: Path, config_hash: str, inputs: Mapping[str, str]) -> 
 def run_info(
     experiment: Experiment,
     grid: Grid,
-    fitted: Mapping[Cell, Mapping[str, Any]],
+    fitted: Mapping[Cell, Calibration],
     resumed: int,
     inputs: Mapping[str, str],
 ) -> dict[str, Any]:
@@ -167,7 +168,7 @@ def run_info(
             "seed": experiment.calibration.seed,
             "train": len(grid.train),
             "test": len(grid.requests) - len(grid.train),
-            "fitted": {cell.label: dict(v) for cell, v in fitted.items()},
+            "fitted": {cell.label: v for cell, v in fitted.items()},
         }
     return info
 

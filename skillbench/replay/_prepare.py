@@ -7,9 +7,9 @@ executor that replays cells elsewhere (``_ray``) rebuilds its cells' runs with t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import yaml
 
@@ -26,6 +26,7 @@ from skillbench.replay._types import Cell, RunObserver
 from skillbench.results import CONFIG_COPY, ResultRow, RowKey
 from skillbench.selectors import (
     Calibratable,
+    Calibration,
     Preparable,
     Selector,
     SelectorEnv,
@@ -50,7 +51,7 @@ class Prepared(NamedTuple):
     env: SelectorEnv
     kept: list[ResultRow]
     runs: list[CellRun]
-    fitted: dict[Cell, Mapping[str, Any]]
+    fitted: dict[Cell, Calibration]
     annotators: list[Annotator]
     manifest: ManifestWriter
 
@@ -162,7 +163,7 @@ def distinct_selectors(runs: Sequence[CellRun]) -> list[Selector]:
 
 def prepare_runs(
     runs: Sequence[CellRun], grid: Grid, observer: RunObserver | None = None
-) -> dict[Cell, Mapping[str, Any]]:
+) -> dict[Cell, Calibration]:
     """Let each selector embed the request texts once, then fit every calibrating cell on
     ``grid.train``; returns what each fitted cell chose."""
     texts = [r.text for r in grid.requests]
@@ -173,7 +174,7 @@ def prepare_runs(
                 observer.phase(f"{what} {len(texts):,} request texts")
             with embedding_progress(None if observer is None else observer.count):
                 selector.prepare(texts)
-    fitted: dict[Cell, Mapping[str, Any]] = {}
+    fitted: dict[Cell, Calibration] = {}
     for run in runs:
         if isinstance(run.selector, Calibratable):
             run.train = grid.train

@@ -8,9 +8,9 @@ expected position follow from its new label and the listing the cell showed (reb
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.dataset import apply_labels, check_expected, load_labels
@@ -31,6 +31,7 @@ from skillbench.results import (
     read_run,
     results_line,
 )
+from skillbench.selectors import Calibration
 from skillbench.types import Decision, classify
 
 KEPT = frozenset({"error", "malformed", "hallucinated"})
@@ -105,10 +106,10 @@ def rescored(row: ResultRow, expected: Sequence[str], shown: Sequence[str]) -> R
     )
 
 
-def _fitted(cells: Sequence[Cell], summary: Sequence[CellFields]) -> dict[Cell, Mapping[str, Any]]:
+def _fitted(cells: Sequence[Cell], summary: Sequence[CellFields]) -> dict[Cell, Calibration]:
     """What each calibrated cell fitted, from the summary's ``calibration`` (per repeat)."""
-    fits = {c.key: (c.calibration or {}).get("fitted") for c in summary}
-    out: dict[Cell, Mapping[str, Any]] = {}
+    fits = {c.key: c.calibration.fitted for c in summary if c.calibration is not None}
+    out: dict[Cell, Calibration] = {}
     for cell in cells:
         found = fits.get(cell.key)
         if found and cell.repeat < len(found):

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from skillbench.replay._annotators import Annotator
 from skillbench.replay._types import Cell
-from skillbench.results import SUMMARY, CellFields, ResultRow, Summary, summary_cell, write_json
+from skillbench.results import (
+    SUMMARY,
+    CellCalibration,
+    CellFields,
+    ResultRow,
+    Summary,
+    summary_cell,
+    write_json,
+)
+from skillbench.selectors import Calibration
 from skillbench.types import CellKey
 
 
@@ -18,7 +26,7 @@ def summarize(
     config_hash: str,
     cells: Sequence[Cell],
     rows: Sequence[ResultRow],
-    fitted: Mapping[Cell, Mapping[str, Any]],
+    fitted: Mapping[Cell, Calibration],
     train: frozenset[str],
     annotators: Sequence[Annotator] = (),
 ) -> list[CellFields]:
@@ -38,10 +46,10 @@ def summarize(
         seen.add(cell.key)
         cell_rows = by_key.get(cell.key, [])
         summary = summary_cell(cell.key, cell_rows)
-        fits = [dict(fitted[c]) for c in cells if c.key == cell.key and c in fitted]
+        fits = [fitted[c] for c in cells if c.key == cell.key and c in fitted]
         if fits:
             n_train = sum(r.request_id in train for r in cell_rows)
-            calibration = {"train": n_train, "test": len(cell_rows) - n_train, "fitted": fits}
+            calibration = CellCalibration(train=n_train, test=len(cell_rows) - n_train, fitted=fits)
             summary = summary.model_copy(update={"calibration": calibration})
         for annotator in annotators:
             summary = annotator.annotate_cell(summary, cell_rows)

@@ -273,7 +273,7 @@ def size_blocks(run: Run, lines: Sequence[SizeLine]) -> list[Block]:
         Bullets([_knee_text(line, knee) for line in lines for knee in line.knees]),
     ]
     sweep = run.manifest.catalog_sizes if run.manifest is not None else None
-    notes = (sweep or {}).get("notes") or []
+    notes = sweep.notes if sweep is not None else []
     if notes:
         out.append(Para("Sweep notes: " + "; ".join(notes) + ".", muted=True))
     for line in lines:

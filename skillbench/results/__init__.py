@@ -12,11 +12,20 @@ from skillbench.results._files import (
     SUMMARY,
     dumps,
 )
-from skillbench.results._manifest import CLEAN, CatalogFacts, Manifest, RunStatus
+from skillbench.results._manifest import (
+    CLEAN,
+    CatalogFacts,
+    Manifest,
+    RunCalibration,
+    RunStatus,
+    SizeSweep,
+    Timeline,
+)
 from skillbench.results._read import Run, read_rows, read_run
 from skillbench.results._row import KNOWN_VERSIONS, SCHEMA_VERSION, ResultRow, RowKey
 from skillbench.results._summary import (
     OPTIONAL_SECTIONS,
+    CellCalibration,
     CellFields,
     Summary,
     SummaryCell,
@@ -36,15 +45,19 @@ __all__ = [
     "SCHEMA_VERSION",
     "SUMMARY",
     "CatalogFacts",
+    "CellCalibration",
     "CellFields",
     "Manifest",
     "Record",
     "ResultRow",
     "RowKey",
     "Run",
+    "RunCalibration",
     "RunStatus",
+    "SizeSweep",
     "Summary",
     "SummaryCell",
+    "Timeline",
     "dumps",
     "read_rows",
     "read_run",

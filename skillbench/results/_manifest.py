@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from skillbench.results._row import SCHEMA_VERSION
-from skillbench.types import JsonObject, Record
+from skillbench.selectors import Calibration
+from skillbench.types import DistractorMode, JsonObject, Record
 
 RunStatus = Literal["running", "complete", "incomplete", "stopped", "interrupted", "failed"]
 """How a run ended: ``complete`` (every decision answered), ``incomplete`` (some decisions got
@@ -36,6 +37,43 @@ class CatalogFacts(Record):
     """Skill name → status, for skills that are not active."""
     overridden: dict[str, str] = Field(default_factory=dict)
     """Name of a skill the loader set aside for another (one no winner carries) → why."""
+
+
+class Timeline(Record):
+    """The synthetic timeline requests without a time are placed on."""
+
+    days: int
+    """Days the timeline spans."""
+    seed: int
+    """Seed of the placement."""
+
+
+class RunCalibration(Record):
+    """The train split of calibrated selectors and what each cell fitted."""
+
+    train_fraction: float
+    """Share of requests in the train split."""
+    seed: int
+    """Seed of the split."""
+    train: int
+    """Requests in the train split."""
+    test: int
+    """Requests in the test split."""
+    fitted: dict[str, Calibration]
+    """Cell label (repeat included) → what its selector fitted."""
+
+
+class SizeSweep(Record):
+    """What a catalog-size sweep ran."""
+
+    sizes: list[int]
+    """Catalog sizes run."""
+    distractors: list[DistractorMode]
+    """How catalogs were filled beyond their anchors."""
+    anchors: list[str]
+    """Skills some request expects: in every catalog."""
+    notes: list[str]
+    """What was drawn or skipped."""
 
 
 class Manifest(Record):
@@ -74,28 +112,27 @@ class Manifest(Record):
     """`--limit` or the config's `limit`."""
     token_model: str
     """Tokenizer used for listing sizes."""
-    usage: dict[str, Any]
+    usage: JsonObject
     """The config's usage section."""
-    timeline: dict[str, Any]
-    """Synthetic timeline settings (`days`, `seed`)."""
+    timeline: Timeline
+    """Synthetic timeline settings."""
     catalogs: dict[str, CatalogFacts]
     """Per catalog variant: descriptions and status counts."""
     inputs: dict[str, str] | None = None
     """Digests of the inputs `config_hash` leaves out: each catalog variant as loaded
     (`catalogs.<variant>`: every skill's fields and body, under every profile, and which are
     inactive) and the `usage.warm_start` file; `--resume` refuses a run whose inputs changed."""
-    agents: dict[str, dict[str, Any]] | None = None
+    agents: dict[str, JsonObject] | None = None
     """Per shipped agent the run depends on: the version its profile was verified against
     (`verified_version`), the agent snapshot its listings used (`snapshot`: where it came
     from, or null when none was found and the agent's built-in skills are missing),
     `builtin_skills`, and `cli_version` for a live `agent` selector."""
     duplicate_listings_skipped: list[str] | None = None
     """Budget settings that rendered the same listing as another and were skipped."""
-    calibration: dict[str, Any] | None = None
+    calibration: RunCalibration | None = None
     """Train split and fitted values of calibrated selectors."""
-    catalog_sizes: dict[str, Any] | None = None
-    """A catalog-size sweep: the sizes run, distractor modes, anchor skills and notes on what
-    was drawn or skipped."""
+    catalog_sizes: SizeSweep | None = None
+    """A catalog-size sweep: the sizes run, distractor modes, anchor skills and notes."""
 
     def to_json(self) -> JsonObject:
         """The manifest as written (optional sections left out when absent)."""

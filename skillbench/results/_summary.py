@@ -23,6 +23,7 @@ from skillbench.metrics import (
     per_skill,
 )
 from skillbench.results._row import SCHEMA_VERSION, ResultRow
+from skillbench.selectors import Calibration
 from skillbench.types import (
     CELL_FIELDS,
     OUTCOMES,
@@ -36,6 +37,17 @@ from skillbench.types import (
 
 OPTIONAL_SECTIONS = ("calibration", "cost", "repeats", "mean_full_listing_tokens")
 """Cell sections present only when their part of the run took place."""
+
+
+class CellCalibration(Record):
+    """How a calibrated cell was fitted: its split sizes and what each repeat fitted."""
+
+    train: int
+    """Decisions of the cell on the train split (outside every rate)."""
+    test: int
+    """Decisions on the test split (the ones counted)."""
+    fitted: list[Calibration]
+    """What the selector fitted, per repeat."""
 
 
 class CellFields(CellKey):
@@ -64,7 +76,7 @@ class CellFields(CellKey):
     """Mean listing size in tokens."""
     mean_full_listing_tokens: float | None = None
     """Mean tokens of the listing without the retrieve stage (cells with one only)."""
-    calibration: dict[str, Any] | None = None
+    calibration: CellCalibration | None = None
     """Train/test sizes and fitted values, for calibrated selectors."""
     cost: CellCost | None = None
     """Inline vs fork token and dollar totals of the invoked skills."""

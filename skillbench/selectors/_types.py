@@ -7,9 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
-
-from skillbench.types import Decision, DecisionKind, Query
+from skillbench.types import Decision, DecisionKind, Query, Record
 
 __all__ = [
     "Calibratable",
@@ -67,11 +65,9 @@ Factories validate their params: an unknown key raises ``SkillbenchError`` namin
 the nearest valid one (``skillbench._errors.suggest``)."""
 
 
-class Calibration(BaseModel):
+class Calibration(Record):
     """What a selector fitted on its train split: a run's summary keeps one per repeat in the
     cell's ``calibration.fitted``, so a relabelled replay decides exactly as the run did."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     threshold: float
     """Invoke only when the score reaches this."""

@@ -149,12 +149,10 @@ def _thresholds(run: RunData) -> dict[tuple[CellKey, int], float]:
         for sel in _selector_entries(run)
     }
     out: dict[tuple[CellKey, int], float] = {}
-    fitted = {c.key: (c.calibration or {}).get("fitted") or [] for c in run.summary}
+    fitted = {c.key: c.calibration.fitted for c in run.summary if c.calibration is not None}
     for key, repeat in {(r.key, r.repeat) for r in run.rows}:
         fits = fitted.get(key, [])
-        value = (
-            fits[repeat].get("threshold") if repeat < len(fits) else configured.get(key.selector)
-        )
+        value = fits[repeat].threshold if repeat < len(fits) else configured.get(key.selector)
         if isinstance(value, int | float) and not isinstance(value, bool):
             out[key, repeat] = float(value)
     return out

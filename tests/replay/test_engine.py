@@ -200,13 +200,13 @@ def test_calibrated_selector_reports_split(tmp_path: Path, metatool: Path) -> No
     result = run_experiment(config, output=tmp_path / "o", limit=200)
     calibration = result.cells[0].calibration
     assert calibration is not None
-    assert calibration["train"] + calibration["test"] == 200
-    assert result.cells[0].n == calibration["test"]
-    assert "threshold" in calibration["fitted"][0]
+    assert calibration.train + calibration.test == 200
+    assert result.cells[0].n == calibration.test
+    assert calibration.fitted[0].threshold >= 0
     rows = read_rows(tmp_path / "o" / "results.jsonl")
     assert {r.split for r in rows} == {"train", "test"}
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
-    assert manifest["calibration"]["train"] == calibration["train"]
+    assert manifest["calibration"]["train"] == calibration.train
 
 
 def test_dry_run_prints_grid_and_runs_nothing(

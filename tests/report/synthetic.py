@@ -21,6 +21,7 @@ from skillbench.results import (
     Manifest,
     ResultRow,
     Summary,
+    Timeline,
     summary_cell,
 )
 from skillbench.types import CellKey
@@ -161,7 +162,7 @@ def write_run(
         resumed_rows=0,
         token_model="gpt-4o",
         usage={},
-        timeline={},
+        timeline=Timeline(days=60, seed=0),
         catalogs={variant: facts for variant in {r.catalog for r in rows}},
     )
     (path / "manifest.json").write_text(json.dumps(manifest.to_json()))
