@@ -23,7 +23,7 @@ from skillbench.catalog import Skill
 from skillbench.cli import main
 from skillbench.dataset import LabelledRequest
 from skillbench.replay import RunStopped
-from skillbench.results import read_rows
+from skillbench.results import read_run
 from skillbench.selectors import SELECTORS, Query, SelectorEnv
 
 DEFAULT_SUMMARY = 200
@@ -55,7 +55,7 @@ def run(root: Path, fake: FakeOpenAI, **params: Any) -> dict[str, dict[str, Any]
     config = write_project(root, REQUESTS, selector, profiles=["codebot"], half_lives=["7d"])
     out = root / "run"
     assert main(["run", str(config), "-o", str(out), "-q"]) == 0
-    return {r.request_id: r for r in read_rows(out / "results.jsonl")}
+    return {r.request_id: r for r in read_run(out).rows}
 
 
 def cell_cost(root: Path) -> dict[str, Any]:

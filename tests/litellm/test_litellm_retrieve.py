@@ -9,7 +9,7 @@ from llm_helpers import calls, fake_selector, write_project
 from support.fake_openai import FakeOpenAI, listed_skills, user_text
 
 from skillbench.replay import dry_run, load_config, run_experiment
-from skillbench.results import read_rows
+from skillbench.results import read_run
 
 REQUESTS = [
     {"id": "q0", "text": "merge the pdf files", "expected": "pdf-merge"},
@@ -35,7 +35,7 @@ def test_the_model_sees_only_the_retrieved_skills(
     assert sent["merge the pdf files"] == {"pdf-merge", "git-commit"}
     assert sent["weather in Paris tomorrow"] == {"weather", "git-commit"}
     assert sent["write a git commit message"] == {"git-commit", "pdf-merge"}
-    rows = read_rows(result.run_dir / "results.jsonl")
+    rows = read_run(result.run_dir).rows
     assert all(r.retrieved == 2 and r.shown == 2 for r in rows)
     assert all(r.retrieved_ranks == [1] for r in rows)
     assert all(r.outcome == "correct_skill" for r in rows)

@@ -17,8 +17,7 @@ from support.fake_openai import FakeOpenAI
 
 from skillbench.cli import main
 from skillbench.replay import load_config, run_experiment
-from skillbench.results import ResultRow
-from skillbench.results import read_rows as _read_rows
+from skillbench.results import ResultRow, read_run
 
 REQUESTS = [
     {"id": f"q{i}", "text": text, "expected": expected}
@@ -47,7 +46,7 @@ def project(tmp_path: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -
 
 
 def read_rows(run_dir: Path) -> list[ResultRow]:
-    return _read_rows(run_dir / "results.jsonl")
+    return read_run(run_dir).rows
 
 
 def stable(rows: list[ResultRow]) -> list[tuple[Any, ...]]:

@@ -13,7 +13,7 @@ from support.fake_openai import FakeOpenAI, refused_url
 
 from skillbench.cli import main
 from skillbench.replay import load_config, run_experiment
-from skillbench.results import read_rows
+from skillbench.results import read_run
 
 REQUESTS = [
     {"id": "q0", "text": "merge the pdf files", "expected": "pdf-merge"},
@@ -35,7 +35,7 @@ def test_a_call_past_the_timeout_is_an_error_and_its_connection_closed(tmp_path:
         result = run_experiment(load_config(config), output=tmp_path / "run")
         elapsed = time.perf_counter() - start
         hung_up = server.disconnects
-    rows = {r.request_id: r for r in read_rows(result.run_dir / "results.jsonl")}
+    rows = {r.request_id: r for r in read_run(result.run_dir).rows}
     assert result.status == "incomplete" and elapsed < 30  # finished, not hung
     hung = rows["q1"]
     assert hung.outcome == "error" and hung.detail["error"] == "timed out after 1 s"
@@ -92,7 +92,7 @@ def test_a_case_variant_name_is_hallucinated_and_costs_nothing(
     ]
     config = write_project(tmp_path, requests, fake_selector(fake.base_url))
     result = run_experiment(load_config(config), output=tmp_path / "run")
-    rows = {r.request_id: r for r in read_rows(result.run_dir / "results.jsonl")}
+    rows = {r.request_id: r for r in read_run(result.run_dir).rows}
     variant, exact = rows["q0"], rows["q1"]
     assert variant.chosen == "Pdf-merge" and variant.outcome == "hallucinated"
     assert variant.inline_tokens is None and variant.fork_tokens is None
