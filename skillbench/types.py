@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, JsonValue, SerializationInfo, model_serializer
 from pydantic_core.core_schema import SerializerFunctionWrapHandler
@@ -108,9 +109,16 @@ class CellKey(Record):
                 del data[name]
         return data
 
-    @property
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy whose key is worked out again (``update`` may change a key field)."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy.__dict__.pop("key", None)
+        return copy
+
+    @cached_property
     def key(self) -> CellKey:
-        """The key alone (a row's or a cell's own fields dropped): hashable, for grouping."""
+        """The key alone (a row's or a cell's own fields dropped): hashable, for grouping;
+        made once per record, as reports group tens of thousands of rows by it."""
         if type(self) is CellKey:
             return self
         return CellKey.model_construct(**{name: getattr(self, name) for name in CELL_FIELDS})
