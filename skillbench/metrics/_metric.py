@@ -22,14 +22,14 @@ from skillbench.metrics._intervals import bootstrap_ratio, rate, wilson_json
 from skillbench.types import CORRECT, INVOKED, UNANSWERED, UNWANTED
 
 if TYPE_CHECKING:
-    from skillbench.results import ResultRow as Row
+    from skillbench.results import ResultRow
 
-RowTest = Callable[["Row"], bool]
+RowTest = Callable[["ResultRow"], bool]
 Value = tuple[float | None, list[float] | None]
 """A metric's value and its 95% interval (``None`` when undefined)."""
 
 
-def completed(row: Row) -> bool:
+def completed(row: ResultRow) -> bool:
     """Whether the decision got an answer (anything but ``error``): the rows rates count."""
     return row.outcome not in UNANSWERED
 
@@ -60,7 +60,7 @@ class Metric:
     interval: Literal["wilson", "bootstrap"]
     applies: RowTest | None
     hit: RowTest | None
-    compute: Callable[[Sequence[Row]], Value]
+    compute: Callable[[Sequence[ResultRow]], Value]
     headline: bool = False
     optional: bool = False
 
@@ -73,13 +73,13 @@ class Metric:
         """How much worse ``new`` is than ``old`` (positive = regression)."""
         return old - new if self.higher_is_better else new - old
 
-    def size(self, rows: Iterable[Row]) -> int | None:
+    def size(self, rows: Iterable[ResultRow]) -> int | None:
         """How many rows the value is over (None: the metric has no single denominator)."""
         if self.applies is None:
             return None
         return sum(1 for row in rows if self.applies(row))
 
-    def counts(self, rows: Iterable[Row]) -> tuple[int, int]:
+    def counts(self, rows: Iterable[ResultRow]) -> tuple[int, int]:
         """(successes, n) over the applicable rows."""
         if self.applies is None or self.hit is None:
             raise SkillbenchError(f"metric {self.name!r} has no per-decision form")
@@ -110,7 +110,7 @@ def share(
     the denominator (only ``error_rate`` does)."""
     counted = applies if over_errors else (lambda r: completed(r) and applies(r))
 
-    def compute(rows: Sequence[Row]) -> Value:
+    def compute(rows: Sequence[ResultRow]) -> Value:
         hits = n = 0
         for row in rows:
             if counted(row):
@@ -133,21 +133,21 @@ def _is(outcome: str) -> RowTest:
     return lambda row: row.outcome == outcome
 
 
-def positive(row: Row) -> bool:
+def positive(row: ResultRow) -> bool:
     """The request expects a skill."""
     return bool(row.expected)
 
 
-def negative(row: Row) -> bool:
+def negative(row: ResultRow) -> bool:
     """The request expects no skill."""
     return not row.expected
 
 
-def _visible_positive(row: Row) -> bool:
+def _visible_positive(row: ResultRow) -> bool:
     return positive(row) and bool(row.visible)
 
 
-def _everything(row: Row) -> bool:
+def _everything(row: ResultRow) -> bool:
     return True
 
 
@@ -175,7 +175,7 @@ RECALL = share(
 )
 
 
-def _f1(rows: Sequence[Row]) -> Value:
+def _f1(rows: Sequence[ResultRow]) -> Value:
     """F1 = 2·correct / (invoked + positives), with a bootstrap interval by row category."""
     precision = PRECISION.compute(rows)[0]
     recall = RECALL.compute(rows)[0]

@@ -19,30 +19,30 @@ from skillbench.metrics._intervals import bootstrap_ratio
 from skillbench.metrics._metric import METRICS, Metric, Value, completed, positive, share
 
 if TYPE_CHECKING:
-    from skillbench.results import ResultRow as Row
+    from skillbench.results import ResultRow
 
 
-def _ranked_positive(row: Row) -> bool:
+def _ranked_positive(row: ResultRow) -> bool:
     return positive(row) and row.retrieved_ranks is not None
 
 
-def _scored(row: Row) -> bool:
+def _scored(row: ResultRow) -> bool:
     """A row the rank metrics average over: a completed positive with retrieved ranks."""
     return completed(row) and _ranked_positive(row)
 
 
-def _compared(row: Row) -> bool:
+def _compared(row: ResultRow) -> bool:
     """A row ``tokens_saved`` sums over: completed, with both listings' token counts."""
     return completed(row) and row.full_listing_tokens is not None and row.listing_tokens is not None
 
 
-def reciprocal_rank(row: Row) -> float:
+def reciprocal_rank(row: ResultRow) -> float:
     """1 / rank of the first expected skill among the retrieved, 0 when none is there."""
     ranks = row.retrieved_ranks or []
     return 1.0 / min(ranks) if ranks else 0.0
 
 
-def ndcg(row: Row) -> float:
+def ndcg(row: ResultRow) -> float:
     """DCG / ideal DCG at the row's cutoff, gains ``1 / log2(rank + 1)``; the ideal puts
     ``min(|expected|, k)`` relevant skills at the top ranks."""
     ideal = min(len(set(row.expected)), row.retrieved or 0)
@@ -52,10 +52,10 @@ def ndcg(row: Row) -> float:
     return dcg / sum(1.0 / math.log2(r + 1) for r in range(1, ideal + 1))
 
 
-def _mean(score: Callable[[Row], float]) -> Callable[[Sequence[Row]], Value]:
+def _mean(score: Callable[[ResultRow], float]) -> Callable[[Sequence[ResultRow]], Value]:
     """The mean of ``score`` over completed ranked positives, with a bootstrap interval."""
 
-    def compute(rows: Sequence[Row]) -> Value:
+    def compute(rows: Sequence[ResultRow]) -> Value:
         values = Counter(score(r) for r in rows if _scored(r))
         if not values:
             return None, None
@@ -67,7 +67,7 @@ def _mean(score: Callable[[Row], float]) -> Callable[[Sequence[Row]], Value]:
     return compute
 
 
-def _tokens_saved(rows: Sequence[Row]) -> Value:
+def _tokens_saved(rows: Sequence[ResultRow]) -> Value:
     """1 − Σ retrieved listing tokens / Σ full listing tokens, with a bootstrap interval."""
     pairs = Counter(
         (r.full_listing_tokens or 0, r.listing_tokens or 0) for r in rows if _compared(r)

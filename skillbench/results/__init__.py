@@ -28,7 +28,7 @@ from skillbench.results._summary import (
     CellCalibration,
     CellFields,
     Summary,
-    SummaryCell,
+    cell_model,
     summary_cell,
 )
 from skillbench.results._write import results_line, write_json, write_run_files
@@ -56,8 +56,8 @@ __all__ = [
     "RunStatus",
     "SizeSweep",
     "Summary",
-    "SummaryCell",
     "Timeline",
+    "cell_model",
     "dumps",
     "read_rows",
     "read_run",

@@ -16,11 +16,11 @@ from pydantic import BaseModel
 
 from skillbench.results._manifest import Manifest
 from skillbench.results._row import ResultRow
-from skillbench.results._summary import SummaryCell
+from skillbench.results._summary import cell_model
 
 MODELS: dict[str, type[BaseModel]] = {
     "ResultRow": ResultRow,
-    "SummaryCell": SummaryCell,
+    "SummaryCell": cell_model(),
     "Manifest": Manifest,
 }
 _BLOCK = re.compile(r"(<!-- fields:(\w+) -->\n).*?(<!-- /fields -->)", re.S)

@@ -70,7 +70,7 @@ class Run(BaseModel):
         """
         import pandas as pd
 
-        columns = list(ResultRow.model_fields)
+        columns = ["schema_version", *(f for f in ResultRow.model_fields if f != "schema_version")]
         return pd.DataFrame([r.model_dump() for r in self.rows], columns=columns)
 
 

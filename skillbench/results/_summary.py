@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any, cast
 
 from pydantic import BaseModel, Field, create_model, field_validator
@@ -116,17 +117,27 @@ def _metric_fields() -> dict[str, Any]:
     return fields
 
 
-SummaryCell = cast(
-    type[CellFields],
-    create_model(
-        "SummaryCell",
-        __base__=CellFields,
-        __doc__="One cell of ``summary.json``: its key, counts and every registered metric.",
-        **_metric_fields(),
-    ),
-)
-"""The summary cell model: :class:`CellFields` plus, for each registered metric, its value
-and its ``_ci`` interval."""
+def cell_model() -> type[CellFields]:
+    """The summary cell model: :class:`CellFields` plus, for each metric registered now (the
+    installed plugins' included), its value and its ``_ci`` interval.
+
+    Built on first use, not at import, so a plugin may import this package and register a
+    metric before any summary is made; a metric registered later gets a model of its own.
+    """
+    return _cell_model(tuple(m.name for m in METRICS.values()))
+
+
+@cache
+def _cell_model(names: tuple[str, ...]) -> type[CellFields]:
+    return cast(
+        type[CellFields],
+        create_model(
+            "SummaryCell",
+            __base__=CellFields,
+            __doc__="One cell of ``summary.json``: its key, counts and every registered metric.",
+            **_metric_fields(),
+        ),
+    )
 
 
 def summary_cell(key: CellKey, rows: Sequence[ResultRow]) -> CellFields:
@@ -142,7 +153,7 @@ def summary_cell(key: CellKey, rows: Sequence[ResultRow]) -> CellFields:
     values: dict[str, Any] = {}
     for m in METRICS.values():
         values[m.name], values[m.name + "_ci"] = m.compute(rows)
-    return SummaryCell(
+    return cell_model()(
         **{name: getattr(key, name) for name in CELL_FIELDS},
         n=len(rows),
         errors=sum(outcomes[o] for o in UNANSWERED),
@@ -184,7 +195,8 @@ class Summary(BaseModel):
         """Cells carry the registered metrics, which only the full cell model accepts."""
         if not isinstance(value, list):
             return value
-        return [c if isinstance(c, CellFields) else SummaryCell.model_validate(c) for c in value]
+        model = cell_model()
+        return [c if isinstance(c, CellFields) else model.model_validate(c) for c in value]
 
     def to_json(self) -> JsonObject:
         """``summary.json`` as written."""

@@ -12,7 +12,7 @@ from skillbench._errors import SkillbenchError
 from skillbench.cli._progress import TerminalProgress
 from skillbench.cli._run import with_model
 from skillbench.replay import load_config
-from skillbench.results import ResultRow, SummaryCell
+from skillbench.results import ResultRow, cell_model
 from skillbench.types import Outcome
 
 
@@ -140,7 +140,7 @@ def test_the_final_table_fits_the_terminal() -> None:
     from skillbench.cli._run import summary_table
 
     cells = [
-        SummaryCell.model_construct(  # only what the table reads: key, counts, headline metrics
+        cell_model().model_construct(  # only what the table reads: key, counts, headline metrics
             catalog="devtools",
             profile="codebot",
             budget=budget,

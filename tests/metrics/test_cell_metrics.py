@@ -7,7 +7,7 @@ import math
 
 import pytest
 from pydantic import ValidationError
-from support.rows import cell_json as cell_metrics
+from support.rows import cell_json
 
 from skillbench.metrics import OUTCOMES, rate, wilson
 
@@ -40,7 +40,7 @@ ROWS = [
 def test_rates_match_hand_computation() -> None:
     # The errored decision (last row) got no answer: it is counted in n and errors, and left
     # out of every rate but error_rate, so the rates are over the 7 completed decisions.
-    m = cell_metrics(ROWS)
+    m = cell_json(ROWS)
     assert (m["n"], m["errors"]) == (8, 1)
     assert m["error_rate"] == pytest.approx(1 / 8)
     assert m["accuracy"] == pytest.approx(2 / 7)  # correct_skill + correct_abstain
@@ -68,7 +68,7 @@ def test_rates_match_hand_computation() -> None:
 
 
 def test_every_rate_has_its_wilson_interval() -> None:
-    m = cell_metrics(ROWS)
+    m = cell_json(ROWS)
     assert m["accuracy_ci"] == list(wilson(2, 7))
     assert m["precision_ci"] == list(wilson(1, 4))
     assert m["false_invocation_rate_ci"] == list(wilson(2, 3))
@@ -79,7 +79,7 @@ def test_every_rate_has_its_wilson_interval() -> None:
 
 
 def test_by_position_per_skill_and_confusion() -> None:
-    m = cell_metrics(ROWS)
+    m = cell_json(ROWS)
     assert {k: (v["n"], v["accuracy"]) for k, v in m["by_position"].items()} == {
         "0": (2, 0.5),
         "1": (1, 0.0),
@@ -100,12 +100,12 @@ def test_by_position_per_skill_and_confusion() -> None:
 def test_train_rows_are_excluded_when_a_split_exists() -> None:
     train = [row(["a"], "a", "correct_skill", True, 0, split="train")] * 5
     test = [{**r, "split": "test"} for r in ROWS]
-    assert cell_metrics(train + test)["accuracy"] == pytest.approx(2 / 7)
-    assert cell_metrics(train + test)["n"] == 8
+    assert cell_json(train + test)["accuracy"] == pytest.approx(2 / 7)
+    assert cell_json(train + test)["n"] == 8
 
 
 def test_empty_cell_is_json_ready_with_nulls() -> None:
-    m = cell_metrics([])
+    m = cell_json([])
     assert m["n"] == 0
     assert m["accuracy"] is None and m["accuracy_ci"] is None and m["f1_ci"] is None
     assert m["mean_listing_chars"] is None
@@ -113,7 +113,7 @@ def test_empty_cell_is_json_ready_with_nulls() -> None:
 
 
 def test_undefined_rates_are_null_not_nan() -> None:
-    m = cell_metrics([row([], None, "correct_abstain")])
+    m = cell_json([row([], None, "correct_abstain")])
     assert m["accuracy"] == 1.0
     assert m["recall"] is None and m["precision"] is None and m["f1"] is None
     assert m["false_invocation_rate"] == 0.0
@@ -122,11 +122,11 @@ def test_undefined_rates_are_null_not_nan() -> None:
 
 def test_unknown_outcome_is_refused_with_the_field_named() -> None:
     with pytest.raises(ValidationError, match=r"outcome"):
-        cell_metrics([row([], None, "bogus", request_id="r9")])
+        cell_json([row([], None, "bogus", request_id="r9")])
 
 
 def test_rate_helper() -> None:
     assert rate(1, 4) == 0.25
     assert rate(0, 0) is None
-    assert set(OUTCOMES) == set(cell_metrics(ROWS)["outcomes"])
-    assert not math.isnan(cell_metrics(ROWS)["f1"])
+    assert set(OUTCOMES) == set(cell_json(ROWS)["outcomes"])
+    assert not math.isnan(cell_json(ROWS)["f1"])

@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from support.rows import cell_json as cell_metrics
-from support.rows import result_row
+from support.rows import cell_json, result_row
 
 from skillbench.metrics import find_metric, wilson
 
@@ -38,7 +37,7 @@ ROWS = [
 
 
 def test_hit_mrr_ndcg_and_tokens_saved_by_hand() -> None:
-    m = cell_metrics(ROWS)
+    m = cell_json(ROWS)
     # Five completed positives; a, b, d/e and f/g/h have an expected skill in their top k.
     assert m["hit_at_k"] == pytest.approx(4 / 5)
     assert m["hit_at_k_ci"] == pytest.approx(list(wilson(4, 5)))
@@ -63,9 +62,9 @@ def test_hit_mrr_ndcg_and_tokens_saved_by_hand() -> None:
 
 
 def test_a_perfect_retriever_scores_one_and_a_blind_one_zero() -> None:
-    perfect = cell_metrics([row(["a"], [1]), row(["b", "c"], [1, 2])])
+    perfect = cell_json([row(["a"], [1]), row(["b", "c"], [1, 2])])
     assert (perfect["hit_at_k"], perfect["mrr"], perfect["ndcg_at_k"]) == (1.0, 1.0, 1.0)
-    blind = cell_metrics([row(["a"], []), row(["b", "c"], [])])
+    blind = cell_json([row(["a"], []), row(["b", "c"], [])])
     assert (blind["hit_at_k"], blind["mrr"], blind["ndcg_at_k"]) == (0.0, 0.0, 0.0)
 
 
@@ -75,7 +74,7 @@ def test_cells_without_a_retrieve_stage_have_no_retrieval_metrics() -> None:
         | {"full_listing_tokens": None}
         for r in ROWS
     ]
-    written = cell_metrics(plain)
+    written = cell_json(plain)
     assert "hit_at_k" not in written and "ndcg_at_k_ci" not in written
     assert "tokens_saved" not in written and "mrr" not in written
     assert "mean_full_listing_tokens" not in written and "accuracy" in written

@@ -126,9 +126,10 @@ BARE = Profile(
 
 METRICS = """\
 from skillbench.metrics import INVOKED, METRICS, Metric, completed, rate, wilson_json
+from skillbench.results import ResultRow
 
 
-def _invoked(row):
+def _invoked(row: ResultRow) -> bool:
     return row.outcome in INVOKED
 
 

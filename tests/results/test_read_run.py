@@ -14,6 +14,7 @@ from skillbench.metrics import METRICS
 from skillbench.replay import load_config, run_experiment
 from skillbench.report import baseline_from_run, write_report
 from skillbench.results import SCHEMA_VERSION, ResultRow, read_run
+from skillbench.types import CELL_FIELDS
 
 OLD_RUN = Path(__file__).parent / "data" / "run-0.1"
 """A run directory written by skillbench 0.1 (lexical and oracle selectors, 6 devtools
@@ -60,7 +61,10 @@ def test_to_pandas_has_one_row_per_result_with_the_request_text(
         texts[str(item["id"])] = item["text"]
     frame = read_run(run_dir).to_pandas()
     assert len(frame) == 24
-    assert list(frame.columns) == list(ResultRow.model_fields)
+    # The columns as before the row extended the cell key: the schema version first.
+    fields = list(ResultRow.model_fields)
+    assert list(frame.columns) == ["schema_version", *(f for f in fields if f != "schema_version")]
+    assert list(frame.columns)[1:9] == list(CELL_FIELDS)
     for rid, text in zip(frame["request_id"], frame["text"], strict=True):
         assert text == texts[rid]
 
