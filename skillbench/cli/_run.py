@@ -131,7 +131,13 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise SkillbenchError("--limit must be at least 1")
     if args.dry_run:
-        print_plan(dry_run(config, limit=args.limit, max_concurrency=args.max_concurrency))
+        plan = dry_run(
+            config,
+            limit=args.limit,
+            max_concurrency=args.max_concurrency,
+            executor=args.executor,
+        )
+        print_plan(plan)
         return EXIT_OK
     from skillbench.cli._progress import make_progress
 

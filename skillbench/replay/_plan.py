@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from skillbench.replay._config import RunConfig
+from skillbench.replay._executor import make_executor
 from skillbench.replay._experiment import resolve_experiment
 from skillbench.replay._grid import SelectorPool, build_grid
 from skillbench.replay._retrieve import RetrieveStages
@@ -63,14 +64,22 @@ class DryRun:
     notes: tuple[str, ...] = ()
 
 
-def dry_run(config: RunConfig, *, limit: int | None = None, max_concurrency: int = 8) -> DryRun:
-    """What ``run_experiment`` would do, without asking any selector to decide.
+def dry_run(
+    config: RunConfig,
+    *,
+    limit: int | None = None,
+    max_concurrency: int = 8,
+    executor: str | None = None,
+) -> DryRun:
+    """What ``run_experiment`` would do, without asking any selector to decide; an executor
+    that is unknown or cannot do the run is reported as the run would report it.
 
     Plannable selectors get every query of their cells with listings as the warm-start usage
     shows them (the replay's own history cannot be known in advance), cut to the top k by
     their retrieve stage if any: an estimate.
     """
-    experiment = resolve_experiment(config, limit=limit)
+    experiment = resolve_experiment(config, limit=limit, executor=executor)
+    make_executor(experiment.executor, experiment)
     spec = experiment.grid
     grid = build_grid(spec)
     env = experiment.selector_env(max_concurrency=max_concurrency, quiet=True)

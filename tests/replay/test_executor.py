@@ -12,7 +12,7 @@ import pytest
 from support.runs import devtools_config, run_files
 
 from skillbench._errors import InputError, SkillbenchError
-from skillbench.replay import EXECUTORS, ReplayJob, load_config, run_experiment
+from skillbench.replay import EXECUTORS, ReplayJob, dry_run, load_config, run_experiment
 
 
 class _CellByCellReversed:
@@ -45,6 +45,16 @@ def test_unknown_executor_in_a_config_is_reported_at_its_line(tmp_path: Path) ->
     line = path.read_text().splitlines().index("executor: rey") + 1
     assert f"{path}:{line}" in message and "'ray'" in message
     assert not (tmp_path / "out").exists()
+
+
+def test_a_dry_run_reports_an_unknown_executor_as_the_run_would(tmp_path: Path) -> None:
+    path = devtools_config(tmp_path, extra="executor: rey\n")
+    with pytest.raises(InputError, match=r"unknown executor 'rey'") as caught:
+        dry_run(load_config(path), limit=3)
+    line = path.read_text().splitlines().index("executor: rey") + 1
+    assert f"{path}:{line}" in str(caught.value)
+    with pytest.raises(SkillbenchError, match=r"--executor: unknown executor 'rey'"):
+        dry_run(load_config(devtools_config(tmp_path)), limit=3, executor="rey")
 
 
 def test_the_executor_is_not_part_of_what_a_run_is(tmp_path: Path) -> None:
