@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import platform
 from collections.abc import Mapping
 from importlib import metadata
@@ -21,7 +20,7 @@ from skillbench.replay._experiment import Experiment, UsageSpec
 from skillbench.replay._grid import Grid
 from skillbench.replay._results import now_iso
 from skillbench.replay._types import Cell
-from skillbench.results import MANIFEST, Manifest, RunStatus, write_json
+from skillbench.results import MANIFEST, Manifest, RunStatus, read_manifest, write_json
 from skillbench.selectors import Calibration
 
 PACKAGES = ("skillbench", "numpy", "sentence-transformers", "torch", "litellm")
@@ -110,13 +109,11 @@ def check_inputs(run_dir: Path, config_hash: str, inputs: Mapping[str, str]) -> 
     a manifest written before input digests existed has none to compare.
     """
     try:
-        found = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        found = read_manifest(run_dir / MANIFEST)
+    except SkillbenchError:
         return
-    if not isinstance(found, dict) or found.get("config_hash") != config_hash:
-        return
-    before = found.get("inputs")
-    if not isinstance(before, dict):
+    before = found.inputs
+    if found.config_hash != config_hash or before is None:
         return
     changed = [k for k in sorted({*before, *inputs}) if before.get(k) != inputs.get(k)]
     if changed:

@@ -7,7 +7,6 @@ is serialised once, when its line is written, so the files hold exactly the shap
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +19,7 @@ from skillbench.results import (
     RUN_FILES,
     SUMMARY,
     ResultRow,
+    read_manifest,
     read_rows,
     results_line,
 )
@@ -81,9 +81,9 @@ def resumable_rows(run_dir: Path, config_hash: str) -> list[ResultRow]:
             raise SkillbenchError(f"{run_dir}: results without a manifest; cannot resume safely")
         return []
     try:
-        found = json.loads(path.read_text(encoding="utf-8")).get("config_hash")
-    except (json.JSONDecodeError, AttributeError, OSError):
-        raise SkillbenchError(f"{path}: unreadable manifest; cannot resume safely") from None
+        found = read_manifest(path).config_hash
+    except SkillbenchError as exc:
+        raise SkillbenchError(f"unreadable manifest; cannot resume safely: {exc}") from None
     if found != config_hash:
         raise SkillbenchError(
             f"{run_dir}: holds a run of a different config (hash {found}, now {config_hash}); "
@@ -104,12 +104,10 @@ def claim_output(run_dir: Path, config_hash: str, *, resume: bool, overwrite: bo
     manifest = run_dir / MANIFEST
     if resume or not any((run_dir / f).exists() for f in RUN_FILES):
         return
-    found = None
-    if manifest.is_file():
-        try:
-            found = json.loads(manifest.read_text(encoding="utf-8")).get("config_hash")
-        except (json.JSONDecodeError, AttributeError, OSError):
-            found = None
+    try:
+        found: str | None = read_manifest(manifest).config_hash
+    except SkillbenchError:
+        found = None
     if found != config_hash and not overwrite:
         raise SkillbenchError(
             f"{run_dir}: holds another run (config hash {found}, now {config_hash}); "

@@ -21,7 +21,7 @@ from skillbench.results._manifest import (
     SizeSweep,
     Timeline,
 )
-from skillbench.results._read import Run, read_rows, read_run
+from skillbench.results._read import Run, read_manifest, read_rows, read_run
 from skillbench.results._row import KNOWN_VERSIONS, SCHEMA_VERSION, ResultRow, RowKey
 from skillbench.results._summary import (
     OPTIONAL_SECTIONS,
@@ -59,6 +59,7 @@ __all__ = [
     "Timeline",
     "cell_model",
     "dumps",
+    "read_manifest",
     "read_rows",
     "read_run",
     "results_line",

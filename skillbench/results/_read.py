@@ -99,9 +99,7 @@ def read_run(path: str | Path, *, rows: bool = True) -> Run:
     manifest = None
     if (root / MANIFEST).is_file():
         manifest_path = root / MANIFEST
-        manifest_data = _read_json(manifest_path)
-        _version(manifest_path, manifest_data)
-        manifest = _validate(Manifest, {"schema_version": "0.1", **manifest_data}, manifest_path)
+        manifest = read_manifest(manifest_path)
         _same(manifest_path, "config hash", summary.config_hash, manifest.config_hash)
         _same(manifest_path, "schema version", summary.schema_version, manifest.schema_version)
     results: list[ResultRow] = []
@@ -118,6 +116,23 @@ def read_run(path: str | Path, *, rows: bool = True) -> Run:
         config=_read_config(root / CONFIG_COPY),
         torn_line=torn,
     )
+
+
+def read_manifest(path: str | Path) -> Manifest:
+    """The ``manifest.json`` of a run directory on its own: a run still going, interrupted or
+    killed has no summary yet, and ``--resume`` and ``-o`` need to know which run it was.
+
+    Raises:
+        SkillbenchError: missing, not JSON, an unknown schema version or an invalid field
+            (with file and field).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise SkillbenchError(f"{path}: not found")
+    data = _read_json(path)
+    _version(path, data)
+    manifest: Manifest = _validate(Manifest, {"schema_version": "0.1", **data}, path)
+    return manifest
 
 
 def _read_json(path: Path) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from skillbench._errors import SkillbenchError
 from skillbench.metrics import METRICS
 from skillbench.replay import load_config, run_experiment
 from skillbench.report import baseline_from_run, write_report
-from skillbench.results import SCHEMA_VERSION, ResultRow, read_run
+from skillbench.results import SCHEMA_VERSION, ResultRow, read_manifest, read_run
 from skillbench.types import CELL_FIELDS
 
 OLD_RUN = Path(__file__).parent / "data" / "run-0.1"
@@ -154,3 +155,18 @@ def test_report_columns_and_baseline_metrics_are_the_metric_registry(
     baseline = baseline_from_run(read_run(run_dir)).to_json()
     always = {m.name for m in METRICS.values() if not m.optional}
     assert all(set(cell["metrics"]) == always for cell in baseline["cells"])
+
+
+def test_the_manifest_reads_on_its_own_and_a_bad_one_names_file_and_field(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    assert read_manifest(run_dir / "manifest.json") == read_run(run_dir).manifest
+    bad = copy(run_dir, tmp_path) / "manifest.json"
+    data = json.loads(bad.read_text())
+    bad.write_text(json.dumps({**data, "decisions": "many"}))
+    with pytest.raises(SkillbenchError, match=rf"{re.escape(str(bad))}.*decisions"):
+        read_manifest(bad)
+    config = tmp_path / "small.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    with pytest.raises(SkillbenchError, match=r"cannot resume safely.*decisions"):
+        run_experiment(load_config(config), output=bad.parent, limit=12, resume=True)
