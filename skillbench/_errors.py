@@ -5,6 +5,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class SkillbenchError(Exception):
@@ -37,3 +42,15 @@ def suggest(name: str, candidates: Iterable[str]) -> str:
     """A ``" (did you mean 'x'?)"`` suffix naming the closest candidate, or an empty string."""
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.5)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def validated(model: type[M], data: object, path: str, line: int | None = None) -> M:
+    """``data`` read into ``model``, or an :class:`InputError` naming the file, the line and
+    the first bad field (and how many more there are)."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"])
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise InputError(Location(path, line, field), err["msg"] + more) from None

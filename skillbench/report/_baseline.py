@@ -9,9 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
-from skillbench._errors import InputError, Location, SkillbenchError
+from skillbench._errors import InputError, Location, SkillbenchError, validated
 from skillbench.metrics import METRICS, find_metric
 from skillbench.report._pairing import cell_rows
 from skillbench.report._run import has_metric, run_name
@@ -225,9 +223,4 @@ def load_baseline(path: str | Path) -> Baseline:
     if not isinstance(bounds, dict):
         raise InputError(Location(str(p), field="thresholds"), "expected an object per metric")
     check_bounds(bounds, f"{p}: field 'thresholds'")
-    try:
-        return Baseline.model_validate(doc)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(part) for part in err["loc"])
-        raise InputError(Location(str(p), field=field), err["msg"]) from None
+    return validated(Baseline, doc, str(p))

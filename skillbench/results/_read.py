@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from skillbench._errors import InputError, Location, SkillbenchError
+from skillbench._errors import InputError, Location, SkillbenchError, validated
 from skillbench.metrics import RENAMED, wilson_json
 from skillbench.results._files import CONFIG_COPY, MANIFEST, RESULTS, SUMMARY
 from skillbench.results._manifest import CLEAN, Manifest, RunStatus
@@ -95,7 +95,7 @@ def read_run(path: str | Path, *, rows: bool = True) -> Run:
             hint = " (the run never finished; continue it with --resume)"
         raise SkillbenchError(f"{summary_path}: not found{hint}")
     summary_data = _migrate_summary(summary_path, _read_json(summary_path))
-    summary = _validate(Summary, summary_data, summary_path)
+    summary = validated(Summary, summary_data, str(summary_path))
     manifest = None
     if (root / MANIFEST).is_file():
         manifest_path = root / MANIFEST
@@ -131,7 +131,7 @@ def read_manifest(path: str | Path) -> Manifest:
         raise SkillbenchError(f"{path}: not found")
     data = _read_json(path)
     _version(path, data)
-    manifest: Manifest = _validate(Manifest, {"schema_version": "0.1", **data}, path)
+    manifest: Manifest = validated(Manifest, {"schema_version": "0.1", **data}, str(path))
     return manifest
 
 
@@ -187,16 +187,6 @@ def _renamed(key: str) -> str:
     return RENAMED.get(base, base) + key[len(base) :]
 
 
-def _validate(model: type[Any], data: Any, path: Path, line: int | None = None) -> Any:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"])
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise InputError(Location(str(path), line, field), err["msg"] + more) from None
-
-
 def _lines(path: Path) -> Iterator[tuple[int, str, bool]]:
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
@@ -233,7 +223,7 @@ def _read_rows(
             version = _version(path, data, lineno)
             schema = schema or version
             _same(path, "schema version", schema, version, lineno)
-            row = _validate(ResultRow, {"schema_version": version, **data}, path, lineno)
+            row = validated(ResultRow, {"schema_version": version, **data}, str(path), lineno)
             if cells is not None and (key := row.key) not in cells:
                 raise InputError(
                     Location(str(path), lineno),
