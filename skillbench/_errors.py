@@ -5,11 +5,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from pydantic import BaseModel, ValidationError
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
 
 class SkillbenchError(Exception):
@@ -46,7 +47,10 @@ def suggest(name: str, candidates: Iterable[str]) -> str:
 
 def validated(model: type[M], data: object, path: str, line: int | None = None) -> M:
     """``data`` read into ``model``, or an :class:`InputError` naming the file, the line and
-    the first bad field (and how many more there are)."""
+    the first bad field (and how many more there are); pydantic is imported here only, so
+    commands that read no record (``--help``) never load it."""
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:

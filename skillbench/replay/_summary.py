@@ -13,6 +13,7 @@ from skillbench.results import (
     CellFields,
     ResultRow,
     Summary,
+    group_by_cell,
     summary_cell,
     write_json,
 )
@@ -35,9 +36,7 @@ def summarize(
     Calibrated cells are measured on the test split only and carry ``calibration: {train,
     test, fitted: [per repeat]}``.
     """
-    by_key: dict[CellKey, list[ResultRow]] = {}
-    for row in rows:
-        by_key.setdefault(row.key, []).append(row)
+    by_key = group_by_cell(rows)
     out: list[CellFields] = []
     seen: set[CellKey] = set()
     for cell in cells:

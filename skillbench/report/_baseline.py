@@ -11,8 +11,7 @@ from typing import Any, Literal
 
 from skillbench._errors import InputError, Location, SkillbenchError, validated
 from skillbench.metrics import METRICS, find_metric
-from skillbench.report._pairing import cell_rows
-from skillbench.report._run import has_metric, run_name
+from skillbench.report._run import has_metric, rows_by_cell, run_name
 from skillbench.results import ResultRow, Run
 from skillbench.types import CELL_FIELDS, CellKey, JsonObject, Outcome, Record, cell_fields
 
@@ -151,7 +150,7 @@ def request_rows(cell: BaselineCell) -> list[ResultRow]:
 def baseline_from_run(run: Run, bounds: Bounds | None = None) -> Baseline:
     """The baseline of a run: metric values, intervals, denominators, per-request outcomes and
     (optionally) absolute thresholds."""
-    by_cell = cell_rows(run, counted=True)
+    by_cell = rows_by_cell(run.rows)
     cells = []
     for cell in run.summary.cells:
         rows = by_cell.get(cell.key, [])

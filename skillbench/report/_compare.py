@@ -14,7 +14,6 @@ from skillbench.report._pairing import (
     DEFAULT_ALPHA,
     DEFAULT_MAX_DROP,
     PairedStats,
-    cell_rows,
     family_alpha,
     paired_stats,
     read_finished_run,
@@ -22,6 +21,7 @@ from skillbench.report._pairing import (
     require_same_requests,
     scored_rows,
 )
+from skillbench.report._run import rows_by_cell
 from skillbench.report._select import Selection, pair_cells, select_cells
 from skillbench.results import CellFields, ResultRow
 from skillbench.types import JsonObject, JsonValue
@@ -298,7 +298,8 @@ def compare_runs(
     pairs = pair_cells(
         select_cells(run_a, a), select_cells(run_b, b), set(a.filters) | set(b.filters)
     )
-    rows_a, rows_b = cell_rows(run_a, counted=False), cell_rows(run_b, counted=False)
+    rows_a = rows_by_cell(run_a.rows, counted=False)
+    rows_b = rows_by_cell(run_b.rows, counted=False)
     config = _Config(family_alpha(alpha, len(pairs)), resamples, seed)
     results = [
         replace(

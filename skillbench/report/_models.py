@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from skillbench.report._doc import Block, Heading, Para, Table
 from skillbench.report._run import cell_label, varying_keys
-from skillbench.results import ResultRow, Run
+from skillbench.results import ResultRow, Run, group_by_cell
 from skillbench.types import CELL_FIELDS, CellKey
 
 
@@ -42,10 +42,7 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 
 def model_figures(rows: Sequence[ResultRow]) -> dict[CellKey, ModelFigures]:
     """Per cell whose rows came from a model: its figures (other cells are left out)."""
-    by_cell: dict[CellKey, list[ResultRow]] = {}
-    for row in rows:
-        if isinstance(row.detail.get("model"), str):
-            by_cell.setdefault(row.key, []).append(row)
+    by_cell = group_by_cell(r for r in rows if isinstance(r.detail.get("model"), str))
     return {key: _figures(cell_rows) for key, cell_rows in by_cell.items()}
 
 

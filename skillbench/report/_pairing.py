@@ -25,9 +25,8 @@ from skillbench.metrics import (
     resolution,
     sign_test,
 )
-from skillbench.report._run import rows_by_cell
 from skillbench.results import ResultRow, Run, read_run
-from skillbench.types import UNANSWERED, CellKey
+from skillbench.types import UNANSWERED
 
 DEFAULT_MAX_DROP = 0.02
 """The tolerance both commands use unless told otherwise (absolute, in the metric's units)."""
@@ -54,17 +53,6 @@ def scored_rows(rows: Iterable[ResultRow], m: Metric) -> list[ResultRow]:
         for r in rows
         if r.outcome not in UNANSWERED and m.applies(r)  # type: ignore[misc]
     ]
-
-
-def cell_rows(run: Run, *, counted: bool) -> dict[CellKey, list[ResultRow]]:
-    """A run's results rows per cell: every row, or only those its summary counts (the test
-    split when a selector was calibrated)."""
-    if counted:
-        return rows_by_cell(run.rows)
-    out: dict[CellKey, list[ResultRow]] = defaultdict(list)
-    for row in run.rows:
-        out[row.key].append(row)
-    return out
 
 
 def request_scores(rows: Iterable[ResultRow], m: Metric) -> dict[str, float]:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from skillbench._errors import SkillbenchError
 from skillbench.listing import NotShown, why_not_shown
 from skillbench.metrics import METRICS, counted_rows
-from skillbench.results import CellFields, ResultRow, Run
+from skillbench.results import CellFields, ResultRow, Run, group_by_cell
 from skillbench.types import CELL_FIELDS, CellKey
 
 BASELINES = frozenset({"never", "random"})
@@ -102,12 +102,15 @@ def distinct(cells: Sequence[CellFields]) -> tuple[list[CellFields], list[str]]:
     return kept, [k for k in varying_keys(cells) if k not in inert]
 
 
-def rows_by_cell(rows: Iterable[ResultRow]) -> dict[CellKey, list[ResultRow]]:
-    """Rows per cell, restricted like the summary (test split when a selector calibrated)."""
-    out: dict[CellKey, list[ResultRow]] = {}
-    for row in rows:
-        out.setdefault(row.key, []).append(row)
-    return {key: counted_rows(cell_rows) for key, cell_rows in out.items()}
+def rows_by_cell(
+    rows: Iterable[ResultRow], *, counted: bool = True
+) -> dict[CellKey, list[ResultRow]]:
+    """Rows per cell: only those the summary counts (the test split when a selector was
+    calibrated), or with ``counted=False`` every row."""
+    groups = group_by_cell(rows)
+    if not counted:
+        return groups
+    return {key: counted_rows(cell_rows) for key, cell_rows in groups.items()}
 
 
 def has_metric(cell: CellFields, name: str) -> bool:

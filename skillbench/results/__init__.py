@@ -22,7 +22,13 @@ from skillbench.results._manifest import (
     Timeline,
 )
 from skillbench.results._read import Run, read_manifest, read_rows, read_run
-from skillbench.results._row import KNOWN_VERSIONS, SCHEMA_VERSION, ResultRow, RowKey
+from skillbench.results._row import (
+    KNOWN_VERSIONS,
+    SCHEMA_VERSION,
+    ResultRow,
+    RowKey,
+    group_by_cell,
+)
 from skillbench.results._summary import (
     OPTIONAL_SECTIONS,
     CellCalibration,
@@ -59,6 +65,7 @@ __all__ = [
     "Timeline",
     "cell_model",
     "dumps",
+    "group_by_cell",
     "read_manifest",
     "read_rows",
     "read_run",

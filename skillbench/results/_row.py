@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple
 
 from pydantic import Field
@@ -99,3 +100,11 @@ class ResultRow(CellKey):
             return None
         message = self.detail.get("error")
         return str(message) if message is not None else "no answer (no message recorded)"
+
+
+def group_by_cell(rows: Iterable[ResultRow]) -> dict[CellKey, list[ResultRow]]:
+    """Rows per cell (``row.key``), cells and rows in first-seen order."""
+    out: dict[CellKey, list[ResultRow]] = {}
+    for row in rows:
+        out.setdefault(row.key, []).append(row)
+    return out
