@@ -19,6 +19,16 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Gate every ``agents``-marked test on its CLI before its fixtures run (see
+    ``tests/support/agents.py``)."""
+    from tests.support.agents import marked_agents, require_agent
+
+    for name in marked_agents(item) or ():
+        require_agent(name)
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO

@@ -78,13 +78,13 @@ def test_a_missing_cli_names_the_package_and_version(monkeypatch: pytest.MonkeyP
         capture_agent("codex", [])
 
 
+@pytest.mark.agents
 @pytest.mark.parametrize(("agent", "tool"), [("claude-code", "Skill"), ("codex", "exec")])
 def test_a_captured_request_replays_with_another_listing_and_message(
     agent: str, tool: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``prompt: agent`` from a real capture: the agent's own messages and tools, with the
     listing and the user's message swapped in exactly once each."""
-    needs_agent(agent)(lambda: None)()
     from skillbench.agents import store_snapshot
     from skillbench.catalog import load_catalog
     from skillbench.dataset import LabelledRequest

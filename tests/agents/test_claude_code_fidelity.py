@@ -27,10 +27,8 @@ SHARED = ["superpowers", "mattpocock", "wshobson-agents", "anthropics-skills"]
 
 @pytest.fixture(scope="module")
 def snapshot() -> AgentSnapshot:
-    """The agent's own text, read once for the module from a turn with no user skills."""
-    from tests.support.agents import require_agent
-
-    require_agent("claude-code")
+    """The agent's own text, read once for the module from a turn with no user skills (the
+    tests using it are marked, so the CLI is there)."""
     own = capture_agent("claude-code").snapshot
     assert own is not None and own.builtin_skills
     return own

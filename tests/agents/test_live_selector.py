@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from tests.support.agents import needs_agent
 from tests.support.fake_openai import FakeOpenAI
 
 SKILLS = ("pdf-tools", "db-migrate", "release-notes", "api-docs")
@@ -102,9 +101,9 @@ def _expected(n: int) -> dict[str, str | None]:
     return {f"r{i:02d}": SKILLS[i % len(SKILLS)] if i % 2 == 0 else None for i in range(n)}
 
 
+@pytest.mark.agents
 @pytest.mark.parametrize("agent", ["claude-code", "codex"])
 def test_live_decisions_are_the_scripted_ones(agent: str, tmp_path: Path) -> None:
-    needs_agent(agent)(lambda: None)()
     with FakeOpenAI(policy=script) as fake:
         config = _setup(tmp_path, agent, fake.base_url, 20, ", model: openai/fake")
         assert _run(config) == 0
@@ -113,11 +112,11 @@ def test_live_decisions_are_the_scripted_ones(agent: str, tmp_path: Path) -> Non
     assert manifest["status"] == "complete"
 
 
+@pytest.mark.agents
 @pytest.mark.parametrize("agent", ["claude-code", "codex"])
 def test_a_live_run_killed_with_sigkill_resumes_to_the_same_decisions(
     agent: str, tmp_path: Path
 ) -> None:
-    needs_agent(agent)(lambda: None)()
     with FakeOpenAI(policy=script, latency_s=1.0) as fake:
         config = _setup(tmp_path, agent, fake.base_url, 8, ", model: openai/fake")
         process = _run(config, wait=False)
@@ -131,10 +130,10 @@ def test_a_live_run_killed_with_sigkill_resumes_to_the_same_decisions(
     assert _decisions(tmp_path / "out") == _expected(8)
 
 
+@pytest.mark.agents
 @pytest.mark.parametrize("agent", ["claude-code", "codex"])
 def test_a_live_run_stops_at_its_spend_cap(agent: str, tmp_path: Path) -> None:
     """gpt-4o-mini's price on ~10k prompt tokens a call: a $0.002 cap allows about one call."""
-    needs_agent(agent)(lambda: None)()
     with FakeOpenAI(policy=script) as fake:
         extra = ", model: openai/gpt-4o-mini, max_cost_usd: 0.002"
         config = _setup(tmp_path, agent, fake.base_url, 12, extra)

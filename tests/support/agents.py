@@ -1,14 +1,19 @@
 """Tests that run a shipped agent CLI: skipped where it is missing, failed where CI needs it.
 
+A test says which CLI it runs with the ``agents`` mark, and the mark alone does the gating
+(``tests/conftest.py`` checks it before any fixture is set up):
+
+- ``@pytest.mark.agents("codex")`` (or ``@needs_agent("codex")``) for one agent;
+- a bare ``@pytest.mark.agents`` on a test parametrized by ``agent``: the parameter names it.
+
+A mark that names no agent fails the test, so no test can be marked and still run ungated.
 CI installs the pinned CLIs (``.ci/run``) and sets ``SKILLBENCH_REQUIRE_AGENTS=1``, so a
 missing or wrong-version CLI there fails the suite instead of skipping the fidelity tests.
 """
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Callable
 
 import pytest
 
@@ -33,15 +38,26 @@ def require_agent(name: str) -> None:
     pytest.skip(reason)
 
 
-def needs_agent(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Mark a test as one that runs ``name``'s real CLI (``-m agents`` selects them)."""
+def needs_agent(name: str) -> pytest.MarkDecorator:
+    """The ``agents`` mark naming ``name``: ``-m agents`` selects the test, and it runs only
+    where ``name``'s CLI is installed."""
+    return pytest.mark.agents(name)
 
-    def decorate(test: Callable[..., None]) -> Callable[..., None]:
-        @functools.wraps(test)
-        def wrapped(*args: object, **kwargs: object) -> None:
-            require_agent(name)
-            test(*args, **kwargs)
 
-        return pytest.mark.agents(wrapped)
+def marked_agents(item: pytest.Item) -> list[str] | None:
+    """The agents an ``agents``-marked test runs (its mark's names, else its ``agent``
+    parameter); ``None`` for a test without the mark.
 
-    return decorate
+    Raises:
+        pytest.fail.Exception: the test is marked but names no agent.
+    """
+    mark = item.get_closest_marker("agents")
+    if mark is None:
+        return None
+    names = [str(a) for a in mark.args]
+    callspec = getattr(item, "callspec", None)
+    if not names and callspec is not None and "agent" in callspec.params:
+        names = [str(callspec.params["agent"])]
+    if not names:
+        pytest.fail(f"{item.nodeid}: @pytest.mark.agents names no agent and has no `agent` param")
+    return names
