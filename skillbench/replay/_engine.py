@@ -21,8 +21,8 @@ from skillbench.dataset import LabelledRequest
 from skillbench.replay import _local, _ray  # noqa: F401  (register the executors)
 from skillbench.replay._cell import CellRun
 from skillbench.replay._config import RunConfig
-from skillbench.replay._executor import ReplayJob, make_executor
-from skillbench.replay._experiment import resolve_experiment
+from skillbench.replay._executor import Executor, ReplayJob, executor_started, make_executor
+from skillbench.replay._experiment import Experiment, resolve_experiment
 from skillbench.replay._prepare import prepare_output, prepare_run
 from skillbench.replay._results import ResultsWriter, StepKey, claim_output, now_iso
 from skillbench.replay._summary import summarize
@@ -100,7 +100,34 @@ def run_experiment(
     """
     experiment = resolve_experiment(config, limit=limit, executor=executor)
     replayer = make_executor(experiment.executor, experiment)
-    run_dir = prepare_output(Path(output) if output is not None else experiment.output)
+    with executor_started(replayer, quiet=quiet):
+        return _replay(
+            experiment,
+            replayer,
+            Path(output) if output is not None else experiment.output,
+            resume=resume,
+            overwrite=overwrite,
+            max_concurrency=max_concurrency,
+            quiet=quiet,
+            progress=progress,
+            observer=observer,
+        )
+
+
+def _replay(
+    experiment: Experiment,
+    replayer: Executor,
+    output: Path,
+    *,
+    resume: bool,
+    overwrite: bool,
+    max_concurrency: int,
+    quiet: bool,
+    progress: Progress | None,
+    observer: RunObserver | None,
+) -> RunResult:
+    """The run once its executor is started: claim the output, prepare, replay, record."""
+    run_dir = prepare_output(output)
     claim_output(run_dir, experiment.config_hash, resume=resume, overwrite=overwrite)
     prepared = prepare_run(
         experiment,

@@ -9,7 +9,9 @@ the same run directory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -88,6 +90,30 @@ class CheckedExecutor(Protocol):
 
     def check(self, experiment: Experiment) -> None:
         """Raise ``SkillbenchError`` when this run cannot go ahead here."""
+
+
+@runtime_checkable
+class StartedExecutor(Protocol):
+    """An executor with something to start before it can replay (a Ray instance): the
+    engine starts it before the run directory is touched, so a start that fails leaves a
+    finished run in the output as it was."""
+
+    def started(self, quiet: bool) -> AbstractContextManager[None]:
+        """Start, yield while the run lasts, then stop what was started.
+
+        Raises:
+            SkillbenchError: it cannot start (one line naming what failed).
+        """
+
+
+@contextlib.contextmanager
+def executor_started(executor: Executor, *, quiet: bool) -> Iterator[None]:
+    """``executor`` started for the length of the block (nothing to do for most)."""
+    if isinstance(executor, StartedExecutor):
+        with executor.started(quiet):
+            yield
+    else:
+        yield
 
 
 def make_executor(choice: ExecutorChoice, experiment: Experiment) -> Executor:

@@ -13,12 +13,13 @@ Ray is imported only when this executor runs (``pip install -e '.[ray]'`` in a c
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import logging
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -100,21 +101,35 @@ class RayExecutor:
             )
         _ray()
 
+    @contextlib.contextmanager
+    def started(self, quiet: bool) -> Iterator[None]:
+        """Ray connected to (or a local instance started) before the run directory is
+        touched; any failure to start is one line, and an instance started here is shut down
+        when the run ends."""
+        ray = _ray()
+        if ray.is_initialized():
+            yield
+            return
+        try:
+            ray.init(
+                include_dashboard=False,
+                logging_level=logging.ERROR if quiet else logging.WARNING,
+                log_to_driver=not quiet,
+                runtime_env={"env_vars": {"PYTHONPATH": _import_path()}},
+            )
+        except (Exception, SystemExit) as exc:
+            # Ray exits (SystemExit) when the cluster at RAY_ADDRESS does not answer, and
+            # raises a bare Exception when its raylet times out on a loaded machine.
+            where = os.environ.get("RAY_ADDRESS") or "a local instance"
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise SkillbenchError(f"ray: cannot start or reach {where}: {first}") from None
+        try:
+            yield
+        finally:
+            ray.shutdown()
+
     def replay(self, job: ReplayJob) -> None:
         ray = _ray()
-        started = not ray.is_initialized()
-        if started:
-            try:
-                ray.init(
-                    include_dashboard=False,
-                    logging_level=logging.ERROR if job.env.quiet else logging.WARNING,
-                    log_to_driver=not job.env.quiet,
-                    runtime_env={"env_vars": {"PYTHONPATH": _import_path()}},
-                )
-            except (ConnectionError, RuntimeError, ValueError, SystemExit) as exc:
-                # Ray exits (SystemExit) when the cluster at RAY_ADDRESS does not answer.
-                where = os.environ.get("RAY_ADDRESS") or "a local instance"
-                raise SkillbenchError(f"ray: cannot start or reach {where}: {exc}") from None
         pending: list[Any] = []
         try:
             warm_entry_texts(job)
@@ -131,8 +146,6 @@ class RayExecutor:
         finally:
             for ref in pending:
                 ray.cancel(ref)
-            if started:
-                ray.shutdown()
 
 
 def _import_path() -> str:

@@ -98,3 +98,57 @@ def test_a_spend_cap_under_ray_is_refused_before_the_folder_is_touched(tmp_path:
     with pytest.raises(SkillbenchError, match="max_cost_usd"):
         run_experiment(config, output=tmp_path / "out", executor="ray")
     assert not (tmp_path / "out").exists()
+
+
+FAILING_RAY = '''\
+"""A Ray whose start fails as it does when its raylet times out on a loaded machine."""
+
+
+def is_initialized():
+    return False
+
+
+def init(**kwargs):
+    raise Exception(
+        "The current node timed out during startup. This could happen because some of the "
+        "raylet failed to startup or the GCS has become overloaded.\\nmore lines"
+    )
+
+
+def shutdown():
+    raise AssertionError("nothing was started")
+'''
+
+
+@pytest.mark.parametrize("how", ["flag", "config", "env"])
+def test_a_ray_that_cannot_start_leaves_a_finished_run_byte_identical(
+    tmp_path: Path, how: str
+) -> None:
+    """The start fails after the checks pass (Ray importable): still before the output."""
+    import os
+    import subprocess
+
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "ray.py").write_text(FAILING_RAY)
+    path = devtools_config(tmp_path, selectors="[{type: oracle}]")
+    config = load_config(path)
+    assert run_experiment(config, output=tmp_path / "out", limit=8).status == "complete"
+    before = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake), os.getcwd()])}
+    command = [sys.executable, "-m", "skillbench", "run", str(path), "-o", str(tmp_path / "out")]
+    command += ["--limit", "8", "-q"]
+    if how == "flag":
+        command += ["--executor", "ray"]
+    elif how == "config":
+        path.write_text(path.read_text() + "executor: ray\n")
+    else:
+        env["SKILLBENCH_EXECUTOR"] = "ray"
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "ray: cannot start or reach a local instance: The current node timed out" in lines[0]
+    after = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
+    assert after == before
+    assert len(after["results.jsonl"].splitlines()) == 4 * 8
