@@ -14,6 +14,7 @@ from skillbench.results import (
     ResultRow,
     Summary,
     group_by_cell,
+    plugin_metrics,
     summary_cell,
     write_json,
 )
@@ -53,5 +54,8 @@ def summarize(
         for annotator in annotators:
             summary = annotator.annotate_cell(summary, cell_rows)
         out.append(summary)
-    write_json(run_dir / SUMMARY, Summary(name=name, config_hash=config_hash, cells=out).to_json())
+    written = Summary(
+        name=name, config_hash=config_hash, cells=out, plugin_metrics=plugin_metrics()
+    )
+    write_json(run_dir / SUMMARY, written.to_json())
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
@@ -23,7 +24,7 @@ from skillbench.report._pairing import (
 )
 from skillbench.report._run import rows_by_cell
 from skillbench.report._select import Selection, pair_cells, select_cells
-from skillbench.results import CellFields, ResultRow
+from skillbench.results import SUMMARY, CellFields, ResultRow, read_run
 from skillbench.types import JsonObject, JsonValue
 
 
@@ -264,6 +265,24 @@ def _pair(
     )
 
 
+def _metric(name: str, run_dir: Path) -> Metric:
+    """The metric called ``name``; when it is unknown here but the run recorded it, the
+    error names the plugin that computed it."""
+    try:
+        return find_metric(name)
+    except SkillbenchError:
+        if not (run_dir / SUMMARY).is_file():
+            raise
+        recorded = read_run(run_dir, rows=False).summary.recorded_metrics()
+        if name not in recorded:
+            raise
+        plugin = recorded[name] or "a plugin the run does not name"
+        raise SkillbenchError(
+            f"--metric {name}: computed by {plugin}, which is not installed here; install it "
+            "to compare on it (summary.json keeps its recorded values)"
+        ) from None
+
+
 def compare_runs(
     a: Selection,
     b: Selection,
@@ -283,7 +302,7 @@ def compare_runs(
     selector was calibrated on (``split: train``) are left out of both sides, so a calibrated
     selector can be compared with an uncalibrated one on its test split.
     """
-    m = find_metric(metric)
+    m = _metric(metric, a.path)
     if not m.per_row:
         raise SkillbenchError(
             f"metric {metric!r} cannot be paired per request; use accuracy, "

@@ -187,6 +187,9 @@ def _notes(run: Run) -> list[Block]:
                 f"`{fmt_value(getattr(cells[0], key))}` only; the tables list every cell."
             )
         )
+    recorded = run.summary.recorded_note()
+    if recorded:
+        out.append(Para(f"**{recorded}**; install the plugin to see them in the tables."))
     manifest = run.manifest
     for name, facts in (manifest.agents or {}).items() if manifest is not None else ():
         if "snapshot" in facts and facts["snapshot"] is None:

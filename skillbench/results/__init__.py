@@ -33,8 +33,10 @@ from skillbench.results._summary import (
     OPTIONAL_SECTIONS,
     CellCalibration,
     CellFields,
+    RecordedMetric,
     Summary,
     cell_model,
+    plugin_metrics,
     summary_cell,
 )
 from skillbench.results._write import results_line, write_json, write_run_files
@@ -55,6 +57,7 @@ __all__ = [
     "CellFields",
     "Manifest",
     "Record",
+    "RecordedMetric",
     "ResultRow",
     "RowKey",
     "Run",
@@ -66,6 +69,7 @@ __all__ = [
     "cell_model",
     "dumps",
     "group_by_cell",
+    "plugin_metrics",
     "read_manifest",
     "read_rows",
     "read_run",

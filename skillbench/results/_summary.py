@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, cast
 
-from pydantic import BaseModel, Field, create_model, field_validator
+from pydantic import BaseModel, Field, create_model, model_validator
 
 from skillbench.cost import CellCost
 from skillbench.metrics import (
@@ -51,6 +51,16 @@ class CellCalibration(Record):
     """What the selector fitted, per repeat."""
 
 
+class RecordedMetric(Record):
+    """A metric value a summary holds but no metric registered here computes: written while
+    a plugin was installed, read where it is not. Kept as recorded, never recomputed."""
+
+    value: float | None
+    """The value as written."""
+    ci: list[float] | None = None
+    """Its 95% interval as written."""
+
+
 class CellFields(CellKey):
     """A summary cell's key and every field other than its metric values."""
 
@@ -83,18 +93,27 @@ class CellFields(CellKey):
     """Inline vs fork token and dollar totals of the invoked skills."""
     repeats: RepeatStats | None = None
     """Trigger rates and pass^k, when the config asks for more than one repeat."""
+    unknown_metrics: dict[str, RecordedMetric] = Field(default_factory=dict)
+    """Metrics in the file that no registered metric computes here (a plugin's, read where
+    the plugin is not installed); written back as the flat keys they were read from."""
 
     def metric(self, name: str) -> float | None:
-        """The value of registered metric ``name`` (None: undefined for this cell)."""
+        """The value of metric ``name``, registered or recorded (None: undefined here)."""
+        if name in self.unknown_metrics:
+            return self.unknown_metrics[name].value
         return cast(float | None, getattr(self, name))
 
     def interval(self, name: str) -> list[float] | None:
-        """The 95% interval of registered metric ``name``."""
+        """The 95% interval of metric ``name``, registered or recorded."""
+        if name in self.unknown_metrics:
+            return self.unknown_metrics[name].ci
         return cast(list[float] | None, getattr(self, name + "_ci"))
 
     def to_json(self) -> JsonObject:
         """The cell as written to ``summary.json`` (absent sections left out)."""
-        data = self.model_dump(mode="json")
+        data = self.model_dump(mode="json", exclude={"unknown_metrics"})
+        for name, recorded in self.unknown_metrics.items():
+            data[name], data[name + "_ci"] = recorded.value, recorded.ci
         for section in OPTIONAL_SECTIONS:
             if data[section] is None:
                 del data[section]
@@ -188,15 +207,43 @@ class Summary(BaseModel):
     """Hash of what decides the results (see the manifest)."""
     cells: list[CellFields]
     """Summary cells in grid order."""
+    plugin_metrics: dict[str, str] = Field(default_factory=dict)
+    """Metric name → the plugin package that registered it, for the metrics plugins
+    added (absent when none did): where a plugin is missing, reports name what to install."""
 
-    @field_validator("cells", mode="before")
+    @model_validator(mode="before")
     @classmethod
-    def _metric_cells(cls, value: Any) -> Any:
-        """Cells carry the registered metrics, which only the full cell model accepts."""
-        if not isinstance(value, list):
-            return value
+    def _metric_cells(cls, data: Any) -> Any:
+        """Cells carry the registered metrics, which only the full cell model accepts; a
+        metric no registered one computes (a plugin's, the plugin absent) is kept apart."""
+        if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+            return data
         model = cell_model()
-        return [c if isinstance(c, CellFields) else model.model_validate(c) for c in value]
+        cells = [
+            c if isinstance(c, CellFields) else model.model_validate(_set_apart(model, c))
+            for c in data["cells"]
+        ]
+        return {**data, "cells": cells}
+
+    def recorded_metrics(self) -> dict[str, str | None]:
+        """The metrics the cells hold that no registered metric computes here: name → the
+        plugin package that wrote them (None: the run does not say)."""
+        names = dict.fromkeys(n for c in self.cells for n in c.unknown_metrics)
+        return {n: self.plugin_metrics.get(n) for n in names}
+
+    def recorded_note(self) -> str | None:
+        """One sentence on the recorded metrics: which plugin each needs to be recomputed."""
+        recorded = self.recorded_metrics()
+        if not recorded:
+            return None
+        named = ", ".join(
+            f"{n} (plugin {p})" if p else f"{n} (from a plugin the run does not name)"
+            for n, p in recorded.items()
+        )
+        return (
+            f"Metrics from plugins not installed here, kept as recorded and not recomputed: "
+            f"{named}"
+        )
 
     def to_json(self) -> JsonObject:
         """``summary.json`` as written."""
@@ -205,4 +252,30 @@ class Summary(BaseModel):
             "name": self.name,
             "config_hash": self.config_hash,
             "cells": [c.to_json() for c in self.cells],
+            **({"plugin_metrics": dict(self.plugin_metrics)} if self.plugin_metrics else {}),
         }
+
+
+def _set_apart(model: type[CellFields], cell: Any) -> Any:
+    """``cell`` with each metric the model does not know (``name`` with or without its
+    ``name_ci``) moved under ``unknown_metrics``; other unknown keys stay, to be reported."""
+    if not isinstance(cell, dict):
+        return cell
+    unknown = [k for k in cell if k not in model.model_fields]
+    names = {k for k in unknown if not k.endswith("_ci")} | {
+        k.removesuffix("_ci") for k in unknown if k.endswith("_ci")
+    }
+    recorded = {n: {"value": cell.get(n), "ci": cell.get(n + "_ci")} for n in sorted(names)}
+    if not recorded:
+        return cell
+    kept = {k: v for k, v in cell.items() if k not in unknown}
+    return {**kept, "unknown_metrics": recorded}
+
+
+def plugin_metrics() -> dict[str, str]:
+    """The metrics registered now that a plugin added: name → the plugin's package."""
+    return {
+        m.name: m.compute.__module__.split(".")[0]
+        for m in METRICS.values()
+        if not m.compute.__module__.startswith("skillbench.")
+    }

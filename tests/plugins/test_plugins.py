@@ -270,3 +270,59 @@ def test_plugin_metric_gates_a_run(toy_run: Path, sites: Sites) -> None:
     done = cli(["check", "out", "--baseline", "BASE.json", "--metric", reference], root, sites.toy)
     assert done.code == 0, done.stderr
     assert "12 passed, 0 failed, 0 skipped (12 checks)" in done.stdout + done.stderr
+
+
+def test_a_run_with_a_plugin_metric_reads_reports_and_compares_without_the_plugin(
+    toy_run: Path,
+) -> None:
+    """No plugin on the path: the run loads with toy/invoke_rate kept as recorded (1.0 for
+    toy/first everywhere, the oracle's 0.2/0.8/0.4/0.8), the report names the plugin, a
+    compare on accuracy works and one on the plugin's metric names what to install."""
+    from skillbench.results import read_run
+
+    summary = json.loads((toy_run / "summary.json").read_text())
+    assert summary["plugin_metrics"] == {"toy/invoke_rate": "skillbench_toy"}
+    root = toy_run.parent
+    run = read_run(toy_run)  # this process has no toy plugin on its path
+    assert run.summary.recorded_metrics() == {"toy/invoke_rate": "skillbench_toy"}
+    oracle = {("toy-names", 13): 0.2, ("toy-names", 100): 0.8, (BARE, 13): 0.4, (BARE, 100): 0.8}
+    for cell, written in zip(run.summary.cells, summary["cells"], strict=True):
+        assert cell.to_json() == written  # written back exactly as read
+        want = oracle[cell.profile, cell.budget] if cell.selector == "oracle" else 1.0
+        assert cell.metric("toy/invoke_rate") == want
+
+    report = cli(["report", "out", "--format", "md", "-o", "plain-report"], root)
+    assert report.code == 0, report.stderr
+    text = (root / "plain-report" / "report.md").read_text()
+    assert "toy/invoke_rate (plugin skillbench_toy)" in text
+
+    pair = [
+        f"out::selector=oracle,profile={BARE},budget=13",
+        f"out::selector=last,profile={BARE},budget=13",
+    ]
+    done_compare = cli(["compare", *pair, "--format", "json"], root)
+    assert done_compare.code == 0, done_compare.stderr
+    refused = cli(["compare", *pair, "--metric", "toy/invoke_rate"], root)
+    assert refused.code == 1 and "Traceback" not in refused.stderr
+    assert refused.stderr.strip().splitlines() == [
+        "error: --metric toy/invoke_rate: computed by skillbench_toy, which is not installed "
+        "here; install it to compare on it (summary.json keeps its recorded values)"
+    ]
+
+
+def test_a_metric_named_by_reference_is_the_registered_metric(toy_run: Path, sites: Sites) -> None:
+    """``--objective package.module:object`` finds the values the summary holds under the
+    metric's registered name: the same headline as ``--objective toy/invoke_rate``."""
+    root = toy_run.parent
+    texts = []
+    for name, out in (
+        ("toy/invoke_rate", "by-name"),
+        ("skillbench_toy.metrics:INVOKE_RATE", "by-ref"),
+    ):
+        done = cli(
+            ["report", "out", "--objective", name, "--format", "md", "-o", out], root, sites.toy
+        )
+        assert done.code == 0, done.stderr
+        texts.append((root / out / "report.md").read_text())
+    assert "**Best cell on toy/invoke_rate**" in texts[1]
+    assert texts[0] == texts[1]
