@@ -1,13 +1,15 @@
 """The package layers: each package imports only from packages on lower layers.
 
-Type-checking-only imports (under ``if TYPE_CHECKING:``) are left out: they name types for
-the checker and create no dependency at run time. Imports inside functions count.
+Both kinds of import count: run-time ones (inside functions too) and type-checking-only
+ones (under ``if TYPE_CHECKING:``). A typing import creates no dependency at run time, but a
+record named by a floor below the one that defines it is a knot in the design all the same.
 """
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import NamedTuple
 
 import skillbench
 
@@ -53,8 +55,19 @@ def _type_checking_lines(tree: ast.AST) -> set[int]:
     return lines
 
 
-def imports() -> list[tuple[str, str, str]]:
-    """(importing package, imported package, file:line) for each run-time skillbench import."""
+class Import(NamedTuple):
+    source: str
+    """The importing package."""
+    target: str
+    """The imported package."""
+    where: str
+    """``file:line``."""
+    typing: bool
+    """Under ``if TYPE_CHECKING:`` (names types for the checker only)."""
+
+
+def imports() -> list[Import]:
+    """Every skillbench import between packages, run-time and typing-only."""
     out = []
     for path in sorted(ROOT.rglob("*.py")):
         rel = path.relative_to(ROOT)
@@ -70,8 +83,9 @@ def imports() -> list[tuple[str, str, str]]:
             elif isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             for name in names:
-                if name.startswith("skillbench.") and node.lineno not in skip:
-                    out.append((source, _package(name), f"{rel}:{node.lineno}"))
+                if name.startswith("skillbench."):
+                    typing = node.lineno in skip
+                    out.append(Import(source, _package(name), f"{rel}:{node.lineno}", typing))
     return out
 
 
@@ -86,8 +100,42 @@ def test_every_package_has_a_layer() -> None:
 
 def test_packages_import_only_lower_layers() -> None:
     wrong = [
-        f"{where}: {source} (layer {LAYER[source]}) imports {target} (layer {LAYER[target]})"
-        for source, target, where in imports()
-        if source != target and LAYER[target] >= LAYER[source]
+        f"{i.where}: {i.source} (layer {LAYER[i.source]}) imports {i.target} "
+        f"(layer {LAYER[i.target]}){' for typing' if i.typing else ''}"
+        for i in imports()
+        if i.source != i.target and LAYER[i.target] >= LAYER[i.source]
     ]
     assert wrong == []
+
+
+def test_both_kinds_of_import_are_counted() -> None:
+    """The scan sees typing-only imports (the floors name records below them that way)."""
+    found = imports()
+    assert any(i.typing for i in found) and any(not i.typing for i in found)
+
+
+def test_the_package_graph_with_typing_imports_has_no_cycle() -> None:
+    """Independent of the layer table: a depth-first search over every import finds no
+    package that reaches itself."""
+    graph: dict[str, set[str]] = {}
+    for i in imports():
+        if i.source != i.target:
+            graph.setdefault(i.source, set()).add(i.target)
+    state: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(node: str, path: list[str]) -> bool:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycle.extend([*path[path.index(nxt) :], nxt])
+                return True
+            if nxt not in state and visit(nxt, [*path, nxt]):
+                return True
+        state[node] = 2
+        return False
+
+    for start in sorted(graph):
+        if start not in state and visit(start, [start]):
+            break
+    assert cycle == [], " → ".join(cycle)

@@ -21,7 +21,7 @@ from skillbench.dataset import LabelledRequest
 from skillbench.types import NOT_RUN, UNWANTED, Record
 
 if TYPE_CHECKING:
-    from skillbench.results import ResultRow
+    from skillbench.types import ResultRow
 
 FORK_SUMMARY_KEY = "fork_summary_tokens"
 """``row.detail[FORK_SUMMARY_KEY]``: a measured sub-agent summary size (tokens).

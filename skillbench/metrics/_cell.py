@@ -10,7 +10,7 @@ from skillbench.metrics._intervals import rate, wilson_json
 from skillbench.types import INVOKED, Record, expected_shown
 
 if TYPE_CHECKING:
-    from skillbench.results import ResultRow
+    from skillbench.types import ResultRow
 
 
 class PositionStats(Record):

@@ -22,7 +22,7 @@ from skillbench.metrics._intervals import bootstrap_ratio, rate, wilson_json
 from skillbench.types import CORRECT, INVOKED, UNANSWERED, UNWANTED
 
 if TYPE_CHECKING:
-    from skillbench.results import ResultRow
+    from skillbench.types import ResultRow
 
 RowTest = Callable[["ResultRow"], bool]
 Value = tuple[float | None, list[float] | None]

@@ -22,7 +22,7 @@ from skillbench.metrics._intervals import wilson_json
 from skillbench.types import CORRECT, INVOKED, CellKey, Record
 
 if TYPE_CHECKING:
-    from skillbench.results import ResultRow
+    from skillbench.types import ResultRow
 
 DEFAULT_TRIGGER_THRESHOLD = 0.5
 

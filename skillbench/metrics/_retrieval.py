@@ -19,7 +19,7 @@ from skillbench.metrics._intervals import bootstrap_ratio
 from skillbench.metrics._metric import METRICS, Metric, Value, completed, positive, share
 
 if TYPE_CHECKING:
-    from skillbench.results import ResultRow
+    from skillbench.types import ResultRow
 
 
 def _ranked_positive(row: ResultRow) -> bool:

@@ -9,7 +9,8 @@ from skillbench._registry import Registry
 from skillbench.replay._experiment import Experiment
 from skillbench.replay._grid import Grid
 from skillbench.results import CellFields, ResultRow
-from skillbench.types import Decision, Query
+from skillbench.selectors import Query
+from skillbench.types import Decision
 
 
 class Annotator(Protocol):

@@ -20,9 +20,9 @@ from skillbench.replay._retrieve import Retrieval, TopK, retrieval_fields
 from skillbench.replay._timeline import listing_at, recorded_use
 from skillbench.replay._types import Cell
 from skillbench.results import ResultRow
-from skillbench.selectors import Calibratable, Calibration, Selector
+from skillbench.selectors import Calibratable, Calibration, Query, Selector
 from skillbench.tokens import count_tokens
-from skillbench.types import CELL_FIELDS, Decision, Query, classify
+from skillbench.types import CELL_FIELDS, Decision, classify
 from skillbench.usage import UsageTracker
 
 V = TypeVar("V")

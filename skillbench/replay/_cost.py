@@ -10,7 +10,8 @@ from skillbench.replay._annotators import ANNOTATORS
 from skillbench.replay._experiment import Experiment
 from skillbench.replay._grid import Grid
 from skillbench.results import CellFields, ResultRow
-from skillbench.types import CellKey, Decision, Query
+from skillbench.selectors import Query
+from skillbench.types import CellKey, Decision
 
 
 class CostAnnotator:

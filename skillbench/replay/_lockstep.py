@@ -25,8 +25,8 @@ from skillbench.dataset import LabelledRequest
 from skillbench.replay._annotators import Annotator
 from skillbench.replay._cell import CellRun, FactsCache, make_row
 from skillbench.results import ResultRow
-from skillbench.selectors import Selector, Streaming
-from skillbench.types import Decision, Query, RunStopped
+from skillbench.selectors import Query, Selector, Streaming
+from skillbench.types import Decision, RunStopped
 
 Record = Callable[[int, int, ResultRow], None]
 """Takes each finished row as ``record(cell_index, request_index, row)``."""

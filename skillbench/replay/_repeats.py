@@ -10,7 +10,8 @@ from skillbench.replay._annotators import ANNOTATORS
 from skillbench.replay._experiment import Experiment, SelectorSpec
 from skillbench.replay._grid import Grid
 from skillbench.results import CellFields, ResultRow
-from skillbench.types import Decision, Query
+from skillbench.selectors import Query
+from skillbench.types import Decision
 
 
 class RepeatsAnnotator:

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from skillbench.types import CellKey, JsonObject, Query
+from skillbench.selectors import Query
+from skillbench.types import CellKey, JsonObject
 
 if TYPE_CHECKING:
     from skillbench.results import ResultRow

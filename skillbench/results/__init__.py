@@ -22,13 +22,7 @@ from skillbench.results._manifest import (
     Timeline,
 )
 from skillbench.results._read import Run, read_manifest, read_rows, read_run
-from skillbench.results._row import (
-    KNOWN_VERSIONS,
-    SCHEMA_VERSION,
-    ResultRow,
-    RowKey,
-    group_by_cell,
-)
+from skillbench.results._row import group_by_cell
 from skillbench.results._summary import (
     OPTIONAL_SECTIONS,
     CellCalibration,
@@ -40,7 +34,7 @@ from skillbench.results._summary import (
     summary_cell,
 )
 from skillbench.results._write import results_line, write_json, write_run_files
-from skillbench.types import Record
+from skillbench.types import KNOWN_VERSIONS, SCHEMA_VERSION, Record, ResultRow, RowKey
 
 __all__ = [
     "CLEAN",

@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from skillbench.results._manifest import Manifest
-from skillbench.results._row import ResultRow
 from skillbench.results._summary import cell_model
+from skillbench.types import ResultRow
 
 MODELS: dict[str, type[BaseModel]] = {
     "ResultRow": ResultRow,
@@ -43,9 +43,12 @@ def _type(annotation: Any) -> str:
 
 
 def field_table(model: type[BaseModel]) -> str:
-    """``| field | type | meaning |`` rows for every field of ``model``, in order."""
+    """``| field | type | meaning |`` rows for every field of ``model`` its file holds
+    (fields excluded from dumps are not keys of the file), in order."""
     lines = ["| field | type | meaning |", "|---|---|---|"]
     for name, info in model.model_fields.items():
+        if info.exclude:
+            continue
         text = " ".join((info.description or "").split()).replace("|", "\\|")
         lines.append(f"| `{name}` | {_type(info.annotation)} | {text} |")
     return "\n".join(lines) + "\n"

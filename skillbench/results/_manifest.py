@@ -6,9 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from skillbench.results._row import SCHEMA_VERSION
 from skillbench.selectors import Calibration
-from skillbench.types import DistractorMode, JsonObject, Record
+from skillbench.types import SCHEMA_VERSION, DistractorMode, JsonObject, Record
 
 RunStatus = Literal["running", "complete", "incomplete", "stopped", "interrupted", "failed"]
 """How a run ended: ``complete`` (every decision answered), ``incomplete`` (some decisions got

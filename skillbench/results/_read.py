@@ -22,9 +22,8 @@ from skillbench._errors import InputError, Location, SkillbenchError, validated
 from skillbench.metrics import RENAMED, wilson_json
 from skillbench.results._files import CONFIG_COPY, MANIFEST, RESULTS, SUMMARY
 from skillbench.results._manifest import CLEAN, Manifest, RunStatus
-from skillbench.results._row import KNOWN_VERSIONS, ResultRow
 from skillbench.results._summary import Summary
-from skillbench.types import CellKey, JsonObject
+from skillbench.types import KNOWN_VERSIONS, CellKey, JsonObject, ResultRow
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -23,17 +23,18 @@ from skillbench.metrics import (
     not_shown,
     per_skill,
 )
-from skillbench.results._row import SCHEMA_VERSION, ResultRow
 from skillbench.selectors import Calibration
 from skillbench.types import (
     CELL_FIELDS,
     OUTCOMES,
+    SCHEMA_VERSION,
     UNANSWERED,
     UNWANTED,
     CellKey,
     JsonObject,
     Outcome,
     Record,
+    ResultRow,
 )
 
 OPTIONAL_SECTIONS = ("calibration", "cost", "repeats", "mean_full_listing_tokens")
@@ -93,7 +94,7 @@ class CellFields(CellKey):
     """Inline vs fork token and dollar totals of the invoked skills."""
     repeats: RepeatStats | None = None
     """Trigger rates and pass^k, when the config asks for more than one repeat."""
-    unknown_metrics: dict[str, RecordedMetric] = Field(default_factory=dict)
+    unknown_metrics: dict[str, RecordedMetric] = Field(default_factory=dict, exclude=True)
     """Metrics in the file that no registered metric computes here (a plugin's, read where
     the plugin is not installed); written back as the flat keys they were read from."""
 
@@ -111,7 +112,7 @@ class CellFields(CellKey):
 
     def to_json(self) -> JsonObject:
         """The cell as written to ``summary.json`` (absent sections left out)."""
-        data = self.model_dump(mode="json", exclude={"unknown_metrics"})
+        data = self.model_dump(mode="json")
         for name, recorded in self.unknown_metrics.items():
             data[name], data[name + "_ci"] = recorded.value, recorded.ci
         for section in OPTIONAL_SECTIONS:
@@ -241,8 +242,7 @@ class Summary(BaseModel):
             for n, p in recorded.items()
         )
         return (
-            f"Metrics from plugins not installed here, kept as recorded and not recomputed: "
-            f"{named}"
+            f"Metrics from plugins not installed here, kept as recorded and not recomputed: {named}"
         )
 
     def to_json(self) -> JsonObject:

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillbench.results._files import MANIFEST, RESULTS, SUMMARY, dumps
-from skillbench.results._row import ResultRow
-from skillbench.types import JsonValue
+from skillbench.types import JsonValue, ResultRow
 
 if TYPE_CHECKING:
     from skillbench.results._read import Run

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from skillbench.types import Decision, DecisionKind, Query, Record
+from skillbench.types import Decision, DecisionKind, Record
+
+if TYPE_CHECKING:
+    from skillbench.dataset import LabelledRequest
+    from skillbench.listing import Listing
 
 __all__ = [
     "Calibratable",
@@ -23,6 +27,23 @@ __all__ = [
     "SelectorFactory",
     "Streaming",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One decision to make: a request against the listing the model would see at that moment.
+
+    Attributes:
+        request: the labelled request (selectors other than ``oracle`` must not read ``expected``).
+        listing: the rendered listing; only its shown entries may be chosen from.
+        repeat: repeat index (0-based), part of cache keys for sampled models.
+        cell: opaque label of the grid cell, for logging only.
+    """
+
+    request: LabelledRequest
+    listing: Listing
+    repeat: int = 0
+    cell: str = ""
 
 
 @runtime_checkable

@@ -89,8 +89,8 @@ def test_a_captured_request_replays_with_another_listing_and_message(
     from skillbench.catalog import load_catalog
     from skillbench.dataset import LabelledRequest
     from skillbench.listing import render_listing
+    from skillbench.selectors import Query
     from skillbench.selectors._litellm import build_prompt
-    from skillbench.types import Query
 
     cap = capture_agent(agent, [], workdir=tmp_path / "w")
     monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(tmp_path / "cache"))

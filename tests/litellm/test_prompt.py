@@ -9,12 +9,12 @@ from llm_helpers import queries
 from skillbench.catalog import Skill
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import render_listing
+from skillbench.selectors import Query
 from skillbench.selectors._litellm import (
     DEFAULT_SYSTEM_PROMPT,
     SKILL_TOOL_DESCRIPTION,
     build_prompt,
 )
-from skillbench.types import Query
 
 
 def test_codebot_listing_rides_in_one_reminder_before_the_user_text() -> None:
