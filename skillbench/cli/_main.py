@@ -55,6 +55,10 @@ Typical flow:
 Exit codes: 0 ok, 1 error, 100 gate failed.
 """
 
+VERSION = f"skillbench {__version__} (skill-selection benchmark: budgeted agent listings)"
+"""What ``--version`` prints: names this project apart from the unrelated PyPI projects whose
+command is also ``skillbench``."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -62,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"skillbench {__version__}")
+    parser.add_argument("--version", action="version", version=VERSION)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
         try:
