@@ -42,18 +42,20 @@ _KEY = (
 """Names whose value is a secret; ``_NAMED`` allows words joined to them by ``_``, ``-`` or
 ``.`` (``DB_PASSWORD``, ``OPENAI_API_KEY``, ``aws_secret_access_key``), not inside a word
 (``tokenizer``). The match starts at the name itself, so a scan never re-reads a word."""
-_NAMED = rf"(?<![A-Za-z0-9]){_KEY}(?:[_.\-][A-Za-z0-9]+)*"
-_VALUE = r"(?P<value>[^\s\"'`\\,;&<>(){}\[\]]+)"
-"""An unquoted value: up to a space, quote, backslash (a JSON escape) or separator."""
+_NAMED = rf"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{{2}})){_KEY}(?:[_.\-][A-Za-z0-9]+)*"
+_VALUE = r"(?P<value>(?:(?!%26|%20)[^\s\"'`\\,;&<>(){}\[\]])+)"
+"""An unquoted value: up to a space, quote, backslash (a JSON escape) or separator, also
+URL-encoded (``%26``, ``%20``) inside an encoded URL."""
 _QUOTED = r"(?P<quoted>[^\"'`\\\n]+)"
 _ASSIGNED = re.compile(
-    rf"(?i)(?=[acprst])(?P<key>(?P<flag>(?<=\s-)|(?<=\s--)|(?<=^-)|(?<=^--))?{_NAMED}\\?[\"']?)"
-    rf"(?P<sep>\s*(?:[:=]|%3[AD])\s*|(?(flag)\s+(?=[^\s-])|(?!)))"
+    rf"(?i)(?=[-acprst])(?P<key>(?P<flag>(?<!\S)--?(?:[A-Za-z0-9]+[_.\-])*)?{_NAMED}\\?[\"']?)"
+    rf"(?P<sep>\s*(?:[:=]|%3[AD])(?:\s|%20)*|(?(flag)\s+(?=[^\s-])|(?!)))"
     rf"(?P<open>\\?[\"'`]?)(?P<scheme>(?:basic|bearer|token|digest|bot)(?:\s+|%20|\+))?"
     rf"(?:(?<=[\"'`]){_QUOTED}|{_VALUE})"
 )
 """``name = value``, ``name: "value"`` (also JSON-escaped, ``{\\"password\\": \\"x\\"}``),
-``name%3Dvalue`` (URL-encoded) and ``--name value`` (a command-line flag)."""
+``name%3Dvalue`` (URL-encoded, also as a parameter of an encoded URL: ``%3Ftoken%3D…``) and
+``--name value`` (a command-line flag, words before the name too: ``--db-password X``)."""
 _PROSE_MIN = 6
 """A value after ``name:`` unquoted is taken as a secret only from this length on, so prose
 ("the password: see the wiki") keeps its short words; ``=``, flags and quotes always count."""

@@ -37,6 +37,12 @@ SECRETS: list[tuple[str, str]] = [
     ("curl -H 'Authorization: Basic dXNlcjpodW50ZXIy'", "dXNlcjpodW50ZXIy"),
     ("mysql -u root --password hunter2 db", "hunter2"),
     ("tool --api-key=k3y --token tok9", "k3y"),
+    (
+        "login redirect_uri=https%3A%2F%2Fapp.example.com%2Fcb%3Ftoken%3Dq9w8e7r6t5y4%26s%3D1",
+        "q9w8e7r6t5y4",
+    ),
+    ("psql --db-password Xy7pQ2wL9 -h db", "Xy7pQ2wL9"),
+    ("deploy --aws.secret-key AbCd1234EfGh now", "AbCd1234EfGh"),
 ]
 
 
