@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from skillbench._errors import InputError
+from skillbench._io import file_size
 from skillbench.transcripts._claude_code import parse_claude_code
 from skillbench.transcripts._codex import parse_codex
 from skillbench.transcripts._import_dir import check_output, outside, replaced_whole
@@ -55,8 +57,8 @@ class ImportOptions:
 def find_logs(agent: Agent, paths: Iterable[str | Path]) -> Iterator[Path]:
     """Each log file under ``paths`` (directories walked, sorted); files are taken as given.
 
-    A walk also yields what merely has a log's name (a FIFO, a link to a device), so the
-    parser reports it instead of it being dropped in silence.
+    A walk also yields what merely has a log's name (a FIFO, a link to a device): the import
+    notes each and reads the real logs beside it; named on the command line, it is an error.
     """
     for given in paths:
         path = Path(given).expanduser()
@@ -113,11 +115,25 @@ def import_logs(
     given = [Path(p).expanduser() for p in paths]
     out = check_output(Path(out_dir), given, OUTPUT_FILES)
     files = list(outside(find_logs(agent, given), out))
+    notes = [n for f in files if f not in given and (n := _special(f)) is not None]
+    files = [f for f in files if str(f) not in {n.file for n in notes}]
+    for note in notes:
+        on_diagnostic(note)
     if not files:
-        return ImportSummary()
+        return ImportSummary(diagnostics=notes)
     with replaced_whole(out) as staging:
-        summary = _write(agent, files, staging, options, on_diagnostic)
+        summary = _write(agent, files, staging, options, on_diagnostic, notes)
     return summary
+
+
+def _special(path: Path) -> Diagnostic | None:
+    """A note for a walked ``path`` that is no regular file (a FIFO, a device, a link to one
+    or a link loop), asked without opening it, so a FIFO never blocks; None for a file."""
+    try:
+        file_size(path)
+    except InputError as exc:
+        return Diagnostic(str(path), 0, "note", exc.reason)
+    return None
 
 
 def _write(
@@ -126,9 +142,10 @@ def _write(
     out: Path,
     options: ImportOptions,
     on_diagnostic: Callable[[Diagnostic], None],
+    notes: Sequence[Diagnostic] = (),
 ) -> ImportSummary:
     redact = Redactor(options.keep_paths)
-    summary = ImportSummary(files=len(files))
+    summary = ImportSummary(files=len(files), diagnostics=list(notes))
     uses: dict[str, list[str]] = {}
     with ExitStack() as stack:
         requests = stack.enter_context((out / REQUESTS_FILE).open("w", encoding="utf-8"))

@@ -156,7 +156,28 @@ def test_special_files_are_refused_without_hanging(
     given = logs if walk else log
     code, _, err = _cli(["import", "claude-code", str(given), "-o", str(tmp_path / "o")], capsys)
     expected = {"fifo": "FIFO", "dev-zero-link": "character device", "loop-link": "symlink loop"}
-    assert code == 1 and f"{log}: skipped: " in err and expected[kind] in err
+    # Named, it is an unreadable input; found by a walk, a note (and here nothing else).
+    severity = "note" if walk else "skipped"
+    assert code == 1 and f"{log}: {severity}: " in err and expected[kind] in err
+
+
+def test_special_files_beside_a_real_log_are_noted_and_the_log_imported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "real.jsonl").write_text("".join(_claude_turn(f"hi {i}", i) + "\n" for i in range(3)))
+    os.mkfifo(logs / "pipe.jsonl")
+    (logs / "zero.jsonl").symlink_to("/dev/zero")
+    code, _, err = _cli(["import", "claude-code", str(logs), "-o", str(tmp_path / "o")], capsys)
+    assert code == 0, err
+    assert f"{logs / 'pipe.jsonl'}: note: a FIFO" in err
+    assert f"{logs / 'zero.jsonl'}: note: a character device" in err
+    assert "3 requests" in err
+    rows = (tmp_path / "o" / "requests.jsonl").read_text().splitlines()
+    assert [json.loads(r)["text"] for r in rows] == ["hi 0", "hi 1", "hi 2"]
+    diagnostics = (tmp_path / "o" / "diagnostics.txt").read_text()
+    assert "pipe.jsonl: note:" in diagnostics and "zero.jsonl: note:" in diagnostics
 
 
 def _bomb(path: Path, frames: int, payload: bytes = b"\0") -> Path:
