@@ -99,6 +99,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:  # Ctrl-C mid-write: no temporary file left beside the target
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def write_output(path: str | os.PathLike[str], text: str) -> None:

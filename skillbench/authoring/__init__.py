@@ -82,10 +82,12 @@ from skillbench.authoring._tune_evals import (
     is_eval_input,
 )
 from skillbench.authoring._tune_report import (
+    Applied,
     PairedStats,
     SkillStats,
     TuneReport,
     apply_changes,
+    backup_folder,
     report_data,
     report_json,
     report_markdown,
@@ -103,6 +105,7 @@ __all__ = [
     "PROPOSERS",
     "RULES",
     "TRIGGER_THRESHOLD",
+    "Applied",
     "Attempt",
     "Builtin",
     "CatalogCopy",
@@ -145,6 +148,7 @@ __all__ = [
     "WithSets",
     "all_rules",
     "apply_changes",
+    "backup_folder",
     "builtin_collisions",
     "changed_files",
     "compare_paired",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -337,25 +337,36 @@ def report_json(data: TuneReport) -> str:
     return json.dumps(data.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
 
 
-def apply_changes(result: TuneResult, out: Path) -> list[tuple[Path, Path]]:
-    """Write each rewritten file over its original, after copying the original under
-    ``out/backup`` (same relative layout as the variant); returns (original, backup) pairs.
+class Applied(NamedTuple):
+    """One file written back: the skill file and the copy of its text before."""
 
-    An earlier apply's backup is never overwritten (a later one goes to ``backup-2``, …), so
-    the first backup keeps the text before any tuning. Each file is replaced by rename, after
-    its backup is on disk: a kill leaves the old text or the new, never half of either. A
-    symlinked skill file is written through, so the link stays.
+    original: Path
+    backup: Path
+
+
+def backup_folder(out: Path) -> Path:
+    """Where an apply into ``out`` keeps the originals: ``out/backup``, or ``backup-2``, …
+    when an earlier apply's backup is there (never overwritten, so the first keeps the text
+    before any tuning)."""
+    return _fresh(out / BACKUP_DIR)
+
+
+def apply_changes(result: TuneResult, backups: Path) -> Iterator[Applied]:
+    """Write each rewritten file over its original, after copying the original under
+    ``backups`` (same relative layout as the variant); yields each file once written, so an
+    interrupted apply can say which files it wrote.
+
+    Each file is replaced by rename, after its backup is on disk: a kill leaves the old text
+    or the new, never half of either. A symlinked skill file is written through, so the
+    link stays.
     """
     assert result.copy is not None
-    backups = _fresh(out / BACKUP_DIR)
-    done = []
     for copy, original in sorted(result.copy.changed_files().items()):
         backup = backups / copy.relative_to(result.copy.root)
         backup.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(backup, Path(original).read_bytes())
         write_atomic(original, copy.read_bytes())
-        done.append((original, backup))
-    return done
+        yield Applied(Path(original), backup)
 
 
 def _fresh(folder: Path) -> Path:

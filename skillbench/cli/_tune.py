@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
     from skillbench.authoring import (
         TuneOptions,
         apply_changes,
+        backup_folder,
         make_proposer,
         report_json,
         tune,
@@ -184,8 +185,22 @@ def run(args: argparse.Namespace) -> int:
         warn(printable(skipped))
     data = write_report(result, out, args.proposer)
     if args.apply:
-        for original, backup in apply_changes(result, out):
-            print(f"rewrote {printable(str(original))} (backup: {backup})", file=sys.stderr)
+        backups = backup_folder(out)
+        changed = len(result.copy.changed_files()) if result.copy else 0
+        written: list[str] = []
+        try:
+            for original, backup in apply_changes(result, backups):
+                written.append(printable(str(original)))
+                print(f"rewrote {written[-1]} (backup: {backup})", file=sys.stderr)
+        except KeyboardInterrupt:
+            print(
+                f"tune --apply interrupted after {len(written)} of {changed} files"
+                + (f" ({', '.join(written)})" if written else "")
+                + f"; the originals of the files it reached are under {backups}, "
+                "the other files are as they were",
+                file=sys.stderr,
+            )
+            raise
     if args.format == "json":
         print(report_json(data), end="")
     else:

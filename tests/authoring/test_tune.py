@@ -166,3 +166,33 @@ def test_changes_diff_applies_in_the_catalogs_git_repository(tmp_path: Path) -> 
     after = load_catalog([str(repo / "skills")]).get("flaky-checks")
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert after is not None and after.description == report["changes"]["flaky-checks"]["after"]
+
+
+def test_cli_apply_interrupted_says_what_it_wrote_and_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while the first skill file is being rewritten (its backup is on disk): exit
+    130, the file keeps its text, no temporary file is left, and the message says so."""
+    import skillbench._output as output
+
+    config = write_tune_project(tmp_path / "project")
+    original = tmp_path / "project" / "skills" / "flaky-checks" / "SKILL.md"
+    before = original.read_bytes()
+    out = tmp_path / "out"
+    real = output.os.replace
+
+    def interrupted(src: str, dst: object) -> None:
+        if Path(str(dst)) == original.resolve():
+            raise KeyboardInterrupt
+        real(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(output.os, "replace", interrupted)
+    assert main(["tune", str(config), "-o", str(out), "--apply", "-q"]) == 130
+    err = capsys.readouterr().err
+    assert (
+        f"tune --apply interrupted after 0 of 1 files; the originals of the files it reached "
+        f"are under {out / 'backup'}, the other files are as they were"
+    ) in err
+    assert original.read_bytes() == before
+    assert (out / "backup" / "0-project" / "flaky-checks" / "SKILL.md").read_bytes() == before
+    assert sorted(p.name for p in original.parent.iterdir()) == ["SKILL.md"]
