@@ -197,17 +197,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def interrupted_message(config: str, run_dir: Path) -> str:
-    """What Ctrl-C leaves: the decisions kept in ``run_dir`` and how to continue."""
-    from skillbench.results import RESULTS
+    """What Ctrl-C leaves: the answered decisions kept in ``run_dir`` by outcome, the
+    errored ones ``--resume`` redoes, and how to continue."""
+    from collections import Counter
 
-    results = run_dir / RESULTS
-    kept = 0
-    if results.is_file():
-        with results.open("rb") as fh:
-            kept = sum(1 for line in fh if line.strip())
+    from skillbench.results import RESULTS, read_rows
+    from skillbench.types import OUTCOMES, UNANSWERED
+
+    rows = {r.row_key: r for r in read_rows(run_dir / RESULTS)}.values()
+    counts = Counter(r.outcome for r in rows)
+    kept = sum(n for o, n in counts.items() if o not in UNANSWERED)
+    errors = sum(counts[o] for o in UNANSWERED)
+    by_outcome = ", ".join(
+        f"{counts[o]:,} {o}" for o in OUTCOMES if counts[o] and o not in UNANSWERED
+    )
     return (
-        f"interrupted: {kept:,} decision(s) kept in {run_dir}\n"
-        f"continue with: skillbench run {config} --resume -o {run_dir}"
+        f"interrupted: {kept:,} decision(s) kept in {run_dir}"
+        + (f" ({by_outcome})" if by_outcome else "")
+        + (f"; {errors:,} without an answer, redone by --resume" if errors else "")
+        + f"\ncontinue with: skillbench run {config} --resume -o {run_dir}"
     )
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -115,13 +116,26 @@ def test_the_eta_follows_the_recent_rate(monkeypatch: pytest.MonkeyPatch) -> Non
     progress.close()
 
 
-def test_ctrl_c_says_what_is_kept_and_how_to_resume(tmp_path: Path) -> None:
+def test_ctrl_c_counts_kept_decisions_by_outcome(tmp_path: Path) -> None:
+    """Five lines: three answered (two right, one missed) and two errors, which are not
+    kept (``--resume`` redoes them): 3 kept, not 5."""
     from skillbench.cli._run import interrupted_message
+    from tests.support.rows import result_row
 
-    (tmp_path / "results.jsonl").write_text('{"a": 1}\n{"a": 2}\n{"a": 3}\n', encoding="utf-8")
+    outcomes = ["correct_skill", "error", "correct_skill", "missed", "error"]
+    rows = [result_row(outcome=o, expected=["pdf"]) for o in outcomes]
+    (tmp_path / "results.jsonl").write_text(
+        "".join(json.dumps(r.to_json()) + "\n" for r in rows), encoding="utf-8"
+    )
     assert interrupted_message("configs/x.yaml", tmp_path) == (
-        f"interrupted: 3 decision(s) kept in {tmp_path}\n"
+        f"interrupted: 3 decision(s) kept in {tmp_path} (2 correct_skill, 1 missed); "
+        "2 without an answer, redone by --resume\n"
         f"continue with: skillbench run configs/x.yaml --resume -o {tmp_path}"
+    )
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert interrupted_message("c.yaml", empty).startswith(
+        f"interrupted: 0 decision(s) kept in {empty}\n"
     )
 
 
