@@ -14,7 +14,12 @@ from skillbench._errors import InputError
 from skillbench._io import file_size
 from skillbench.transcripts._claude_code import parse_claude_code
 from skillbench.transcripts._codex import parse_codex
-from skillbench.transcripts._import_dir import check_output, outside, replaced_whole
+from skillbench.transcripts._import_dir import (
+    check_output,
+    finish_swap,
+    outside,
+    replaced_whole,
+)
 from skillbench.transcripts._redact import Redactor
 from skillbench.transcripts._types import (
     Diagnostic,
@@ -113,6 +118,7 @@ def import_logs(
             written.
     """
     given = [Path(p).expanduser() for p in paths]
+    finish_swap(Path(out_dir).expanduser())
     out = check_output(Path(out_dir), given, OUTPUT_FILES)
     files = list(outside(find_logs(agent, given), out))
     notes = [n for f in files if f not in given and (n := _special(f)) is not None]

@@ -11,6 +11,7 @@ Code import under a Codex one) go with it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -62,7 +63,8 @@ def replaced_whole(out: Path) -> Iterator[Path]:
     """A fresh hidden folder beside ``out`` (an existing folder) that replaces it on success.
 
     On an exception the staging folder is removed and ``out`` is untouched. The swap is
-    two renames in one folder; between them (microseconds) ``out`` is briefly absent.
+    two renames in one folder (``out`` → ``.out.X.old``, ``.out.X.new`` → ``out``); a crash
+    between them leaves ``out`` absent for :func:`finish_swap` to repair on the next import.
     """
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".new", dir=out.parent))
     try:
@@ -76,3 +78,21 @@ def replaced_whole(out: Path) -> Iterator[Path]:
         raise OutputError(f"cannot write {printable(str(out))}: {exc.strerror or exc}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def finish_swap(out: Path) -> None:
+    """Repair what a crashed import left beside ``out``: with ``out`` gone between the two
+    renames, the swap is finished when the new folder is there (it was complete: it is
+    renamed only once written), else rolled back to the old one; then every leftover
+    staging or old folder of ``out`` is removed."""
+    if not out.parent.is_dir():
+        return
+    pattern = re.compile(rf"\.{re.escape(out.name)}\.[^/]+\.(new|old)")
+    left = sorted(p for p in out.parent.iterdir() if pattern.fullmatch(p.name) and p.is_dir())
+    if not os.path.lexists(out):
+        for old in (p for p in left if p.suffix == ".old"):
+            new = old.with_suffix(".new")
+            (new if new.is_dir() else old).rename(out)
+            break
+    for path in left:
+        shutil.rmtree(path, ignore_errors=True)

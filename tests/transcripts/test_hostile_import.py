@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from transcript_helpers import FIXTURES
 
 from skillbench.cli._main import main
 from skillbench.transcripts import import_logs
+from skillbench.transcripts._import_dir import finish_swap
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -134,6 +136,53 @@ def test_a_reimport_killed_half_way_leaves_the_old_output(tmp_path: Path) -> Non
     child.wait()
     assert staged, "no staging folder seen"
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+CRASH_BETWEEN_RENAMES = """
+import os, sys
+from pathlib import Path
+from skillbench.cli._main import main
+
+rename = Path.rename
+
+
+def crashing(self, target):
+    if self.name.endswith(".new"):  # the second rename of the swap: die before it
+        os._exit(9)
+    return rename(self, target)
+
+
+Path.rename = crashing
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("left", ["new", "old-only"])
+def test_a_crash_between_the_two_renames_is_repaired_by_the_next_import(
+    tmp_path: Path, left: str
+) -> None:
+    """A process killed after ``out`` → ``.old`` and before ``.new`` → ``out``: the next
+    import finishes the swap (the new folder was complete) or, with the new one gone, rolls
+    back to the old; either way no hidden folder is left and the import runs."""
+    out = tmp_path / "out"
+    import_logs("claude-code", [CLAUDE_LOG], out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    argv = [sys.executable, "-c", CRASH_BETWEEN_RENAMES, "import", "codex", str(CODEX_LOG)]
+    done = subprocess.run([*argv, "-o", str(out)], env=env, check=False)
+    assert done.returncode == 9 and not out.exists()
+    (new,) = tmp_path.glob(".out.*.new")
+    if left == "old-only":
+        shutil.rmtree(new)
+    finish_swap(out)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+    names = sorted(p.name for p in out.iterdir())
+    if left == "new":
+        assert names == ["diagnostics.txt", "requests.jsonl", "usage.json"]  # the codex import
+    else:
+        assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    import_logs("codex", [CODEX_LOG], out)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
 
 # --- nothing hangs or explodes --------------------------------------------------------------
