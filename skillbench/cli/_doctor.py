@@ -21,10 +21,11 @@ Run every selector's pre-flight, the same one `skillbench run` does before its f
 call: the key variables the model needs are set, litellm does not list the model as lacking
 tool calls, and the endpoint answers one small request carrying the Skill tool schema (a
 fraction of a cent on a cloud model). A server that is down fails in seconds. Then each
-model gets the run's largest prompt (the grid's longest listing and longest request) with
-the skill tool required: it fails when that prompt does not fit the model's context, or when
-no tool call comes back (a server that silently drops tools). Selectors with nothing outside
-skillbench to check (oracle, embedding …) are listed as such.
+model gets the run's largest prompt (the grid's longest listing and longest request; with a
+retrieve stage, the longest listing of a request's top k) with the skill tool required: it
+fails when that prompt does not fit the model's context, or when no tool call comes back (a
+server that silently drops tools). Selectors with nothing outside skillbench to check
+(oracle, embedding …) are listed as such.
 
 Exit codes: 0 every selector is ready, 1 at least one is not (or the config is invalid).
 
@@ -75,22 +76,39 @@ def run(args: argparse.Namespace) -> int:
 
 
 def largest_queries(config: RunConfig) -> dict[str, tuple[Query, str]]:
-    """Per selector: its cells' longest listing with the longest request, and where it is."""
-    from skillbench.replay import build_grid, resolve_experiment
+    """Per selector: its cells' longest listing with the longest request, and where it is.
+
+    A selector with a retrieve stage sees each request's top k only, so its probe is the
+    longest of those retrieved listings (with its own request), not the full listing.
+    """
+    from skillbench.replay import RetrieveStages, build_grid, resolve_experiment
     from skillbench.selectors import Query
 
-    grid = build_grid(resolve_experiment(config).grid)
+    experiment = resolve_experiment(config)
+    grid = build_grid(experiment.grid)
     if not grid.requests:
         return {}
-    request = max(grid.requests, key=lambda r: (len(r.text), r.id))
+    longest = max(grid.requests, key=lambda r: (len(r.text), r.id))
+    stages = RetrieveStages(
+        experiment.selectors, experiment.selector_env(max_concurrency=1, quiet=True), grid.requests
+    )
     out: dict[str, tuple[Query, str]] = {}
     sizes: dict[str, int] = {}
     for cell in grid.cells:
-        listing = grid.plans[cell].render({})
-        if len(listing.text) > sizes.get(cell.key.selector, -1):
-            sizes[cell.key.selector] = len(listing.text)
-            where = f"cell {cell.label}: {len(listing.text):,} characters of listing"
-            out[cell.key.selector] = (Query(request, listing, 0, cell.label), where)
+        plan, name = grid.plans[cell], cell.key.selector
+        top = stages.top(name, plan)
+        if top is None:
+            request, listing, what = longest, plan.render({}), "listing"
+        else:
+            request, listing = max(
+                ((r, plan.render({}, only=top[r.id])) for r in grid.requests),
+                key=lambda pair: (len(pair[1].text), len(pair[0].text), pair[0].id),
+            )
+            what = f"retrieved listing ({len(top[request.id])} skills, request {request.id})"
+        if len(listing.text) > sizes.get(name, -1):
+            sizes[name] = len(listing.text)
+            where = f"cell {cell.label}: {len(listing.text):,} characters of {what}"
+            out[name] = (Query(request, listing, 0, cell.label), where)
     return out
 
 

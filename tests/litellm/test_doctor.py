@@ -49,6 +49,20 @@ def test_doctor_passes_a_ready_config(
     assert set(listed_skills(largest)) == {"pdf-merge", "git-commit", "weather"}
 
 
+def test_doctor_probes_a_retrieve_stage_with_the_retrieved_listing(
+    tmp_path: Path, fake: FakeOpenAI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With ``retrieve: {k: 1}`` the model only ever sees one skill: the probe sends one
+    (the full listing has three), and says it is a retrieved listing."""
+    config = project(tmp_path, fake.base_url, retrieve={"method": "bm25", "k": 1})
+    assert main(["doctor", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "retrieved listing (1 skills, request q" in out
+    largest = fake.bodies[1]
+    assert largest["tool_choice"] == {"type": "function", "function": {"name": "Skill"}}
+    assert len(listed_skills(largest)) == 1
+
+
 def test_doctor_fails_a_server_that_drops_tools(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
