@@ -28,6 +28,8 @@ def _public_modules() -> Iterator[object]:
 
 
 def _callables(export: str, obj: object) -> Iterator[tuple[str, Callable[..., object]]]:
+    if callable(obj) and hasattr(obj, "__wrapped__"):  # functools.cache and friends
+        obj = inspect.unwrap(obj)
     if inspect.isfunction(obj):
         yield export, obj
     elif inspect.isclass(obj):

@@ -13,7 +13,14 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
-from skillbench.tokens._bundled import CHUNK_CHARS, EXACT_CHARS, cost_map, encoding, encoding_name
+from skillbench.tokens._bundled import (
+    CHUNK_CHARS,
+    EXACT_CHARS,
+    ModelCost,
+    cost_map,
+    encoding,
+    encoding_name,
+)
 
 DEFAULT_TOKEN_MODEL = "gpt-4o"
 """A common chat model whose tokenizer (o200k) litellm ships in its wheel."""
@@ -74,4 +81,4 @@ def count_tokens(text: str, model: str = DEFAULT_TOKEN_MODEL) -> int:
     return int(_counter(model)(text))
 
 
-__all__ = ["DEFAULT_TOKEN_MODEL", "cost_map", "count_tokens", "litellm_offline"]
+__all__ = ["DEFAULT_TOKEN_MODEL", "ModelCost", "cost_map", "count_tokens", "litellm_offline"]

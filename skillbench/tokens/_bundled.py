@@ -13,7 +13,7 @@ import json
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 COST_MAP = "model_prices_and_context_window_backup.json"
 CHUNK_CHARS = 1024
@@ -33,10 +33,25 @@ def litellm_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+class ModelCost(TypedDict, total=False):
+    """One model's entry of litellm's cost map: the fields skillbench reads (an entry holds
+    more, and any of these may be missing)."""
+
+    input_cost_per_token: float
+    output_cost_per_token: float
+    cache_read_input_token_cost: float
+    cache_creation_input_token_cost: float
+    max_input_tokens: int
+    max_output_tokens: int
+    litellm_provider: str
+    mode: str
+
+
 @cache
-def cost_map() -> dict[str, Any]:
-    """The offline cost map litellm loads with ``LITELLM_LOCAL_MODEL_COST_MAP=True``."""
-    data: dict[str, Any] = json.loads((litellm_dir() / COST_MAP).read_text(encoding="utf-8"))
+def cost_map() -> dict[str, ModelCost]:
+    """The offline cost map litellm loads with ``LITELLM_LOCAL_MODEL_COST_MAP=True``: model
+    name → its prices and limits."""
+    data: dict[str, ModelCost] = json.loads((litellm_dir() / COST_MAP).read_text(encoding="utf-8"))
     return data
 
 
