@@ -79,8 +79,8 @@ def run_decisions(run: Run | str | Path) -> list[Decision]:
 def run_request_texts(run: Run) -> dict[str, str]:
     """Request id → text, from the requests file the run's config copy names (empty when
     that file is gone)."""
-    requests = Path(str(run.config.get("requests", "")))
-    if not requests.is_file():
+    requests = run.requests_file
+    if requests is None or not requests.is_file():
         return {}
     return {r.id: r.text for r in load_requests(requests)}
 

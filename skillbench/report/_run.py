@@ -51,11 +51,7 @@ def banner(run: Run) -> str | None:
 def selector_type(run: Run, name: str) -> str:
     """The registry type of a selector named in the cells (``config.yaml``; else the name,
     which is the type unless the config renamed it)."""
-    selectors = run.config.get("selectors")
-    for sel in selectors if isinstance(selectors, list) else ():
-        if isinstance(sel, dict) and str(sel.get("name") or sel.get("type")) == name:
-            return str(sel.get("type"))
-    return name
+    return run.selector_types.get(name, name)
 
 
 def varying_keys(cells: Iterable[CellKey]) -> list[str]:

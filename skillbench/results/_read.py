@@ -62,6 +62,23 @@ class Run(BaseModel):
         """Decisions that got no answer."""
         return sum(r.outcome == "error" for r in self.rows)
 
+    @property
+    def selector_types(self) -> dict[str, str]:
+        """Selector name in the cells → its registry type, from ``config.yaml`` (a name the
+        config does not rename is its type; absent when the config copy is)."""
+        selectors = self.config.get("selectors")
+        out: dict[str, str] = {}
+        for sel in selectors if isinstance(selectors, list) else ():
+            if isinstance(sel, dict) and isinstance(sel.get("type"), str):
+                out.setdefault(str(sel.get("name") or sel["type"]), str(sel["type"]))
+        return out
+
+    @property
+    def requests_file(self) -> Path | None:
+        """The requests file ``config.yaml`` names (None when it names none)."""
+        requests = self.config.get("requests")
+        return Path(requests) if isinstance(requests, str) and requests else None
+
     def to_pandas(self) -> pd.DataFrame:
         """One row per result (request text included), ``detail`` as a dict column.
 
