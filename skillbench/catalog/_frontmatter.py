@@ -107,9 +107,7 @@ def parse_markdown(
             diagnostics.append(Diagnostic(path, exc.location.line, reason, "error"))
             return None
         diagnostics.append(
-            Diagnostic(
-                path, exc.location.line, f"{reason}; read with its values quoted", "warning"
-            )
+            Diagnostic(path, exc.location.line, f"{reason}; read with its values quoted", "warning")
         )
     diagnostics.extend(
         Diagnostic(

@@ -83,8 +83,10 @@ def _markdown_skill(
         declared = _json_fields(json_path, diagnostics)
         fields = declared[0] if declared else {}
     text = read_text(path, diagnostics)
-    parsed = None if text is None else markdown_fields(
-        str(path), text, diagnostics, lenient=rules.names == "listed"
+    parsed = (
+        None
+        if text is None
+        else markdown_fields(str(path), text, diagnostics, lenient=rules.names == "listed")
     )
     if parsed is None:
         return None

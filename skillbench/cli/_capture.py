@@ -128,6 +128,10 @@ def run(args: argparse.Namespace) -> int:
     capture = capture_agent(
         args.agent, sources, snapshot=not args.no_snapshot, **capture_kwargs(args)
     )
+    from skillbench._sanitize import printable
+
+    for note in capture.notes:
+        print(f"note: {printable(note)}", file=sys.stderr)
     out = capture.save(args.output or f"captures/{args.agent}")
     stored = store_snapshot(capture)
     summary = {

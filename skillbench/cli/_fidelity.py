@@ -96,8 +96,8 @@ def _live(args: argparse.Namespace) -> int:
             print(f"{head}: differs, first at byte {result.first_difference}")
             for line in result.lines:
                 print(f"  {printable(line)}")
-        for note in result.notes:
-            print(f"note: {note}", file=sys.stderr)
+    for note in result.notes:
+        print(f"note: {printable(note)}", file=sys.stderr)
     return EXIT_OK if result.identical else EXIT_GATE_FAILED
 
 

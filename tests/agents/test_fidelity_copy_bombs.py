@@ -1,0 +1,92 @@
+"""Copy bombs through capture and ``fidelity --agent``: a skill folder with links to /usr and
+/proc/self and a 1 GB sparse file installs in seconds, writes little, is named, and leaves no
+temporary folder behind, also when the CLI is stopped with SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.agents.test_install import bomb
+from tests.support.agents import needs_agent
+
+ROOT = Path(__file__).resolve().parents[2]
+AGENTS = ["claude-code", "codex"]
+
+
+def _environment(tmp: Path) -> dict[str, str]:
+    """The caller's environment with temporary folders and the cache inside the test's."""
+    tmp.mkdir(exist_ok=True)
+    return {**os.environ, "TMPDIR": str(tmp), "SKILLBENCH_CACHE_DIR": str(tmp.parent / "cache")}
+
+
+def _written(root: Path) -> int:
+    return sum(p.lstat().st_size for p in root.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+@needs_agent("claude-code")
+@needs_agent("codex")
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("command", ["capture", "fidelity"])
+def test_a_bomb_folder_is_captured_in_seconds_named_and_cleaned_up(
+    tmp_path: Path, agent: str, command: str
+) -> None:
+    source = tmp_path / "skills"
+    bomb(source)
+    tmp = tmp_path / "tmp"
+    args = (
+        ["capture", agent, f"project={source}", "-o", str(tmp_path / "out"), "--no-snapshot"]
+        if command == "capture"
+        else ["fidelity", "--agent", agent, f"project={source}"]
+    )
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "skillbench", *args],
+        cwd=ROOT,
+        env=_environment(tmp),
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    elapsed = time.monotonic() - started
+    assert done.returncode in (0, 100), done.stderr
+    assert elapsed < 120
+    assert f"{source / 'bomb' / 'usr-link'}: a link out of its skill folder" in done.stderr
+    assert f"{source / 'bomb' / 'sparse.bin'}: 1,073,741,824 bytes" in done.stderr
+    assert list(tmp.iterdir()) == []
+    if command == "capture":
+        assert _written(tmp_path / "out") < 10 * 1024 * 1024
+
+
+@needs_agent("claude-code")
+def test_sigterm_during_a_capture_kills_the_agent_and_removes_the_temporary_folder(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "skills"
+    bomb(source)
+    tmp = tmp_path / "tmp"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "skillbench", "fidelity", "--agent", "claude-code", str(source)],
+        cwd=ROOT,
+        env=_environment(tmp),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not list(tmp.rglob(".claude")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(tmp.rglob(".claude")), "the capture never installed its skills"
+    time.sleep(1.0)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted" in err
+    assert list(tmp.iterdir()) == []
