@@ -16,6 +16,7 @@ workspace, so the agent meets the same shape it meets on the user's machine.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from collections import deque
@@ -63,7 +64,8 @@ class Installer:
         self.holding = holding
         self.files = 0
         self.bytes = 0
-        self._linked: dict[str, Path] = {}
+        self.installed: dict[str, Path] = {}
+        """Real path of each skill folder installed → where, so links to it stay links."""
 
     def copy_folder(self, folder: Path, destination: Path) -> None:
         """Copy ``folder``'s regular files and subfolders into ``destination``; links are kept
@@ -85,13 +87,16 @@ class Installer:
                     _note(f"{entry.path}: not a regular file; not installed")
 
     def linked_skill(self, link: Path, destination: Path) -> None:
-        """Install the skill folder ``link`` points to as a link to a bounded copy of it."""
+        """Install the skill folder ``link`` points to as a link to its installed copy (a
+        bounded copy beside the workspace when the folder is not installed otherwise)."""
         real = os.path.realpath(link)
-        copy = self._linked.get(real)
+        copy = self.installed.get(real)
         if copy is None:
-            copy = self.holding / f"{len(self._linked):03d}-{Path(real).name}"
-            self._linked[real] = copy
-            self.copy_folder(Path(real), copy)
+            digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+            copy = self.holding / f"{digest}-{Path(real).name}"
+            self.installed[real] = copy
+            if not copy.exists():
+                self.copy_folder(Path(real), copy)
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.symlink_to(copy, target_is_directory=True)
 
@@ -193,14 +198,18 @@ def install_skills(source: Path, target: Path, holding: Path, *, flatten: bool) 
         raise SkillbenchError(f"{source}: not a folder of skills")
     installer = Installer(holding)
     target.mkdir(parents=True, exist_ok=True)
-    for folder, rel, is_link in skill_folders(root):
+    found = list(skill_folders(root))
+    for folder, rel, is_link in found:
         place = (folder.name,) if flatten or not rel else rel
         destination = target.joinpath(*place)
         if os.path.lexists(destination):
             raise SkillbenchError(
                 f"{folder}: a skill folder named {folder.name!r} already came from another source"
             )
-        if is_link:
-            installer.linked_skill(folder, destination)
-        else:
+        if not is_link:
             installer.copy_folder(folder, destination)
+            installer.installed[os.path.realpath(folder)] = destination
+    for folder, rel, is_link in found:
+        if is_link:
+            place = (folder.name,) if flatten or not rel else rel
+            installer.linked_skill(folder, target.joinpath(*place))
