@@ -201,7 +201,14 @@ def _directory_skills(
     loaded: list[Loaded | None] = []
     skill_folders: list[tuple[str, ...]] = []
     for folder in sorted(
-        walk(str(root), _keep, diagnostics, links=rules.links), key=lambda f: f.rel
+        walk(
+            str(root),
+            _keep,
+            diagnostics,
+            links=rules.links,
+            sealed_by=None if rules.nested else SKILL_MD,
+        ),
+        key=lambda f: f.rel,
     ):
         here = Path(folder.path)
         name = folder.rel[-1] if folder.rel else root.resolve().name

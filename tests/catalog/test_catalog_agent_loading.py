@@ -117,3 +117,16 @@ def test_the_reference_profile_keeps_the_agent_skills_name_rule() -> None:
     rejected = {Path(d.path).parent.name for d in catalog.errors}
     assert {"android", "lint-colon", "capital-name", "PdfTools", "snake_case_skill"} <= rejected
     assert "colon-description" in rejected
+
+
+def test_claude_code_never_walks_a_link_inside_a_skill_folder(tmp_path: Path) -> None:
+    """To Claude Code the rest of a skill folder is the skill's files: a link there to /usr
+    or /proc/self is not walked for skills (nor reported)."""
+    skill = tmp_path / "skills" / "bomb"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: bomb\ndescription: Harmless.\n---\n")
+    (skill / "usr-link").symlink_to("/usr")
+    (skill / "proc-link").symlink_to("/proc/self")
+    catalog = load_catalog([str(tmp_path / "skills")], profile="claude-code")
+    assert catalog.names == ("bomb",)
+    assert catalog.diagnostics == ()
