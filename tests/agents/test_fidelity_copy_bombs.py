@@ -26,6 +26,19 @@ def _environment(tmp: Path) -> dict[str, str]:
     return {**os.environ, "TMPDIR": str(tmp), "SKILLBENCH_CACHE_DIR": str(tmp.parent / "cache")}
 
 
+def _skillbench(args: list[str], tmp: Path) -> subprocess.CompletedProcess[str]:
+    """This checkout's CLI (run from the repository, so its code is the one imported)."""
+    return subprocess.run(
+        [sys.executable, "-m", "skillbench", *args],
+        cwd=ROOT,
+        env=_environment(tmp),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
 def _written(root: Path) -> int:
     return sum(p.lstat().st_size for p in root.rglob("*") if p.is_file() and not p.is_symlink())
 
@@ -46,15 +59,7 @@ def test_a_bomb_folder_is_captured_in_seconds_named_and_cleaned_up(
         else ["fidelity", "--agent", agent, f"project={source}"]
     )
     started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "skillbench", *args],
-        cwd=ROOT,
-        env=_environment(tmp),
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
+    done = _skillbench(args, tmp)
     elapsed = time.monotonic() - started
     assert done.returncode in (0, 100), done.stderr
     assert elapsed < 120
@@ -89,4 +94,33 @@ def test_sigterm_during_a_capture_kills_the_agent_and_removes_the_temporary_fold
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "interrupted" in err
+    assert list(tmp.iterdir()) == []
+
+
+@pytest.mark.agents
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_live_run_over_a_bomb_folder_decides_in_seconds_and_cleans_up(
+    agent: str, tmp_path: Path
+) -> None:
+    """Every decision of the live selector installs the cell's skills: the bomb's links and
+    sparse file are left out, the decisions are the scripted ones, no temporary folder stays."""
+    from tests.agents.test_live_selector import SKILLS, _decisions, _expected, _setup, script
+    from tests.support.agents import require_agent
+    from tests.support.fake_openai import FakeOpenAI
+
+    require_agent(agent)
+    tmp = tmp_path / "tmp"
+    with FakeOpenAI(policy=script) as fake:
+        config = _setup(tmp_path, agent, fake.base_url, 4, ", model: openai/fake")
+        skill = tmp_path / "skills" / SKILLS[0]
+        (skill / "usr-link").symlink_to("/usr")
+        (skill / "proc-link").symlink_to("/proc/self")
+        with open(skill / "sparse.bin", "wb") as sparse:
+            sparse.truncate(1 << 30)
+        started = time.monotonic()
+        done = _skillbench(["run", str(config), "-o", str(tmp_path / "out")], tmp)
+    assert done.returncode == 0, done.stderr
+    assert time.monotonic() - started < 180
+    assert _decisions(tmp_path / "out") == _expected(4)
+    assert _written(tmp_path / "out") < 10 * 1024 * 1024
     assert list(tmp.iterdir()) == []
