@@ -4,6 +4,7 @@ temporary folder behind, also when the CLI is stopped with SIGTERM."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -122,5 +123,8 @@ def test_a_live_run_over_a_bomb_folder_decides_in_seconds_and_cleans_up(
     assert done.returncode == 0, done.stderr
     assert time.monotonic() - started < 180
     assert _decisions(tmp_path / "out") == _expected(4)
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").open()]
+    notes = [n for row in rows for n in row["detail"].get("install_notes", [])]
+    assert any(n.startswith(f"{skill / 'usr-link'}: a link out of its skill folder") for n in notes)
     assert _written(tmp_path / "out") < 10 * 1024 * 1024
     assert list(tmp.iterdir()) == []
