@@ -81,7 +81,7 @@ def walk(
         except OSError as exc:
             diagnostics.append(Diagnostic(path, None, f"cannot list: {exc.strerror}", "error"))
             continue
-        sealed = sealed or any(e.name == sealed_by for e in entries)
+        sealed = sealed or (sealed_by is not None and any(e.name == sealed_by for e in entries))
         files: list[str] = []
         for entry in entries:
             try:
