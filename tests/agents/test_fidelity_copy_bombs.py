@@ -40,6 +40,18 @@ def _skillbench(args: list[str], tmp: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _running_in(folder: Path) -> list[str]:
+    """Processes whose working directory lies in ``folder`` (an agent left running)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd").startswith(str(folder)):
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
 def _written(root: Path) -> int:
     return sum(p.lstat().st_size for p in root.rglob("*") if p.is_file() and not p.is_symlink())
 
@@ -71,9 +83,21 @@ def test_a_bomb_folder_is_captured_in_seconds_named_and_cleaned_up(
         assert _written(tmp_path / "out") < 10 * 1024 * 1024
 
 
+@needs_agent("codex")
+def test_a_capture_that_fails_removes_its_temporary_folder(tmp_path: Path) -> None:
+    source = tmp_path / "skills"
+    bomb(source)
+    tmp = tmp_path / "tmp"
+    done = _skillbench(["capture", "codex", f"project={source}", "--usage", "bomb=1"], tmp)
+    assert done.returncode == 1
+    assert "error: codex keeps no skill-usage history" in done.stderr
+    assert list(tmp.iterdir()) == []
+
+
 @needs_agent("claude-code")
-def test_sigterm_during_a_capture_kills_the_agent_and_removes_the_temporary_folder(
-    tmp_path: Path,
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_stopped_fidelity_kills_the_agent_and_removes_the_temporary_folder(
+    tmp_path: Path, stop: signal.Signals
 ) -> None:
     source = tmp_path / "skills"
     bomb(source)
@@ -90,12 +114,15 @@ def test_sigterm_during_a_capture_kills_the_agent_and_removes_the_temporary_fold
     while not list(tmp.rglob(".claude")) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert list(tmp.rglob(".claude")), "the capture never installed its skills"
-    time.sleep(1.0)
-    process.send_signal(signal.SIGTERM)
+    while not _running_in(tmp) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _running_in(tmp), "the agent never started"
+    process.send_signal(stop)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "interrupted" in err
     assert list(tmp.iterdir()) == []
+    assert _running_in(tmp) == []
 
 
 @pytest.mark.agents
