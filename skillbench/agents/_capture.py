@@ -133,17 +133,34 @@ def terminated_as_interrupt() -> Iterator[None]:
 
 
 @contextmanager
+def temporary_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder removed on the way out, whatever ends the block: a second Ctrl-C
+    or SIGTERM arriving while it is removed waits until the removal is done."""
+    path = Path(tempfile.mkdtemp(prefix=prefix)).resolve()
+    try:
+        yield path
+    finally:
+        interrupted = False
+        for _ in range(3):
+            try:
+                shutil.rmtree(path, ignore_errors=True)
+            except KeyboardInterrupt:
+                interrupted = True
+            if not os.path.lexists(path):
+                break
+        if interrupted:
+            raise KeyboardInterrupt
+
+
+@contextmanager
 def _workspace(workdir: str | Path | None) -> Iterator[Workspace]:
     if workdir is not None:
         root = Path(workdir).resolve()
         root.mkdir(parents=True, exist_ok=True)
         yield _fresh(root)
         return
-    with (
-        terminated_as_interrupt(),
-        tempfile.TemporaryDirectory(prefix="skillbench-capture-") as tmp,
-    ):
-        yield _fresh(Path(tmp).resolve())
+    with terminated_as_interrupt(), temporary_folder("skillbench-capture-") as tmp:
+        yield _fresh(tmp)
 
 
 def _fresh(root: Path) -> Workspace:

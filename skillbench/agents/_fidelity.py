@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import difflib
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from skillbench.agents._capture import Capture, capture_agent, terminated_as_interrupt
+from skillbench.agents._capture import (
+    Capture,
+    capture_agent,
+    temporary_folder,
+    terminated_as_interrupt,
+)
 from skillbench.agents._spec import AGENTS
 from skillbench.catalog import SourceSpec, load_catalog, parse_source_arg
 from skillbench.listing import PROFILES, Listing, RenderOptions, render_listing
@@ -149,10 +153,7 @@ def agent_fidelity(
     """Capture ``agent`` with ``sources`` installed and render the installed skills with
     skillbench's profile of it, from the capture's own inputs (``render_inputs``)."""
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
-    with (
-        terminated_as_interrupt(),
-        tempfile.TemporaryDirectory(prefix="skillbench-fidelity-") as tmp,
-    ):
+    with terminated_as_interrupt(), temporary_folder("skillbench-fidelity-") as tmp:
         cap = capture_agent(agent, specs, workdir=tmp, **capture)
         inputs = render_inputs(cap)
         listing = render_capture(inputs)
