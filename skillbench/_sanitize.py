@@ -18,9 +18,12 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-NameRule = Literal["agent-skills", "identifier"]
+NameRule = Literal["agent-skills", "identifier", "listed"]
 """``agent-skills``: the SKILL.md rule of the Agent Skills specification; ``identifier``: any
-printable single-line name without path syntax (skill.json, flat Markdown, tool lists)."""
+printable single-line name without path syntax (skill.json, flat Markdown, tool lists);
+``listed``: what Claude Code and Codex list from a SKILL.md (capitals, ``_``, ``:`` and inner
+``/`` as in ``contact-center/android``), still one printable line without ``..``, ``\\`` or
+a leading or trailing ``/``."""
 
 AGENT_SKILLS_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Agent Skills specification (https://agentskills.io/specification, ``name`` field): 1-64
@@ -107,7 +110,8 @@ def name_problem(name: str, rule: NameRule) -> str | None:
         return "empty name"
     if not name.isprintable() or any(c in _BREAKS for c in name):
         return f"name '{printable(name)}' contains control, line-break or bidirectional characters"
-    if "/" in name or "\\" in name or ".." in name:
+    inner_slash = rule == "listed" and name.strip("/") == name
+    if ("/" in name and not inner_slash) or "\\" in name or ".." in name:
         return f"name {name!r} contains path syntax ('/', '\\' or '..')"
     if rule == "agent-skills":
         if len(name) > MAX_NAME_CHARS:

@@ -13,7 +13,16 @@ from skillbench.agents._capture import (
     run_turn,
     store_snapshot,
 )
-from skillbench.agents._fidelity import AgentFidelity, Comparison, agent_fidelity, compare_text
+from skillbench.agents._fidelity import (
+    AgentFidelity,
+    Comparison,
+    RenderInputs,
+    agent_fidelity,
+    compare_text,
+    render_capture,
+    render_inputs,
+)
+from skillbench.agents._install import install_notes
 from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
 from skillbench.agents._spec import (
     AGENTS,
@@ -35,6 +44,7 @@ __all__ = [
     "Comparison",
     "Recorded",
     "Recorder",
+    "RenderInputs",
     "Reply",
     "Responder",
     "Turn",
@@ -48,8 +58,11 @@ __all__ = [
     "compare_text",
     "fill_template",
     "find_executable",
+    "install_notes",
     "kill_running_agents",
     "make_template",
+    "render_capture",
+    "render_inputs",
     "responses_tools",
     "run_turn",
     "store_snapshot",

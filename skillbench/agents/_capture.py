@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from skillbench._errors import SkillbenchError
+from skillbench.agents._install import install_notes
 from skillbench.agents._recorder import Recorded, Recorder, Responder
 from skillbench.agents._spec import AGENTS, AgentSpec, Workspace, agent_version, find_executable
 from skillbench.agents._template import REQUEST_MARK, TEMPLATE, make_template
@@ -45,6 +46,8 @@ class Capture:
         model / settings / env / usage / prompt: what the capture was asked to vary.
         output: what the CLI printed on stdout.
         snapshot: the agent's own text, from a second turn with no user skills (or None).
+        notes: what installing the sources left out (links out of a skill folder, files over
+            the size bound), one line each naming the path.
     """
 
     agent: str
@@ -61,6 +64,7 @@ class Capture:
     prompt: str = DEFAULT_PROMPT
     output: str = ""
     snapshot: AgentSnapshot | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def home(self) -> Path:
@@ -102,11 +106,50 @@ class Capture:
             "project": str(self.project),
             "requests": len(self.requests),
             "listing_chars": len(self.listing),
+            "notes": list(self.notes),
         }
 
 
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
+
+
+@contextmanager
+def terminated_as_interrupt() -> Iterator[None]:
+    """Inside the block, SIGTERM raises KeyboardInterrupt (in the main thread only), so the
+    agent's process group is killed and temporary folders are removed as after Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def temporary_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder removed on the way out, whatever ends the block: a second Ctrl-C
+    or SIGTERM arriving while it is removed waits until the removal is done."""
+    path = Path(tempfile.mkdtemp(prefix=prefix)).resolve()
+    try:
+        yield path
+    finally:
+        interrupted = False
+        for _ in range(3):
+            try:
+                shutil.rmtree(path, ignore_errors=True)
+            except KeyboardInterrupt:
+                interrupted = True
+            if not os.path.lexists(path):
+                break
+        if interrupted:
+            raise KeyboardInterrupt
 
 
 @contextmanager
@@ -116,8 +159,8 @@ def _workspace(workdir: str | Path | None) -> Iterator[Workspace]:
         root.mkdir(parents=True, exist_ok=True)
         yield _fresh(root)
         return
-    with tempfile.TemporaryDirectory(prefix="skillbench-capture-") as tmp:
-        yield _fresh(Path(tmp).resolve())
+    with terminated_as_interrupt(), temporary_folder("skillbench-capture-") as tmp:
+        yield _fresh(tmp)
 
 
 def _fresh(root: Path) -> Workspace:
@@ -237,7 +280,7 @@ def capture_agent(
     turn = Turn(
         model, dict(settings or {}), dict(env or {}), dict(usage or {}), prompt, timeout, responder
     )
-    with _workspace(workdir) as workspace:
+    with _workspace(workdir) as workspace, install_notes() as notes:
         requests, output = run_turn(spec, executable, specs, workspace, turn)
         main = spec.main_request(requests).body
         own = None
@@ -264,6 +307,7 @@ def capture_agent(
             prompt=prompt,
             output=output,
             snapshot=own,
+            notes=tuple(notes),
         )
 
 

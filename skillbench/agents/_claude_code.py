@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
+from skillbench.agents._install import Installer
 from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
 from skillbench.catalog import SourceSpec
@@ -32,8 +33,36 @@ REMINDER_CLOSE = "\n</system-reminder>"
 """Older models get the listing as a reminder in the user's turn; the tag is not listing."""
 UNCAPPED = {"skillListingMaxDescChars": 1_000_000}
 """Settings under which the built-ins' texts reach the listing uncut."""
-TINY_BUDGET = {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1"}
+BUDGET_VARIABLE = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
+"""The listing's budget in characters, over any fraction of the window."""
+TINY_BUDGET = {BUDGET_VARIABLE: "1"}
 """Under a one-character budget only the built-ins that never lose their text keep it."""
+SETTING_OPTIONS = {
+    "skillListingBudgetFraction": "budget_fraction",
+    "skillListingMaxDescChars": "entry_cap",
+    "skillOverrides": "skill_overrides",
+}
+"""``settings.json`` keys that change the listing → the claude-code profile's options."""
+FOUR_CHARS_PER_TOKEN = frozenset(
+    {
+        "claude-3-opus",
+        "claude-3-sonnet",
+        "claude-3-haiku",
+        "claude-3-5-sonnet",
+        "claude-3-5-haiku",
+        "claude-3-7-sonnet",
+        "claude-opus-4-0",
+        "claude-opus-4-1",
+        "claude-opus-4-5",
+        "claude-opus-4-6",
+        "claude-sonnet-4-0",
+        "claude-sonnet-4-5",
+        "claude-sonnet-4-6",
+        "claude-haiku-4-5",
+    }
+)
+"""Model families whose listing budget counts 4 characters a token (later models: 3)."""
+_DATED = re.compile(r"-\d{8}$")
 _ENTRY_START = re.compile(r"\n(?=- [^\s:]+(?: \([^)\n]*\))?(?::|\n|$))")
 
 
@@ -109,14 +138,14 @@ class ClaudeCode:
         args: list[str] = []
         for source in sources:
             if source.kind == "project":
-                copy_skills(source, workspace.project / ".claude" / "skills")
+                copy_skills(source, workspace.project / ".claude" / "skills", workspace)
             elif source.kind == "user":
-                copy_skills(source, workspace.home / ".claude" / "skills")
+                copy_skills(source, workspace.home / ".claude" / "skills", workspace)
             elif source.kind == "plugin":
                 args += ["--plugin-dir", str(_plugin(source, workspace))]
             elif source.kind == "extra":
                 extra = workspace.home.parent / "extra" / Path(source.path).name
-                copy_skills(source, extra / ".claude" / "skills")
+                copy_skills(source, extra / ".claude" / "skills", workspace)
                 args += ["--add-dir", str(extra)]
             else:
                 raise SkillbenchError(
@@ -185,12 +214,23 @@ class ClaudeCode:
         return [s for s in found if Path(s.path).is_dir()]
 
     def render_options(self, capture: Capture) -> RenderOptions:
+        """The window the CLI reported, the snapshot, and every setting and variable of the
+        capture that the profile models (``SETTING_OPTIONS``, ``BUDGET_VARIABLE``)."""
         options: dict[str, JsonValue | AgentSnapshot] = {}
         window = context_window(capture.output)
         if window is not None:
             options["context_window"] = window
         if capture.snapshot is not None:
             options["snapshot"] = capture.snapshot
+        for setting, option in SETTING_OPTIONS.items():
+            if setting in capture.settings:
+                options[option] = capture.settings[setting]
+        model = capture.request.get("model")
+        if isinstance(model, str) and _family(model) in FOUR_CHARS_PER_TOKEN:
+            options["chars_per_token"] = 4
+        budget = capture.env.get(BUDGET_VARIABLE, "").strip()
+        if budget.isdigit() and int(budget) > 0:
+            options["budget"] = int(budget)
         return options
 
     def snapshot(self, version: str, body: JsonObject, workspace: Workspace) -> AgentSnapshot:
@@ -220,6 +260,11 @@ class ClaudeCode:
         )
 
 
+def _family(model: str) -> str:
+    """``claude-sonnet-4-5-20250929`` → ``claude-sonnet-4-5`` (dots and ``_`` as ``-``)."""
+    return _DATED.sub("", model.strip().lower()).replace(".", "-").replace("_", "-")
+
+
 def _context_window(output: str, model: str | None) -> int | None:
     """The model's context window from the CLI's JSON result (``modelUsage``)."""
     try:
@@ -241,9 +286,7 @@ def _plugin(source: SourceSpec, workspace: Workspace) -> Path:
     target = workspace.home.parent / "plugins" / root.name
     if target.exists():
         raise SkillbenchError(f"plugin={source.path}: two plugins named {root.name!r}")
-    import shutil
-
-    shutil.copytree(root, target, symlinks=False, ignore_dangling_symlinks=True)
+    Installer(workspace.home.parent / "linked").copy_folder(root, target)
     return target
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded, objects
-from skillbench.agents._spec import AGENTS, Workspace, base_environment
+from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
 from skillbench.catalog import SourceKind, SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.types import JsonObject, JsonValue
@@ -46,25 +45,6 @@ FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
 """Where a capture puts each source kind: project skills in the project's ``.agents/skills``,
 user skills in ``~/.agents/skills``, plugin and extra ones in ``~/.codex/skills`` (both are
 user-scope roots for Codex)."""
-
-
-def copy_tree(source: SourceSpec, target: Path) -> None:
-    """Copy ``source`` into ``target`` keeping its folder layout, as Codex scans roots
-    recursively and lists paths under them; a file two sources share is an error. A source
-    that is one skill's own folder lands as ``target/<its name>``."""
-    root = Path(source.path).expanduser()
-    if not root.is_dir():
-        raise SkillbenchError(f"{source.path}: not a folder of skills")
-    if (root / "SKILL.md").is_file():
-        target = target / root.name
-    for path in sorted(root.rglob("*")):
-        if not path.is_file():
-            continue
-        destination = target / path.relative_to(root)
-        if destination.exists():
-            raise SkillbenchError(f"{path}: {destination} already came from another source")
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, destination)
 
 
 def _toml(value: Any) -> str:
@@ -109,7 +89,7 @@ class Codex:
                     f"{source.kind}={source.path}: Codex has no folder for {source.kind} "
                     "skills that a capture can fill (its system skills come from the agent)"
                 )
-            copy_tree(source, _folders(workspace)[source.kind])
+            copy_skills(source, _folders(workspace)[source.kind], workspace, flatten=False)
         return []
 
     def configure(

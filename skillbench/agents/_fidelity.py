@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import difflib
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from skillbench.agents._capture import capture_agent
+from skillbench.agents._capture import (
+    Capture,
+    capture_agent,
+    temporary_folder,
+    terminated_as_interrupt,
+)
 from skillbench.agents._spec import AGENTS
 from skillbench.catalog import SourceSpec, load_catalog, parse_source_arg
-from skillbench.listing import PROFILES, render_listing
+from skillbench.listing import PROFILES, Listing, RenderOptions, render_listing
 from skillbench.types import JsonObject
 
 
@@ -79,35 +83,85 @@ class AgentFidelity:
         }
 
 
+@dataclass(frozen=True)
+class RenderInputs:
+    """Everything skillbench's render of a capture is given, all read from the capture, so
+    ``fidelity --agent`` is exactly ``render`` with the capture's inputs.
+
+    Attributes:
+        profile: the agent's profile.
+        sources: the skills as the capture installed them.
+        options: the profile options that reproduce the capture's setting (snapshot, window,
+            budget from the environment, settings such as a budget fraction).
+        scores: the seeded usage history (a count used just now scores the count).
+        ordering: the profile's own (the agent's) order.
+        cwd: the project the agent ran in, against which ``paths`` skills are matched.
+        notes: what the profile cannot model of the capture.
+    """
+
+    profile: str
+    sources: tuple[SourceSpec, ...]
+    options: RenderOptions
+    scores: Mapping[str, float]
+    ordering: str
+    cwd: str
+    notes: tuple[str, ...] = ()
+
+
+def render_inputs(capture: Capture) -> RenderInputs:
+    """The render inputs of ``capture`` (see ``RenderInputs``)."""
+    spec = AGENTS.get(capture.agent)
+    profile = PROFILES.get(capture.agent)
+    wanted = spec.render_options(capture)
+    options = {k: v for k, v in wanted.items() if k in profile.options}
+    notes = [
+        f"profile {capture.agent!r} has no option {k!r}: rendered without it"
+        for k in wanted
+        if k not in options
+    ]
+    if capture.version != spec.verified_version:
+        notes.append(
+            f"{capture.agent} {capture.version} is not the verified version {spec.verified_version}"
+        )
+    return RenderInputs(
+        profile=capture.agent,
+        sources=tuple(spec.installed(capture.workspace)),
+        options=options,
+        scores={name: float(count) for name, count in capture.usage.items()},
+        ordering=profile.ordering,
+        cwd=str(capture.project),
+        notes=(*capture.notes, *notes),
+    )
+
+
+def render_capture(inputs: RenderInputs) -> Listing:
+    """Load and render the installed skills exactly as ``skillbench render`` would."""
+    catalog = load_catalog(inputs.sources, profile=inputs.profile, cwd=inputs.cwd)
+    return render_listing(
+        catalog.skills,
+        profile=inputs.profile,
+        ordering=inputs.ordering,
+        scores=inputs.scores,
+        inactive=catalog.inactive,
+        options=inputs.options,
+    )
+
+
 def agent_fidelity(
     agent: str, sources: Sequence[SourceSpec | str], **capture: Any
 ) -> AgentFidelity:
     """Capture ``agent`` with ``sources`` installed and render the installed skills with
-    skillbench's profile of it (the capture's snapshot and setting as profile options)."""
-    spec = AGENTS.get(agent)
-    profile = PROFILES.get(agent)
+    skillbench's profile of it, from the capture's own inputs (``render_inputs``)."""
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
-    notes: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="skillbench-fidelity-") as tmp:
+    with terminated_as_interrupt(), temporary_folder("skillbench-fidelity-") as tmp:
         cap = capture_agent(agent, specs, workdir=tmp, **capture)
-        wanted = spec.render_options(cap)
-        options = {k: v for k, v in wanted.items() if k in profile.options}
-        notes += [
-            f"profile {agent!r} has no option {k!r}: rendered without it"
-            for k in wanted
-            if k not in options
-        ]
-        if cap.version != spec.verified_version:
-            notes.append(
-                f"{agent} {cap.version} is not the verified version {spec.verified_version}"
-            )
-        catalog = load_catalog(spec.installed(cap.workspace), profile=agent)
-        listing = render_listing(catalog.skills, profile=agent, options=options)
+        inputs = render_inputs(cap)
+        listing = render_capture(inputs)
         return AgentFidelity(
             agent=agent,
             version=cap.version,
             listing=cap.listing,
             rendered=listing.text,
             comparison=compare_text(cap.listing, listing.text),
-            notes=tuple(notes),
+            notes=inputs.notes,
         )

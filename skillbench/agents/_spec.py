@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from skillbench._errors import SkillbenchError
 from skillbench._registry import Registry
+from skillbench.agents._install import install_skills
 from skillbench.agents._recorder import Recorded
-from skillbench.catalog import SourceSpec, walk
+from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, RenderOptions
 from skillbench.types import JsonObject
 
@@ -151,28 +152,15 @@ def agent_available(name: str) -> bool:
         return False
 
 
-def skill_folders(root: Path) -> list[Path]:
-    """Every folder holding a ``SKILL.md`` under ``root`` (the catalog's bounded walk, links
-    not followed), outermost only: a skill's own subfolders travel with it. Sorted."""
-    folders = walk(str(root), lambda name, _depth: name == SKILL_FILE, [], links="none")
-    found = {Path(f.path) for f in folders if SKILL_FILE in f.files}
-    return sorted(p for p in found if not found.intersection(p.parents))
-
-
-def copy_skills(source: SourceSpec, target: Path) -> None:
-    """Copy every skill folder found under ``source`` into ``target``, one level deep, as
-    agents expect; two skill folders of the same name are an error, not a silent overwrite."""
-    root = Path(source.path).expanduser()
-    if not root.is_dir():
-        raise SkillbenchError(f"{source.path}: not a folder of skills")
-    target.mkdir(parents=True, exist_ok=True)
-    for folder in skill_folders(root):
-        destination = target / folder.name
-        if destination.exists():
-            raise SkillbenchError(
-                f"{folder}: a skill folder named {folder.name!r} already came from another source"
-            )
-        shutil.copytree(folder, destination, symlinks=False, ignore_dangling_symlinks=True)
+def copy_skills(
+    source: SourceSpec, target: Path, workspace: Workspace, *, flatten: bool = True
+) -> None:
+    """Install every skill folder found under ``source`` into ``target`` (one level deep with
+    ``flatten``, else at its place below the source), bounded and never following a link out
+    of a skill folder (see ``skillbench.agents._install``); two skill folders landing on one
+    path are an error, not a silent overwrite."""
+    holding = workspace.home.parent / "linked"
+    install_skills(Path(source.path), target, holding, flatten=flatten)
 
 
 def base_environment() -> dict[str, str]:

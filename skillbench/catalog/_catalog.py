@@ -88,6 +88,19 @@ def _describe(skill: Skill) -> str:
     return f"{skill.source} {skill.path}"
 
 
+def _identity(skill: Skill, rule: Precedence) -> str:
+    """What makes two skills the same one to the agent: the normalised name, or for an agent
+    that names skills by their folder the folder (``plugin:folder`` for a plugin skill)."""
+    if rule.dedupe != "folder_and_path" or skill.path is None:
+        return skill.key
+    path = Path(skill.path)
+    if path.name not in ("SKILL.md", "skill.json"):
+        return skill.key
+    plugin, sep, _ = skill.name.partition(":")
+    namespaced = sep and skill.source == "plugin" and rule.namespace_plugins
+    return f"{plugin}:{path.parent.name}" if namespaced else path.parent.name
+
+
 def _dedupe(loaded: list[Loaded], rule: Precedence) -> tuple[list[Skill], list[Override]]:
     """Collapse collisions by normalised name (unless the rule dedupes by file only), then by
     real path, recording each override."""
@@ -95,11 +108,11 @@ def _dedupe(loaded: list[Loaded], rule: Precedence) -> tuple[list[Skill], list[O
     by_key: dict[str, int] = {}
     by_real: dict[str, int] = {}
     overrides: list[Override] = []
-    by_name = rule.dedupe == "name_and_path"
+    by_name = rule.dedupe != "path"
     for item in loaded:
-        key = item.skill.key
+        key = _identity(item.skill, rule)
         slot = by_key.get(key) if by_name else None
-        why = "same name"
+        why = "same folder name" if rule.dedupe == "folder_and_path" else "same name"
         if slot is None and item.real is not None:
             slot = by_real.get(item.real)
             why = "same file (real path)"
@@ -121,7 +134,7 @@ def _dedupe(loaded: list[Loaded], rule: Precedence) -> tuple[list[Skill], list[O
             )
         )
         slots[slot] = winner
-        by_key.setdefault(winner.skill.key, slot)
+        by_key.setdefault(_identity(winner.skill, rule), slot)
         if winner.real is not None:
             by_real.setdefault(winner.real, slot)
     return [item.skill for item in slots], overrides

@@ -19,6 +19,23 @@ MAX_SKILL_BYTES = 8 * MiB
 """Largest skill file read; real SKILL.md files are under 100 KB."""
 
 _TOP_KEY = re.compile(r"""^(["']?)([^\s"'#:][^:]*?)\1\s*:(?:\s|$)""")
+_PLAIN_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\"'|>\[{&*!%@`#].*?)[ \t]*$")
+"""A top-level ``key: value`` line whose value is a plain scalar (what a lenient reader
+quotes when strict YAML rejects the block, e.g. for a ``: `` inside a description)."""
+
+
+def _quoted_values(source: str) -> str:
+    """``source`` with every plain top-level value double-quoted, as Claude Code and Codex
+    read a frontmatter block that strict YAML rejects."""
+
+    def quote(line: str) -> str:
+        match = _PLAIN_VALUE.match(line)
+        if match is None:
+            return line
+        value = match.group(2).replace("\\", "\\\\").replace('"', '\\"')
+        return f'{match.group(1)}: "{value}"'
+
+    return "\n".join(quote(line) for line in source.split("\n"))
 
 
 def read_text(
@@ -62,8 +79,14 @@ class Markdown:
     key_lines: dict[str, int]
 
 
-def parse_markdown(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
-    """Split frontmatter from body; None (with an error diagnostic) when the YAML is unusable."""
+def parse_markdown(
+    path: str, text: str, diagnostics: list[Diagnostic], *, lenient: bool = False
+) -> Markdown | None:
+    """Split frontmatter from body; None (with an error diagnostic) when the YAML is unusable.
+
+    ``lenient``: YAML that fails to parse is read again with its plain ``key: value`` lines
+    quoted (a warning says so), as the agents that list such a skill do.
+    """
     lines = text.splitlines(keepends=True)
     if not lines or lines[0].strip() != "---":
         return Markdown(None, text, {})
@@ -79,8 +102,13 @@ def parse_markdown(path: str, text: str, diagnostics: list[Diagnostic]) -> Markd
         meta = parse_yaml(source, path, first_line=2, duplicates=repeated)
     except InputError as exc:
         reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
-        diagnostics.append(Diagnostic(path, exc.location.line, reason, "error"))
-        return None
+        meta = _reread(source, path, repeated) if lenient else None
+        if meta is None:
+            diagnostics.append(Diagnostic(path, exc.location.line, reason, "error"))
+            return None
+        diagnostics.append(
+            Diagnostic(path, exc.location.line, f"{reason}; read with its values quoted", "warning")
+        )
     diagnostics.extend(
         Diagnostic(
             path,
@@ -106,11 +134,18 @@ def parse_markdown(path: str, text: str, diagnostics: list[Diagnostic]) -> Markd
     return Markdown(meta, "".join(lines[end + 1 :]), key_lines)
 
 
+def _reread(source: str, path: str, repeated: list[DuplicateKey]) -> Any:
+    try:
+        return parse_yaml(_quoted_values(source), path, first_line=2, duplicates=repeated)
+    except InputError:
+        return None
+
+
 def markdown_fields(
-    path: str, text: str, diagnostics: list[Diagnostic]
+    path: str, text: str, diagnostics: list[Diagnostic], *, lenient: bool = False
 ) -> tuple[dict[str, Any], Markdown] | None:
     """Skill fields and the parsed file, or None when the file cannot be a skill."""
-    doc = parse_markdown(path, text, diagnostics)
+    doc = parse_markdown(path, text, diagnostics, lenient=lenient)
     if doc is None:
         return None
     if doc.meta is None:

@@ -83,7 +83,11 @@ def _markdown_skill(
         declared = _json_fields(json_path, diagnostics)
         fields = declared[0] if declared else {}
     text = read_text(path, diagnostics)
-    parsed = None if text is None else markdown_fields(str(path), text, diagnostics)
+    parsed = (
+        None
+        if text is None
+        else markdown_fields(str(path), text, diagnostics, lenient=rules.names == "listed")
+    )
     if parsed is None:
         return None
     own, doc = parsed
@@ -97,7 +101,7 @@ def _markdown_skill(
         path=str(path),
         source=spec.kind,
         default_name=default,
-        name_rule="agent-skills" if path.name == SKILL_MD else "identifier",
+        name_rule=rules.names if path.name == SKILL_MD else "identifier",
         codex_limits=rules.codex_limits,
         body=doc.body,
         line_of=line_finder(doc.key_lines),
@@ -195,11 +199,25 @@ def _directory_skills(
     root: Path, spec: SourceSpec, rules: LoadRules, diagnostics: list[Diagnostic]
 ) -> list[Loaded]:
     loaded: list[Loaded | None] = []
+    skill_folders: list[tuple[str, ...]] = []
     for folder in sorted(
-        walk(str(root), _keep, diagnostics, links=rules.links), key=lambda f: f.rel
+        walk(
+            str(root),
+            _keep,
+            diagnostics,
+            links=rules.links,
+            sealed_by=None if rules.nested else SKILL_MD,
+        ),
+        key=lambda f: f.rel,
     ):
         here = Path(folder.path)
         name = folder.rel[-1] if folder.rel else root.resolve().name
+        if SKILL_MD in folder.files or SKILL_JSON in folder.files:
+            outer = next((f for f in skill_folders if folder.rel[: len(f)] == f), None)
+            skill_folders.append(folder.rel)
+            if outer is not None and not rules.nested:
+                diagnostics.append(_nested(here, root, outer))
+                continue
         if SKILL_MD in folder.files:
             loaded.append(_markdown_skill(here / SKILL_MD, spec, rules, name, diagnostics))
         elif SKILL_JSON in folder.files:
@@ -222,6 +240,17 @@ def _directory_skills(
                 for file in flat
             )
     return [item for item in loaded if item is not None]
+
+
+def _nested(here: Path, root: Path, outer: tuple[str, ...]) -> Diagnostic:
+    owner = root.joinpath(*outer) if outer else root
+    return Diagnostic(
+        str(here),
+        None,
+        f"not listed: inside the skill folder {owner}, whose files it is to this agent "
+        "(only the outermost SKILL.md of a folder is a skill)",
+        "warning",
+    )
 
 
 def load_source(

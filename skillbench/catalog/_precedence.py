@@ -13,12 +13,16 @@ from typing import Literal
 
 from skillbench._plugins import instance_of
 from skillbench._registry import Registry
+from skillbench._sanitize import NameRule
 from skillbench.catalog._skill import SourceKind
 from skillbench.catalog._types import LinkPolicy, LoadRules
 
-Dedupe = Literal["name_and_path", "path"]
-"""``name_and_path``: one skill per normalised name and per real file; ``path``: only the
-same real file collapses, so two skills may share a name (each keeps its own file)."""
+Dedupe = Literal["name_and_path", "folder_and_path", "path"]
+"""``name_and_path``: one skill per normalised name and per real file; ``folder_and_path``:
+one skill per folder name (``plugin:folder`` for a plugin) and per real file, as an agent that
+names a skill by its folder (Claude Code) keeps two folders declaring the same ``name``;
+``path``: only the same real file collapses, so two skills may share a name (each keeps its
+own file)."""
 
 PathsRule = Literal["cwd", "touched", "ignored"]
 """When a skill with ``paths`` globs is listed: ``cwd`` when the working directory holds a
@@ -46,6 +50,9 @@ class Precedence:
         links: which symlinks the walk follows (loops are never entered).
         codex_limits: over-long names and descriptions and missing descriptions reject the
             skill instead of only warning.
+        names: the rule a SKILL.md ``name`` must follow (see ``NameRule``).
+        nested: a SKILL.md inside another skill's folder is a skill of its own (False: it is
+            one of that skill's files, never listed).
     """
 
     name: str
@@ -59,6 +66,8 @@ class Precedence:
     flat_files: bool = False
     links: LinkPolicy = "follow"
     codex_limits: bool = False
+    names: NameRule = "agent-skills"
+    nested: bool = True
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.
@@ -68,7 +77,9 @@ class Precedence:
         """
         bundled = kind == "bundled"
         links: LinkPolicy = "none" if bundled and self.links != "follow" else self.links
-        return LoadRules(self.flat_files or bundled, links, self.codex_limits)
+        return LoadRules(
+            self.flat_files or bundled, links, self.codex_limits, self.names, self.nested
+        )
 
     def rank(self, kind: SourceKind) -> int:
         return self.kind_order.index(kind) if kind in self.kind_order else len(self.kind_order)
@@ -102,9 +113,12 @@ CLAUDE_CODE = _register(
         ("managed", "user", "project", "extra", "bundled", "plugin"),
         False,
         "claude-code: first found wins (managed, user, project, additional dirs, bundled)",
+        dedupe="folder_and_path",
         paths="touched",
         paths_ignored_for=("plugin",),
         namespace_plugins=True,
+        names="listed",
+        nested=False,
     )
 )
 CODEX = _register(
@@ -117,6 +131,7 @@ CODEX = _register(
         paths="ignored",
         links="directories",
         codex_limits=True,
+        names="listed",
     )
 )
 OPENHARNESS = _register(

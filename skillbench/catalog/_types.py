@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from skillbench._errors import SkillbenchError, suggest
-from skillbench._sanitize import printable
+from skillbench._sanitize import NameRule, printable
 from skillbench.catalog._skill import SOURCE_KINDS, Skill, SourceKind
 
 Severity = Literal["error", "warning"]
@@ -61,11 +61,17 @@ class LoadRules:
         links: which symlinks the walk follows; loops are never entered.
         codex_limits: names over 64 characters and missing descriptions reject the skill, as
             Codex does; elsewhere they only warn.
+        names: the rule a SKILL.md ``name`` must follow (a name breaking it skips the skill);
+            ``listed`` also reads frontmatter strict YAML rejects as those agents do.
+        nested: a SKILL.md inside another skill's folder is a skill of its own; when False it
+            is one of that skill's files and is not listed (Claude Code).
     """
 
     flat_files: bool
     links: LinkPolicy
     codex_limits: bool
+    names: NameRule = "agent-skills"
+    nested: bool = True
 
 
 @dataclass(frozen=True, slots=True)

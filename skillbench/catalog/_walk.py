@@ -49,14 +49,18 @@ def walk(
     links: LinkPolicy = "follow",
     max_depth: int = MAX_DEPTH,
     max_dirs: int = MAX_DIRS,
+    sealed_by: str | None = None,
 ) -> list[Folder]:
     """Breadth-first scan of ``root``; ``keep_file(name, depth)`` picks the files to report.
 
-    Problems (skipped links, loops, limits) go to ``diagnostics``; nothing raises.
+    ``sealed_by``: in and below a folder holding a file of that name no folder link is
+    followed (for an agent to which the rest of such a folder is only its files, a link there
+    to ``/usr`` is never walked). Problems (skipped links, loops, limits) go to
+    ``diagnostics``; nothing raises.
     """
     root_real = os.path.realpath(root)
-    queue: deque[tuple[str, tuple[str, ...], str, frozenset[str]]] = deque(
-        [(root, (), root_real, frozenset({root_real}))]
+    queue: deque[tuple[str, tuple[str, ...], str, frozenset[str], bool]] = deque(
+        [(root, (), root_real, frozenset({root_real}), False)]
     )
     folders: list[Folder] = []
     while queue:
@@ -71,18 +75,21 @@ def walk(
                 for path, *_ in queue
             )
             break
-        path, rel, real, ancestors = queue.popleft()
+        path, rel, real, ancestors, sealed = queue.popleft()
         try:
             entries = sorted(os.scandir(path), key=lambda e: e.name)
         except OSError as exc:
             diagnostics.append(Diagnostic(path, None, f"cannot list: {exc.strerror}", "error"))
             continue
+        sealed = sealed or (sealed_by is not None and any(e.name == sealed_by for e in entries))
         files: list[str] = []
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
             except OSError:  # a link loop: handled as a file, whose read reports the loop
                 is_dir = False
+            if sealed and is_dir and entry.is_symlink():
+                continue
             if is_dir and entry.name.startswith("."):
                 continue
             if not is_dir and not keep_file(entry.name, len(rel)):
@@ -113,6 +120,6 @@ def walk(
                     )
                 )
             else:
-                queue.append((entry.path, (*rel, entry.name), target, ancestors | {target}))
+                queue.append((entry.path, (*rel, entry.name), target, ancestors | {target}, sealed))
         folders.append(Folder(path, rel, tuple(files)))
     return folders

@@ -27,6 +27,11 @@ non-interactive turn, and write what the agent sent to DIR: request.json (the tu
 carries the listing), requests/ (every request), listing.txt (the listing block exactly as
 sent), tools.json, agent.json (agent, version, model, settings) and stdout.txt.
 
+Skill folders are installed as the agent finds them without copying what it never reads:
+regular files only, no link followed out of a skill folder, files over 8 MiB left out, at
+most 256 MiB and 20,000 files; each thing left out is a `note:` line naming its path.
+SIGTERM, like Ctrl-C, stops the agent and removes the temporary folders (exit 130).
+
 A second turn with no user skills reads the agent's own text (built-in skills, the
 listing's framing, tool definitions, system prompt) into an agent snapshot, kept in
 skillbench's cache where the claude-code and codex profiles find it (`snapshot: auto`).
@@ -128,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     capture = capture_agent(
         args.agent, sources, snapshot=not args.no_snapshot, **capture_kwargs(args)
     )
+    from skillbench._sanitize import printable
+
+    for note in capture.notes:
+        print(f"note: {printable(note)}", file=sys.stderr)
     out = capture.save(args.output or f"captures/{args.agent}")
     stored = store_snapshot(capture)
     summary = {

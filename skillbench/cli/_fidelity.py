@@ -77,8 +77,22 @@ def run(args: argparse.Namespace) -> int:
     if (args.agent is None) == (args.listings is None):
         raise SkillbenchError("fidelity: give either --agent AGENT or --listings FILE")
     if args.agent is not None:
+        given = [flag for flag, on in _RECORDED_ONLY.items() if on(args)]
+        if given:
+            raise SkillbenchError(
+                f"fidelity --agent: {given[0]} applies to --listings; the capture's own "
+                "setting decides (e.g. --env SLASH_COMMAND_TOOL_CHAR_BUDGET=N for a budget)"
+            )
         return _live(args)
     return _recorded(args)
+
+
+_RECORDED_ONLY = {
+    "--budget": lambda a: a.budget is not None,
+    "--order": lambda a: a.order != "given",
+    "--deltas": lambda a: a.deltas,
+}
+"""Flags of the ``--listings`` comparison that a live capture has no use for."""
 
 
 def _live(args: argparse.Namespace) -> int:
@@ -96,8 +110,8 @@ def _live(args: argparse.Namespace) -> int:
             print(f"{head}: differs, first at byte {result.first_difference}")
             for line in result.lines:
                 print(f"  {printable(line)}")
-        for note in result.notes:
-            print(f"note: {note}", file=sys.stderr)
+    for note in result.notes:
+        print(f"note: {printable(note)}", file=sys.stderr)
     return EXIT_OK if result.identical else EXIT_GATE_FAILED
 
 

@@ -216,16 +216,19 @@ def _lines(
     entries: list[Entry], builtins: Sequence[BuiltinSkill], fixed: frozenset[str], cap: int
 ) -> list[ListingLine]:
     """The user's entries, then the built-ins no user's skill shadows; a display name naming
-    another listed skill's folder falls back to the bare folder."""
+    another listed skill's folder, or one an earlier entry shows, falls back to the bare
+    folder."""
     users = {listing_name(e.skill) for e in entries}
-    folders = users | {b.name for b in builtins}
+    taken = users | {b.name for b in builtins}
     lines = []
     for e in entries:
         own = f" ({e.skill.name})"
         short, text = e.short, e.text
-        if short.endswith(own) and e.skill.name in folders:
+        if short.endswith(own) and e.skill.name in taken:
             short = short[: -len(own)]
             text = short + text[len(e.short) :]
+        elif short.endswith(own):
+            taken.add(e.skill.name)
         fixed_entry = e.status == "name_only"
         lines.append(ListingLine(e.skill.name, text, short, fixed_entry, e))
     for b in builtins:

@@ -17,7 +17,7 @@ import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,6 +30,7 @@ from skillbench.agents import (
     Workspace,
     agent_version,
     find_executable,
+    install_notes,
     kill_running_agents,
     run_turn,
 )
@@ -157,10 +158,14 @@ class AgentSelector:
             )
             turn = Turn(None, {}, env, {}, query.request.text, self.params.timeout, bridge)
             try:
-                requests, _ = run_turn(self.spec, self.executable, sources, workspace, turn)
+                with install_notes() as notes:
+                    requests, _ = run_turn(self.spec, self.executable, sources, workspace, turn)
             except SkillbenchError as exc:
                 return Decision("error", detail={"error": str(exc), "agent": self.version})
-            return self._read(query, bridge, requests, workspace, skipped)
+            decision = self._read(query, bridge, requests, workspace, skipped)
+            if not notes:
+                return decision
+            return replace(decision, detail={**decision.detail, "install_notes": list(notes)})
 
     def _carries_listing(self, body: JsonObject) -> bool:
         try:

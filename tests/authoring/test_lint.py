@@ -18,14 +18,14 @@ EXPECTED = {
     "bad-yaml": ("SB001", 4),  # '[unclosed' runs into the closing fence on line 4
     "unknown-key": ("SB002", 4),  # 'when-to-us:' is line 4
     "no-description": ("SB002", 1),  # no key to point at: the frontmatter's first line
-    # A SKILL.md whose name breaks the Agent Skills rule (charset, 64 characters) never loads.
-    "Bad_Name": ("SB001", 2),  # upper case and '_'
+    # Codex lists a SKILL.md whose name breaks the Agent Skills charset, and skips one past 64.
+    "Bad_Name": ("SB101", 2),  # upper case and '_'
     "folder-a": ("SB103", 2),  # name 'other-name' in folder 'folder-a'
     "compact": ("SB301", 2),  # /compact is built into Claude Code and Codex
     "uses-arguments": ("SB401", 7),  # body line 3 = file line 7, no argument-hint
     "codex-too-long": ("SB602", 3),  # 1,082-character description, Codex lists 1,024
     "template-leftover": ("SB401", 7),  # '{{ owner_email }}' on line 7
-    "a-very-long-name-that-goes-well-past-the-sixty-four-character-limit-x": ("SB001", 2),
+    "a-very-long-name-that-goes-well-past-the-sixty-four-character-limit-x": ("SB102", 2),
     "wrong-type": ("SB002", 4),  # user-invocable: maybe
 }
 

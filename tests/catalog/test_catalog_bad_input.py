@@ -149,7 +149,7 @@ def test_symlink_inside_root_is_deduped_by_real_path(
     catalog = load_catalog([str(tmp_path)], profile="claude-code")
     assert sorted(catalog.names) == ["nameless", "real"]
     reasons = sorted(o.reason.split(":")[0] for o in catalog.overrides)
-    assert reasons == ["same file (real path)", "same name"]
+    assert reasons == ["same file (real path)", "same file (real path)"]
     later_wins = load_catalog([str(tmp_path)], profile="codebot")
     assert sorted(later_wins.names) == ["other", "real"]
 
