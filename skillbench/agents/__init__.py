@@ -13,7 +13,13 @@ from skillbench.agents._capture import (
     run_turn,
     store_snapshot,
 )
-from skillbench.agents._fidelity import AgentFidelity, Comparison, agent_fidelity, compare_text
+from skillbench.agents._fidelity import (
+    AgentFidelity,
+    Comparison,
+    agent_fidelity,
+    compare_capture,
+    compare_text,
+)
 from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
 from skillbench.agents._spec import (
     AGENTS,
@@ -45,6 +51,7 @@ __all__ = [
     "agent_fidelity",
     "agent_version",
     "capture_agent",
+    "compare_capture",
     "compare_text",
     "fill_template",
     "find_executable",

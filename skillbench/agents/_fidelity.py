@@ -5,13 +5,13 @@ from __future__ import annotations
 import difflib
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from skillbench.agents._capture import capture_agent
+from skillbench.agents._capture import Capture, capture_agent
 from skillbench.agents._spec import AGENTS
 from skillbench.catalog import SourceSpec, load_catalog, parse_source_arg
-from skillbench.listing import PROFILES, render_listing
+from skillbench.listing import PROFILES, Profile, render_listing
 from skillbench.types import JsonObject
 
 
@@ -83,31 +83,42 @@ def agent_fidelity(
     agent: str, sources: Sequence[SourceSpec | str], **capture: Any
 ) -> AgentFidelity:
     """Capture ``agent`` with ``sources`` installed and render the installed skills with
-    skillbench's profile of it (the capture's snapshot and setting as profile options)."""
-    spec = AGENTS.get(agent)
-    profile = PROFILES.get(agent)
+    skillbench's profile of the captured release (the newest verified one, with a note, when
+    that release was not verified)."""
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
-    notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="skillbench-fidelity-") as tmp:
         cap = capture_agent(agent, specs, workdir=tmp, **capture)
-        wanted = spec.render_options(cap)
-        options = {k: v for k, v in wanted.items() if k in profile.options}
-        notes += [
-            f"profile {agent!r} has no option {k!r}: rendered without it"
-            for k in wanted
-            if k not in options
-        ]
-        if cap.version != spec.verified_version:
+        profile = PROFILES.get(agent)
+        notes = []
+        if cap.version in profile.verified_versions:
+            profile = profile.at(cap.version)
+        else:
             notes.append(
-                f"{agent} {cap.version} is not the verified version {spec.verified_version}"
+                f"{agent} {cap.version} is not a verified version "
+                f"({', '.join(profile.verified_versions)}): rendered as {profile.agent_version}"
             )
-        catalog = load_catalog(spec.installed(cap.workspace), profile=agent)
-        listing = render_listing(catalog.skills, profile=agent, options=options)
-        return AgentFidelity(
-            agent=agent,
-            version=cap.version,
-            listing=cap.listing,
-            rendered=listing.text,
-            comparison=compare_text(cap.listing, listing.text),
-            notes=tuple(notes),
-        )
+        result = compare_capture(cap, profile)
+        return replace(result, notes=(*notes, *result.notes))
+
+
+def compare_capture(cap: Capture, profile: Profile) -> AgentFidelity:
+    """Render the skills ``cap`` installed with ``profile`` (the capture's snapshot and
+    setting as profile options) and compare with what the agent sent."""
+    spec = AGENTS.get(cap.agent)
+    wanted = spec.render_options(cap)
+    options = {k: v for k, v in wanted.items() if k in profile.options}
+    notes = [
+        f"profile {profile.name!r} has no option {k!r}: rendered without it"
+        for k in wanted
+        if k not in options
+    ]
+    catalog = load_catalog(spec.installed(cap.workspace), profile=profile.name)
+    listing = render_listing(catalog.skills, profile=profile.name, options=options)
+    return AgentFidelity(
+        agent=cap.agent,
+        version=cap.version,
+        listing=cap.listing,
+        rendered=listing.text,
+        comparison=compare_text(cap.listing, listing.text),
+        notes=tuple(notes),
+    )

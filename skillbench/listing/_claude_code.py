@@ -1,4 +1,5 @@
-"""The Claude Code profile, verified by capture against Claude Code 2.1.328.
+"""The Claude Code profile, verified by capture against Claude Code 2.1.328 and 2.1.332
+(``RELEASES``: their listing rules are the same).
 
 The listing block is ``HEADER``, a blank line, then one line per skill: the user's skills in
 load order (user, project, then plugin skills; within one source by a locale comparison of
@@ -33,13 +34,17 @@ from skillbench._registry import Registry
 from skillbench.catalog import CLAUDE_CODE, Skill, loaded_fallback_description
 from skillbench.listing._claude_code_text import cap_utf16, cell_width, collation_key
 from skillbench.listing._orderings import ORDERINGS, Ordering
-from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._profile import Profile, Release, register_profile
 from skillbench.listing._renderer import Entry, Layout, Placed
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
 AGENT = "claude-code"
-VERIFIED_VERSION = "2.1.328"
+RELEASES = (
+    Release("2.1.328", "byte-identical captures: four public catalogs, budgets, usage, scopes"),
+    Release("2.1.332", "byte-identical captures: four public catalogs, all together, devtools"),
+)
+"""Verified releases, oldest first; a release with unchanged rules is one more line."""
 HEADER = "The following skills are available for use with the Skill tool:\n"
 FIXED_BUILTINS = "listing_fixed_builtins"
 """Snapshot text: the built-ins (one name a line) that keep their text under any budget."""
@@ -293,7 +298,7 @@ def _load_order(arg: str | None) -> Ordering:
 def _snapshot(choice: AgentSnapshot | str | None) -> AgentSnapshot | None:
     if choice is None or isinstance(choice, AgentSnapshot):
         return choice
-    return resolve_snapshot(choice, AGENT, VERIFIED_VERSION)
+    return resolve_snapshot(choice, AGENT, RELEASES[-1].version)
 
 
 def _claude_code(
@@ -337,8 +342,8 @@ register_profile(
         placement="system_message",
         trigger="skill_tool",
         summary="1% of the context window; every name stays, least-used descriptions dropped",
-        agent_version=VERIFIED_VERSION,
         ordering=AGENT,
         uncapped={"entry_cap": 10**9},
+        releases=RELEASES,
     )
 )
