@@ -23,16 +23,21 @@ from skillbench.agents._fidelity import (
 from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
 from skillbench.agents._spec import (
     AGENTS,
+    STRICT_VARIABLE,
     AgentSpec,
     Workspace,
     agent_available,
     agent_version,
+    bin_variable,
     find_executable,
+    unverified_note,
+    verified_versions,
 )
 from skillbench.agents._template import fill_template, make_template
 
 __all__ = [
     "AGENTS",
+    "STRICT_VARIABLE",
     "AgentFidelity",
     "AgentSpec",
     "Bridge",
@@ -50,6 +55,7 @@ __all__ = [
     "agent_available",
     "agent_fidelity",
     "agent_version",
+    "bin_variable",
     "capture_agent",
     "compare_capture",
     "compare_text",
@@ -60,4 +66,6 @@ __all__ = [
     "responses_tools",
     "run_turn",
     "store_snapshot",
+    "unverified_note",
+    "verified_versions",
 ]

@@ -18,10 +18,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded, Recorder, Responder
-from skillbench.agents._spec import AGENTS, AgentSpec, Workspace, agent_version, find_executable
+from skillbench.agents._spec import (
+    AGENTS,
+    AgentSpec,
+    Workspace,
+    agent_version,
+    find_executable,
+    unverified_note,
+    using_executable,
+)
 from skillbench.agents._template import REQUEST_MARK, TEMPLATE, make_template
 from skillbench.catalog import SourceSpec, parse_source_arg
 from skillbench.listing import AgentSnapshot, save_snapshot
@@ -45,6 +54,7 @@ class Capture:
         model / settings / env / usage / prompt: what the capture was asked to vary.
         output: what the CLI printed on stdout.
         snapshot: the agent's own text, from a second turn with no user skills (or None).
+        notes: what the capture warns about (an agent release skillbench has not verified).
     """
 
     agent: str
@@ -61,6 +71,7 @@ class Capture:
     prompt: str = DEFAULT_PROMPT
     output: str = ""
     snapshot: AgentSnapshot | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def home(self) -> Path:
@@ -102,6 +113,7 @@ class Capture:
             "project": str(self.project),
             "requests": len(self.requests),
             "listing_chars": len(self.listing),
+            "notes": list(self.notes),
         }
 
 
@@ -212,6 +224,17 @@ def run_turn(
 
 
 def capture_agent(
+    agent: str, sources: Sequence[SourceSpec | str] = (), executable: str | None = None, **turn: Any
+) -> Capture:
+    """Run ``agent``'s CLI for one turn with ``sources`` installed and return what it sent
+    (``turn``: the keyword arguments of ``capture_turn``). ``executable`` runs that CLI, for
+    every turn of the capture, instead of the one ``find_executable`` finds (another
+    installed release)."""
+    with using_executable(agent, executable or find_executable(AGENTS.get(agent))):
+        return capture_turn(agent, sources, **turn)
+
+
+def capture_turn(
     agent: str,
     sources: Sequence[SourceSpec | str] = (),
     *,
@@ -225,14 +248,16 @@ def capture_agent(
     snapshot: bool = True,
     responder: Responder | None = None,
 ) -> Capture:
-    """Run ``agent``'s CLI for one turn with ``sources`` installed and return what it sent.
+    """One turn of the agent's CLI (see ``capture_agent``).
 
     With ``snapshot`` a second turn with no user skills reads the agent's own text
-    (built-in skills, framing, tools) into ``Capture.snapshot``.
+    (built-in skills, framing, tools) into ``Capture.snapshot``. A release the profile was
+    not verified against is noted (refused under ``--strict-agents``).
     """
     spec = AGENTS.get(agent)
     executable = find_executable(spec)
     version = agent_version(executable)
+    unverified = unverified_note(agent, version)
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
     turn = Turn(
         model, dict(settings or {}), dict(env or {}), dict(usage or {}), prompt, timeout, responder
@@ -264,6 +289,7 @@ def capture_agent(
             prompt=prompt,
             output=output,
             snapshot=own,
+            notes=(unverified,) if unverified else (),
         )
 
 

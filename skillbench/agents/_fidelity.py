@@ -89,21 +89,19 @@ def agent_fidelity(
     with tempfile.TemporaryDirectory(prefix="skillbench-fidelity-") as tmp:
         cap = capture_agent(agent, specs, workdir=tmp, **capture)
         profile = PROFILES.get(agent)
-        notes = []
+        notes = list(cap.notes)
         if cap.version in profile.verified_versions:
             profile = profile.at(cap.version)
         else:
-            notes.append(
-                f"{agent} {cap.version} is not a verified version "
-                f"({', '.join(profile.verified_versions)}): rendered as {profile.agent_version}"
-            )
+            notes.append(f"rendered with the rules of {agent} {profile.agent_version}")
         result = compare_capture(cap, profile)
         return replace(result, notes=(*notes, *result.notes))
 
 
 def compare_capture(cap: Capture, profile: Profile) -> AgentFidelity:
-    """Render the skills ``cap`` installed with ``profile`` (the capture's snapshot and
-    setting as profile options) and compare with what the agent sent."""
+    """Render the skills ``cap`` installed with ``profile`` as ``render`` would with the
+    capture's inputs (its snapshot and setting as profile options, the agent's order, the
+    seeded usage, ``paths`` matched in its project) and compare with what the agent sent."""
     spec = AGENTS.get(cap.agent)
     wanted = spec.render_options(cap)
     options = {k: v for k, v in wanted.items() if k in profile.options}
@@ -112,8 +110,15 @@ def compare_capture(cap: Capture, profile: Profile) -> AgentFidelity:
         for k in wanted
         if k not in options
     ]
-    catalog = load_catalog(spec.installed(cap.workspace), profile=profile.name)
-    listing = render_listing(catalog.skills, profile=profile.name, options=options)
+    catalog = load_catalog(spec.installed(cap.workspace), profile=profile.name, cwd=cap.project)
+    listing = render_listing(
+        catalog.skills,
+        profile=profile.name,
+        ordering=profile.ordering,
+        scores={name: float(count) for name, count in cap.usage.items()},
+        inactive=catalog.inactive,
+        options=options,
+    )
     return AgentFidelity(
         agent=cap.agent,
         version=cap.version,

@@ -35,6 +35,7 @@ from skillbench.listing._codex_budget import (
     render_lines,
     warning,
 )
+from skillbench.listing._codex_releases import RELEASES, CodexRules
 from skillbench.listing._codex_text import (
     CLOSE_TAG,
     INTRO_ALIASES,
@@ -42,7 +43,6 @@ from skillbench.listing._codex_text import (
     OPEN_TAG,
     TRUNCATED_SUFFIX,
 )
-from skillbench.listing._codex_releases import RELEASES, CodexRules
 from skillbench.listing._profile import Profile, Release, register_profile
 from skillbench.listing._renderer import Entry, Layout, Placed, RendererFactory, one_line
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot

@@ -73,7 +73,6 @@ RULES_0_171 = CodexRules(
 the same skills get a 10,000-token listing instead of 5,440."""
 
 
-
 class CodexRelease(NamedTuple):
     """A verified release: its version, its rules and how it was verified."""
 

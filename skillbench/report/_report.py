@@ -194,9 +194,12 @@ def _notes(run: Run) -> list[Block]:
                 Para(
                     f"**{name} listings lack the agent's built-in skills**: no snapshot of "
                     f"{name} {facts.get('verified_version')} was found; "
-                    f"`skillbench capture {name}` reads it from the installed agent."
+                    f"`skillbench capture {name.partition('@')[0]}` reads it from the "
+                    "installed agent."
                 )
             )
+        if "note" in facts:
+            out.append(Para(f"**{name} is not a verified release**: {facts['note']}."))
     skipped = manifest.duplicate_listings_skipped if manifest is not None else None
     if skipped:
         listed = ", ".join(f"`{s}`" for s in skipped[:6])
