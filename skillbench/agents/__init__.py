@@ -1,6 +1,7 @@
 """The shipped agents themselves: run their CLIs offline and read what they send.
 
-Importing the package registers Claude Code and Codex in ``AGENTS``.
+Importing the package registers Claude Code and Codex in ``AGENTS``. ``installed_agents``
+and ``check_agent`` tell whether the installed releases still list as skillbench renders.
 """
 
 from skillbench.agents import _claude_code, _codex  # noqa: F401  (register)
@@ -12,6 +13,16 @@ from skillbench.agents._capture import (
     kill_running_agents,
     run_turn,
     store_snapshot,
+)
+from skillbench.agents._drift import (
+    PROBE,
+    PROBE_USAGE,
+    AgentCheck,
+    Installed,
+    check_agent,
+    check_all,
+    installed_agents,
+    likely_cause,
 )
 from skillbench.agents._fidelity import (
     AgentFidelity,
@@ -37,13 +48,17 @@ from skillbench.agents._template import fill_template, make_template
 
 __all__ = [
     "AGENTS",
+    "PROBE",
+    "PROBE_USAGE",
     "STRICT_VARIABLE",
+    "AgentCheck",
     "AgentFidelity",
     "AgentSpec",
     "Bridge",
     "BridgeCall",
     "Capture",
     "Comparison",
+    "Installed",
     "Recorded",
     "Recorder",
     "Reply",
@@ -57,11 +72,15 @@ __all__ = [
     "agent_version",
     "bin_variable",
     "capture_agent",
+    "check_agent",
+    "check_all",
     "compare_capture",
     "compare_text",
     "fill_template",
     "find_executable",
+    "installed_agents",
     "kill_running_agents",
+    "likely_cause",
     "make_template",
     "responses_tools",
     "run_turn",

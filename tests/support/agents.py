@@ -2,6 +2,8 @@
 
 CI installs the pinned CLIs (``.ci/run``) and sets ``SKILLBENCH_REQUIRE_AGENTS=1``, so a
 missing or wrong-version CLI there fails the suite instead of skipping the fidelity tests.
+Another release of an agent is found through ``SKILLBENCH_<AGENT>_<VERSION>_BIN`` (for
+example ``SKILLBENCH_CODEX_0_171_0_BIN``); CI installs the newest verified ones that way.
 """
 
 from __future__ import annotations
@@ -17,29 +19,38 @@ from skillbench.agents import AGENTS, agent_available, agent_version, find_execu
 REQUIRE = os.environ.get("SKILLBENCH_REQUIRE_AGENTS", "") not in ("", "0", "false")
 
 
-def require_agent(name: str) -> None:
-    """Skip (or, under ``SKILLBENCH_REQUIRE_AGENTS``, fail) unless ``name``'s CLI is
-    installed at the version its profile was verified against."""
-    if agent_available(name):
-        return
+def executable(name: str, version: str | None = None) -> str:
+    """The CLI of ``name`` at ``version`` (None: the pinned one, on PATH)."""
     spec = AGENTS.get(name)
+    pinned = version is None or version == spec.verified_version
+    return find_executable(spec) if pinned else find_executable(spec, version)
+
+
+def require_agent(name: str, version: str | None = None) -> None:
+    """Skip (or, under ``SKILLBENCH_REQUIRE_AGENTS``, fail) unless ``name``'s CLI is
+    installed at ``version`` (None: the pinned release its profile was verified against)."""
+    if agent_available(name, version):
+        return
+    wanted = version or AGENTS.get(name).verified_version
     try:
-        found = agent_version(find_executable(spec))
+        found = agent_version(executable(name, version))
     except Exception as exc:  # the reason is the message
         found = str(exc)
-    reason = f"{name} {spec.verified_version} is not installed ({found})"
+    reason = f"{name} {wanted} is not installed ({found})"
     if REQUIRE:
         pytest.fail(reason)
     pytest.skip(reason)
 
 
-def needs_agent(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def needs_agent(
+    name: str, version: str | None = None
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Mark a test as one that runs ``name``'s real CLI (``-m agents`` selects them)."""
 
     def decorate(test: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(test)
         def wrapped(*args: object, **kwargs: object) -> None:
-            require_agent(name)
+            require_agent(name, version)
             test(*args, **kwargs)
 
         return pytest.mark.agents(wrapped)
