@@ -10,6 +10,7 @@ than either release's budget (5,440 tokens for 0.169.0's default model, 10,000 f
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -24,6 +25,7 @@ from tests.support.agents import executable, needs_agent
 
 NEWEST = "0.171.0"
 ROOT = Path(__file__).parents[2]
+CLI = (sys.executable, "-m", "skillbench")
 
 
 def _codex(version: str) -> Installed:
@@ -63,7 +65,7 @@ def test_an_unverified_release_is_drift_with_its_likely_cause(
     cap = capture_agent("codex", executable=executable("codex", NEWEST), snapshot=False)
     assert cap.notes and "codex 0.171.0 is installed but" in cap.notes[0]
     monkeypatch.setenv("SKILLBENCH_STRICT_AGENTS", "1")
-    with pytest.raises(SkillbenchError, match="--strict-agents: codex 0.171.0"):
+    with pytest.raises(SkillbenchError, match=re.escape("--strict-agents: codex 0.171.0")):
         capture_agent("codex", executable=executable("codex", NEWEST), snapshot=False)
 
 
@@ -71,8 +73,7 @@ def test_an_unverified_release_is_drift_with_its_likely_cause(
 @needs_agent("codex", NEWEST)
 def test_agents_check_on_the_command_line(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "skillbench", "agents", "check", "--agent", "codex"]
-        + ["--format", "json"],
+        [*CLI, "agents", "check", "--agent", "codex", "--format", "json"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -83,7 +84,7 @@ def test_agents_check_on_the_command_line(tmp_path: Path) -> None:
     assert checks["0.169.0"]["verdict"] == "matches version 0.169.0; differs from 0.171.0"
     assert checks[NEWEST]["verdict"] == "matches version 0.171.0; differs from 0.169.0"
     listed = subprocess.run(
-        [sys.executable, "-m", "skillbench", "agents", "--agent", "codex"],
+        [*CLI, "agents", "--agent", "codex"],
         capture_output=True,
         text=True,
         cwd=ROOT,

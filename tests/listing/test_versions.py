@@ -9,6 +9,7 @@ default gpt-6.2-sol 500,000 (10,000), where gpt-6.1-sol also has 500,000.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,9 @@ def test_plain_names_are_the_newest_verified_release() -> None:
 
 
 def test_an_unverified_version_names_the_verified_ones() -> None:
-    with pytest.raises(SkillbenchError, match="verified versions: 0.169.0, 0.171.0"):
+    with pytest.raises(SkillbenchError, match=re.escape("verified versions: 0.169.0, 0.171.0")):
         PROFILES.get("codex").at("0.170.0")
-    with pytest.raises(SkillbenchError, match="unknown profile 'codex@0.170.0'"):
+    with pytest.raises(SkillbenchError, match=re.escape("unknown profile 'codex@0.170.0'")):
         PROFILES.get("codex@0.170.0")
 
 
@@ -129,7 +130,7 @@ def test_a_config_with_an_unverified_release_is_one_line(tmp_path: Path) -> None
     config.write_text(
         "name: x\n" + DEVTOOLS_INPUTS + "profiles: [codex@0.170.0]\nselectors: [{type: oracle}]\n"
     )
-    with pytest.raises(SkillbenchError, match="codex@0.170.0"):
+    with pytest.raises(SkillbenchError, match=re.escape("codex@0.170.0")):
         load_config(config)
 
 
@@ -141,7 +142,7 @@ def test_an_unverified_installed_release_is_a_note_or_refused(
     assert note is not None and note.startswith("codex 0.172.0 is installed but skillbench's")
     assert "verified against 0.169.0, 0.171.0" in note
     monkeypatch.setenv(STRICT_VARIABLE, "1")
-    with pytest.raises(SkillbenchError, match="--strict-agents: codex 0.172.0"):
+    with pytest.raises(SkillbenchError, match=re.escape("--strict-agents: codex 0.172.0")):
         unverified_note("codex", "0.172.0")
     assert bin_variable("codex", "0.171.0") == "SKILLBENCH_CODEX_0_171_0_BIN"
     assert bin_variable("claude-code") == "SKILLBENCH_CLAUDE_CODE_BIN"
