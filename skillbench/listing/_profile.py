@@ -22,7 +22,12 @@ from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench.catalog import PRECEDENCE, Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory, RenderOptions
-from skillbench.listing._snapshot import AgentSnapshot, resolve_snapshot, snapshot_path
+from skillbench.listing._snapshot import (
+    AgentSnapshot,
+    cached_versions,
+    resolve_snapshot,
+    snapshot_path,
+)
 
 VERSION_SEPARATOR = "@"
 
@@ -54,10 +59,12 @@ class SnapshotUse(NamedTuple):
         """What a run says when the agent's own skills are missing from its listings."""
         if self.snapshot is not None:
             return None
+        others = [v for v in cached_versions(self.agent) if v != self.version]
+        hint = f" (cached for {', '.join(f'{self.agent}@{v}' for v in others)})" if others else ""
         return (
-            f"{self.agent} {self.version}: no agent snapshot, so the agent's built-in skills "
-            f"are missing from its listings; `skillbench capture {self.agent}` reads them "
-            "from the installed agent once"
+            f"{self.agent} {self.version}: no agent snapshot{hint}, so the agent's built-in "
+            f"skills are missing from its listings; `skillbench capture {self.agent}` with "
+            f"{self.version} installed reads them once"
         )
 
 

@@ -92,7 +92,9 @@ def test_each_release_renders_with_its_own_snapshot(
     assert "house-style" not in render_listing(ONE, profile="codex@0.171.0").text
     use = PROFILES.get("codex").snapshot_use()
     assert use is not None and use.version == "0.171.0" and use.snapshot is None
-    assert "codex 0.171.0: no agent snapshot" in (use.missing_note() or "")
+    assert "codex 0.171.0: no agent snapshot (cached for codex@0.169.0)" in (
+        use.missing_note() or ""
+    )
 
 
 def test_render_accepts_a_release_and_a_model(capsys: pytest.CaptureFixture[str]) -> None:
