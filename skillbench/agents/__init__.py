@@ -11,6 +11,7 @@ from skillbench.agents._capture import (
     Turn,
     capture_agent,
     kill_running_agents,
+    map_agent_turns,
     run_turn,
     store_snapshot,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "kill_running_agents",
     "likely_cause",
     "make_template",
+    "map_agent_turns",
     "responses_tools",
     "run_turn",
     "store_snapshot",

@@ -14,11 +14,12 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._recorder import Recorded, Recorder, Responder
@@ -35,6 +36,9 @@ from skillbench.agents._template import REQUEST_MARK, TEMPLATE, make_template
 from skillbench.catalog import SourceSpec, parse_source_arg
 from skillbench.listing import AgentSnapshot, save_snapshot
 from skillbench.types import JsonObject, JsonValue
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 DEFAULT_PROMPT = "hello"
 DEFAULT_TIMEOUT = 180.0
@@ -191,6 +195,20 @@ def _kill(process: subprocess.Popen[str]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
     if process.poll() is None:
         process.wait(timeout=10)
+
+
+def map_agent_turns(work: Callable[[T], R], items: Sequence[T], workers: int, name: str) -> list[R]:
+    """``work`` over ``items``, ``workers`` at a time, in order; when one fails or Ctrl-C
+    comes, the rest are cancelled and every running agent is killed."""
+    pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix=name)
+    try:
+        return list(pool.map(work, items))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        kill_running_agents()
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,12 @@ import os
 import tempfile
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
-from skillbench.agents._capture import capture_agent, kill_running_agents
+from skillbench.agents._capture import capture_agent, map_agent_turns
 from skillbench.agents._fidelity import AgentFidelity, compare_capture
 from skillbench.agents._spec import AGENTS, agent_version, bin_variable, find_executable
 from skillbench.catalog import SourceSpec
@@ -208,12 +207,4 @@ def check_agent(installed: Installed, probe: Path = PROBE, timeout: float = 180.
 def check_all(found: Sequence[Installed], probe: Path = PROBE, jobs: int = 2) -> list[AgentCheck]:
     """``check_agent`` for each of ``found``, ``jobs`` at a time, in the order given; on
     Ctrl-C every running agent is killed."""
-    pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="skillbench-check")
-    try:
-        return list(pool.map(lambda one: check_agent(one, probe), found))
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        kill_running_agents()
-        raise
-    finally:
-        pool.shutdown(wait=True)
+    return map_agent_turns(lambda one: check_agent(one, probe), found, jobs, "skillbench-check")

@@ -16,7 +16,6 @@ import re
 import tempfile
 import threading
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -30,7 +29,7 @@ from skillbench.agents import (
     Workspace,
     agent_version,
     find_executable,
-    kill_running_agents,
+    map_agent_turns,
     run_turn,
 )
 from skillbench.cache import ResponseCache
@@ -122,15 +121,7 @@ class AgentSelector:
         self._lock = threading.Lock()
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
-        pool = ThreadPoolExecutor(self.workers, thread_name_prefix="skillbench-agent")
-        try:
-            return list(pool.map(self._decide, queries))
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            kill_running_agents()
-            raise
-        finally:
-            pool.shutdown(wait=True)
+        return map_agent_turns(self._decide, queries, self.workers, "skillbench-agent")
 
     def _decide(self, query: Query) -> Decision:
         cap = self.params.max_cost_usd

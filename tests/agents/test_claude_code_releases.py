@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from skillbench.agents import agent_fidelity
 from skillbench.catalog import SourceSpec
-from tests.support.agents import executable, needs_agent
+from tests.support.agents import identical_at, needs_agent
 
 NEWEST = "2.1.332"
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
@@ -18,11 +17,7 @@ DEVTOOLS = Path(__file__).parents[2] / "datasets" / "devtools" / "skills"
 
 
 def _identical(sources: list[SourceSpec], **capture: object) -> None:
-    cli = executable("claude-code", NEWEST)
-    result = agent_fidelity("claude-code", sources, executable=cli, **capture)
-    assert result.version == NEWEST
-    assert result.identical, "\n".join(result.lines[:20])
-    assert not result.notes
+    identical_at("claude-code", NEWEST, sources, **capture)
 
 
 @needs_agent("claude-code", NEWEST)

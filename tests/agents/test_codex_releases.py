@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skillbench.agents import agent_fidelity
 from skillbench.catalog import SourceSpec
-from tests.support.agents import executable, needs_agent
+from tests.support.agents import identical_at, needs_agent
 
 NEWEST = "0.171.0"
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
@@ -22,11 +21,7 @@ DEVTOOLS = Path(__file__).parents[2] / "datasets" / "devtools" / "skills"
 
 
 def _identical(sources: list[SourceSpec], **capture: object) -> str:
-    result = agent_fidelity("codex", sources, executable=executable("codex", NEWEST), **capture)
-    assert result.version == NEWEST
-    assert result.identical, "\n".join(result.lines[:20])
-    assert not result.notes
-    return result.listing
+    return identical_at("codex", NEWEST, sources, **capture).listing
 
 
 def _tokens(listing: str) -> int:

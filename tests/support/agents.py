@@ -14,7 +14,15 @@ from collections.abc import Callable
 
 import pytest
 
-from skillbench.agents import AGENTS, agent_available, agent_version, find_executable
+from skillbench.agents import (
+    AGENTS,
+    AgentFidelity,
+    agent_available,
+    agent_fidelity,
+    agent_version,
+    find_executable,
+)
+from skillbench.catalog import SourceSpec
 
 REQUIRE = os.environ.get("SKILLBENCH_REQUIRE_AGENTS", "") not in ("", "0", "false")
 
@@ -24,6 +32,18 @@ def executable(name: str, version: str | None = None) -> str:
     spec = AGENTS.get(name)
     pinned = version is None or version == spec.verified_version
     return find_executable(spec) if pinned else find_executable(spec, version)
+
+
+def identical_at(
+    name: str, version: str, sources: list[SourceSpec], **capture: object
+) -> AgentFidelity:
+    """Capture ``name`` ``version`` with ``sources`` and require skillbench's render of that
+    release to equal what it sent, with nothing to note."""
+    result = agent_fidelity(name, sources, executable=executable(name, version), **capture)
+    assert result.version == version
+    assert result.identical, "\n".join(result.lines[:20])
+    assert not result.notes
+    return result
 
 
 def require_agent(name: str, version: str | None = None) -> None:
