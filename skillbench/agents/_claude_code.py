@@ -186,6 +186,8 @@ class ClaudeCode:
 
     def render_options(self, capture: Capture) -> RenderOptions:
         options: dict[str, JsonValue | AgentSnapshot] = {}
+        if capture.model:
+            options["model"] = capture.model
         window = context_window(capture.output)
         if window is not None:
             options["context_window"] = window

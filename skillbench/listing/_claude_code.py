@@ -25,6 +25,7 @@ the next is tried. No skill is ever hidden by the budget.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -52,6 +53,11 @@ DEFAULT_CONTEXT_WINDOW = 1_000_000
 """Context window of the verified version's default model, in tokens."""
 CHARS_PER_TOKEN = 3
 """Characters per token for current models; the agent uses 4 for older ones."""
+OLDER_MODELS = re.compile(r"^claude-(?:3[-.]|(?:opus|sonnet|haiku)-4(?:-[0-6])?(?:-\d{8})?$)")
+"""The claude-3.x and 4.0–4.6 families: 200,000 tokens at 4 characters a token (captured:
+claude-sonnet-4-6 gets an 8,000-character budget)."""
+OLDER_WINDOW = 200_000
+OLDER_CHARS_PER_TOKEN = 4
 BUDGET_FRACTION = 0.01
 ENTRY_CAP = 1536
 FALLBACK_CHARS = 100
@@ -304,7 +310,8 @@ def _snapshot(choice: AgentSnapshot | str | None) -> AgentSnapshot | None:
 def _claude_code(
     budget: int | None = None,
     context_window: int | None = None,
-    chars_per_token: int = CHARS_PER_TOKEN,
+    model: str | None = None,
+    chars_per_token: int | None = None,
     budget_fraction: float = BUDGET_FRACTION,
     entry_cap: int = ENTRY_CAP,
     legacy: bool = False,
@@ -313,9 +320,12 @@ def _claude_code(
     snapshot: AgentSnapshot | str | None = "auto",
 ) -> ClaudeCodeRenderer:
     """Budget: ``budget`` if given, else 15,000 (legacy), else ``floor(context_window ×
-    chars_per_token × budget_fraction)``; the window defaults to the snapshot's, else to the
-    default model's. ``snapshot``: ``auto`` (the cached one of the verified version), ``none``,
-    a path, or an ``AgentSnapshot``; its built-ins follow the user's skills."""
+    chars_per_token × budget_fraction)``. ``model``: the turn's model; an older one (the
+    claude-3.x and 4.0–4.6 families) has 200,000 tokens at 4 characters a token, unless
+    ``context_window`` / ``chars_per_token`` say otherwise; for the default model (None or a
+    current one) 3 characters a token and the snapshot's window, else the default model's.
+    ``snapshot``: ``auto`` (the cached one of the profile's release), ``none``, a path, or
+    an ``AgentSnapshot``; its built-ins follow the user's skills."""
     DROP_RULES.get(drop_rule)
     overrides = dict(skill_overrides or {})
     for skill, value in overrides.items():
@@ -326,8 +336,11 @@ def _claude_code(
         if legacy:
             budget = LEGACY_BUDGET
         else:
-            window = context_window or (snap and snap.context_window) or DEFAULT_CONTEXT_WINDOW
-            budget = max(1, int(window * chars_per_token * budget_fraction))
+            older = model is not None and OLDER_MODELS.match(model) is not None
+            default = OLDER_WINDOW if older else (snap and snap.context_window)
+            window = context_window or default or DEFAULT_CONTEXT_WINDOW
+            per_token = chars_per_token or (OLDER_CHARS_PER_TOKEN if older else CHARS_PER_TOKEN)
+            budget = max(1, int(window * per_token * budget_fraction))
     typed = {k: cast(SkillOverride, v) for k, v in overrides.items()}
     builtins = snap.builtin_skills if snap and not legacy else ()
     fixed = frozenset((snap.texts.get(FIXED_BUILTINS, "") if snap else "").split())

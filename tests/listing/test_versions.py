@@ -148,3 +148,19 @@ def test_an_unverified_installed_release_is_a_note_or_refused(
         unverified_note("codex", "0.172.0")
     assert bin_variable("codex", "0.171.0") == "SKILLBENCH_CODEX_0_171_0_BIN"
     assert bin_variable("claude-code") == "SKILLBENCH_CLAUDE_CODE_BIN"
+
+
+@pytest.mark.parametrize(
+    ("model", "budget"),
+    [
+        (None, 30_000),  # 1,000,000 tokens × 3 characters × 1%
+        ("claude-opus-5-5", 30_000),
+        ("claude-sonnet-4-6", 8_000),  # the 4.0–4.6 families: 200,000 × 4 × 1%
+        ("claude-3-5-haiku-20241022", 8_000),
+        ("claude-sonnet-4-20250514", 8_000),
+    ],
+)
+def test_the_claude_code_model_sets_window_and_characters_per_token(
+    model: str | None, budget: int
+) -> None:
+    assert _budget("claude-code", model=model, snapshot="none") == budget
