@@ -14,7 +14,7 @@ change is one line of data; one whose rules changed brings its own renderer fact
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Literal, NamedTuple
 
 from skillbench._errors import SkillbenchError, suggest
@@ -185,9 +185,14 @@ class Profile:
             if choice is None or isinstance(choice, str):
                 opts["snapshot"] = resolve_snapshot(choice, self.agent, self.agent_version)
         try:
-            return self.renderer(**opts)
+            renderer = self.renderer(**opts)
         except (TypeError, ValueError) as exc:
             raise SkillbenchError(f"profile {self.name!r}: bad options {opts}: {exc}") from None
+        if self.name != self.agent and is_dataclass(renderer) and renderer.name == self.agent:
+            # a release's listings name it (``codex@0.169.0``), so what reads them back (the
+            # agent's own prompt, explanations) finds that release's profile
+            renderer = replace(renderer, name=self.name)
+        return renderer
 
 
 PROFILES: Registry[Profile] = Registry("profile", adopt=instance_of(Profile))

@@ -79,7 +79,7 @@ def test_every_profile_carries_all_its_parts() -> None:
     for name in PROFILES:
         profile = PROFILES.get(name)
         assert profile.precedence.name == profile.agent == name.partition("@")[0]
-        assert profile.make_renderer().name == profile.agent
+        assert profile.make_renderer().name == name
     assert PROFILES.get("codex").trigger == "file_read"
     assert PROFILES.get("claude-code").placement == "system_message"
 
