@@ -188,12 +188,16 @@ def _notes(run: Run) -> list[Block]:
             )
         )
     manifest = run.manifest
-    for name, facts in (manifest.agents or {}).items() if manifest is not None else ():
+    releases = (manifest.agents or {}) if manifest is not None else {}
+    if releases:
+        named = ", ".join(f"`{p}` → {f.get('verified_version')}" for p, f in releases.items())
+        out.append(Para(f"**Agent releases** the listings follow: {named}."))
+    for name, facts in releases.items():
         if "snapshot" in facts and facts["snapshot"] is None:
             out.append(
                 Para(
                     f"**{name} listings lack the agent's built-in skills**: no snapshot of "
-                    f"{name} {facts.get('verified_version')} was found; "
+                    f"{name.partition('@')[0]} {facts.get('verified_version')} was found; "
                     f"`skillbench capture {name.partition('@')[0]}` reads it from the "
                     "installed agent."
                 )

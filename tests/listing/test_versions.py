@@ -164,3 +164,25 @@ def test_the_claude_code_model_sets_window_and_characters_per_token(
     model: str | None, budget: int
 ) -> None:
     assert _budget("claude-code", model=model, snapshot="none") == budget
+
+
+def test_the_report_and_the_viewer_name_the_release(tmp_path: Path) -> None:
+    from skillbench.report import write_report
+    from skillbench.view import write_view
+
+    config = tmp_path / "run.yaml"
+    config.write_text(
+        "name: releases\n"
+        + DEVTOOLS_INPUTS
+        + "profiles: [codex, claude-code@2.1.328]\n"
+        + "budgets: [null]\norderings: [alpha]\nselectors: [{type: oracle}]\n"
+    )
+    run_experiment(load_config(config), output=tmp_path / "o", limit=2)
+    write_report(tmp_path / "o", ["md"])
+    report = (tmp_path / "o" / "report.md").read_text()
+    page = write_view([tmp_path / "o"], tmp_path / "view.html").read_text()
+    for profile, release in (("codex", "0.171.0"), ("claude-code@2.1.328", "2.1.328")):
+        assert f"`{profile}` → {release}" in report
+        assert f"{profile} \\u2192 {release}" in page or f"{profile} → {release}" in page
+    assert "**Agent releases** the listings follow: " in report
+    assert "no snapshot of claude-code 2.1.328 was found" in report
