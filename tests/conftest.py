@@ -26,7 +26,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     from tests.support.agents import marked_agents, require_agent
 
     for name in marked_agents(item) or ():
-        require_agent(name)
+        agent, _, version = name.partition("@")
+        require_agent(agent, version or None)
 
 
 @pytest.fixture(scope="session")

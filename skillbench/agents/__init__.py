@@ -1,6 +1,7 @@
 """The shipped agents themselves: run their CLIs offline and read what they send.
 
-Importing the package registers Claude Code and Codex in ``AGENTS``.
+Importing the package registers Claude Code and Codex in ``AGENTS``. ``installed_agents``
+and ``check_agent`` tell whether the installed releases still list as skillbench renders.
 """
 
 from skillbench.agents import _claude_code, _codex  # noqa: F401  (register)
@@ -10,14 +11,26 @@ from skillbench.agents._capture import (
     Turn,
     capture_agent,
     kill_running_agents,
+    map_agent_turns,
     run_turn,
     store_snapshot,
+)
+from skillbench.agents._drift import (
+    PROBE,
+    PROBE_USAGE,
+    AgentCheck,
+    Installed,
+    check_agent,
+    check_all,
+    installed_agents,
+    likely_cause,
 )
 from skillbench.agents._fidelity import (
     AgentFidelity,
     Comparison,
     RenderInputs,
     agent_fidelity,
+    compare_capture,
     compare_text,
     render_capture,
     render_inputs,
@@ -26,22 +39,31 @@ from skillbench.agents._install import install_notes
 from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
 from skillbench.agents._spec import (
     AGENTS,
+    STRICT_VARIABLE,
     AgentSpec,
     Workspace,
     agent_available,
     agent_version,
+    bin_variable,
     find_executable,
+    unverified_note,
+    verified_versions,
 )
 from skillbench.agents._template import fill_template, make_template
 
 __all__ = [
     "AGENTS",
+    "PROBE",
+    "PROBE_USAGE",
+    "STRICT_VARIABLE",
+    "AgentCheck",
     "AgentFidelity",
     "AgentSpec",
     "Bridge",
     "BridgeCall",
     "Capture",
     "Comparison",
+    "Installed",
     "Recorded",
     "Recorder",
     "RenderInputs",
@@ -54,16 +76,25 @@ __all__ = [
     "agent_available",
     "agent_fidelity",
     "agent_version",
+    "bin_variable",
     "capture_agent",
+    "check_agent",
+    "check_all",
+    "compare_capture",
     "compare_text",
     "fill_template",
     "find_executable",
     "install_notes",
+    "installed_agents",
     "kill_running_agents",
+    "likely_cause",
     "make_template",
+    "map_agent_turns",
     "render_capture",
     "render_inputs",
     "responses_tools",
     "run_turn",
     "store_snapshot",
+    "unverified_note",
+    "verified_versions",
 ]

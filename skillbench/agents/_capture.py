@@ -14,19 +14,32 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._install import install_notes
 from skillbench.agents._recorder import Recorded, Recorder, Responder
-from skillbench.agents._spec import AGENTS, AgentSpec, Workspace, agent_version, find_executable
+from skillbench.agents._spec import (
+    AGENTS,
+    AgentSpec,
+    Workspace,
+    agent_version,
+    find_executable,
+    unverified_note,
+    using_executable,
+)
 from skillbench.agents._template import REQUEST_MARK, TEMPLATE, make_template
 from skillbench.catalog import SourceSpec, parse_source_arg
 from skillbench.listing import AgentSnapshot, save_snapshot
 from skillbench.types import JsonObject, JsonValue
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 DEFAULT_PROMPT = "hello"
 DEFAULT_TIMEOUT = 180.0
@@ -47,7 +60,8 @@ class Capture:
         output: what the CLI printed on stdout.
         snapshot: the agent's own text, from a second turn with no user skills (or None).
         notes: what installing the sources left out (links out of a skill folder, files over
-            the size bound), one line each naming the path.
+            the size bound), one line each naming the path, and an agent release
+            skillbench has not verified.
     """
 
     agent: str
@@ -224,6 +238,20 @@ def _kill(process: subprocess.Popen[str]) -> None:
         process.wait(timeout=10)
 
 
+def map_agent_turns(work: Callable[[T], R], items: Sequence[T], workers: int, name: str) -> list[R]:
+    """``work`` over ``items``, ``workers`` at a time, in order; when one fails or Ctrl-C
+    comes, the rest are cancelled and every running agent is killed."""
+    pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix=name)
+    try:
+        return list(pool.map(work, items))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        kill_running_agents()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
 @dataclass(frozen=True)
 class Turn:
     """What one turn of the agent is asked to vary."""
@@ -255,6 +283,17 @@ def run_turn(
 
 
 def capture_agent(
+    agent: str, sources: Sequence[SourceSpec | str] = (), executable: str | None = None, **turn: Any
+) -> Capture:
+    """Run ``agent``'s CLI for one turn with ``sources`` installed and return what it sent
+    (``turn``: the keyword arguments of ``capture_turn``). ``executable`` runs that CLI, for
+    every turn of the capture, instead of the one ``find_executable`` finds (another
+    installed release)."""
+    with using_executable(agent, executable or find_executable(AGENTS.get(agent))):
+        return capture_turn(agent, sources, **turn)
+
+
+def capture_turn(
     agent: str,
     sources: Sequence[SourceSpec | str] = (),
     *,
@@ -268,14 +307,16 @@ def capture_agent(
     snapshot: bool = True,
     responder: Responder | None = None,
 ) -> Capture:
-    """Run ``agent``'s CLI for one turn with ``sources`` installed and return what it sent.
+    """One turn of the agent's CLI (see ``capture_agent``).
 
     With ``snapshot`` a second turn with no user skills reads the agent's own text
-    (built-in skills, framing, tools) into ``Capture.snapshot``.
+    (built-in skills, framing, tools) into ``Capture.snapshot``. A release the profile was
+    not verified against is noted (refused under ``--strict-agents``).
     """
     spec = AGENTS.get(agent)
     executable = find_executable(spec)
     version = agent_version(executable)
+    unverified = unverified_note(agent, version)
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
     turn = Turn(
         model, dict(settings or {}), dict(env or {}), dict(usage or {}), prompt, timeout, responder
@@ -307,7 +348,7 @@ def capture_agent(
             prompt=prompt,
             output=output,
             snapshot=own,
-            notes=tuple(notes),
+            notes=(*notes, *((unverified,) if unverified else ())),
         )
 
 

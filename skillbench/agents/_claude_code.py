@@ -217,6 +217,8 @@ class ClaudeCode:
         """The window the CLI reported, the snapshot, and every setting and variable of the
         capture that the profile models (``SETTING_OPTIONS``, ``BUDGET_VARIABLE``)."""
         options: dict[str, JsonValue | AgentSnapshot] = {}
+        if capture.model:
+            options["model"] = capture.model
         window = context_window(capture.output)
         if window is not None:
             options["context_window"] = window

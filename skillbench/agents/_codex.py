@@ -150,8 +150,9 @@ class Codex:
         return [s for s in found if _has_skills(Path(s.path))]
 
     def render_options(self, capture: Capture) -> RenderOptions:
-        """The capture's folders as the roots table's roots, its snapshot, and the context
-        window a ``model_context_window`` setting gave it."""
+        """The capture's folders as the roots table's roots, its snapshot, the model the
+        request names (its window sets the budget) and the context window a
+        ``model_context_window`` setting gave it."""
         roots: dict[str, JsonValue] = {
             kind: str(folder) for kind, folder in _folders(capture.workspace).items()
         }
@@ -159,6 +160,9 @@ class Codex:
         options: dict[str, JsonValue | AgentSnapshot] = {"roots": roots}
         if capture.snapshot is not None:
             options["snapshot"] = capture.snapshot
+        model = capture.request.get("model")
+        if isinstance(model, str):
+            options["model"] = model
         window = capture.settings.get("model_context_window")
         if isinstance(window, int) and not isinstance(window, bool):
             options["context_window"] = window

@@ -15,7 +15,7 @@ from skillbench.agents._capture import (
 )
 from skillbench.agents._spec import AGENTS
 from skillbench.catalog import SourceSpec, load_catalog, parse_source_arg
-from skillbench.listing import PROFILES, Listing, RenderOptions, render_listing
+from skillbench.listing import PROFILES, Listing, Profile, RenderOptions, render_listing
 from skillbench.types import JsonObject
 
 
@@ -108,29 +108,40 @@ class RenderInputs:
     notes: tuple[str, ...] = ()
 
 
-def render_inputs(capture: Capture) -> RenderInputs:
-    """The render inputs of ``capture`` (see ``RenderInputs``)."""
-    spec = AGENTS.get(capture.agent)
+def release_profile(capture: Capture) -> tuple[Profile, tuple[str, ...]]:
+    """The profile of the captured release; the newest verified one, with a note, when that
+    release was not verified."""
     profile = PROFILES.get(capture.agent)
+    if capture.version in profile.verified_versions:
+        return profile.at(capture.version), ()
+    return profile, (
+        f"{capture.agent} {capture.version} is not a verified release: rendered with the "
+        f"rules of {capture.agent} {profile.agent_version}",
+    )
+
+
+def render_inputs(capture: Capture, profile: Profile | None = None) -> RenderInputs:
+    """The render inputs of ``capture`` (see ``RenderInputs``), with the profile of the
+    captured release unless ``profile`` is given."""
+    spec = AGENTS.get(capture.agent)
+    release_notes: tuple[str, ...] = ()
+    if profile is None:
+        profile, release_notes = release_profile(capture)
     wanted = spec.render_options(capture)
     options = {k: v for k, v in wanted.items() if k in profile.options}
     notes = [
-        f"profile {capture.agent!r} has no option {k!r}: rendered without it"
+        f"profile {profile.name!r} has no option {k!r}: rendered without it"
         for k in wanted
         if k not in options
     ]
-    if capture.version != spec.verified_version:
-        notes.append(
-            f"{capture.agent} {capture.version} is not the verified version {spec.verified_version}"
-        )
     return RenderInputs(
-        profile=capture.agent,
+        profile=profile.name,
         sources=tuple(spec.installed(capture.workspace)),
         options=options,
         scores={name: float(count) for name, count in capture.usage.items()},
         ordering=profile.ordering,
         cwd=str(capture.project),
-        notes=(*capture.notes, *notes),
+        notes=(*capture.notes, *release_notes, *notes),
     )
 
 
@@ -147,21 +158,26 @@ def render_capture(inputs: RenderInputs) -> Listing:
     )
 
 
+def compare_capture(capture: Capture, profile: Profile | None = None) -> AgentFidelity:
+    """Render what ``capture`` installed from its own inputs (``render_inputs``) and compare
+    it with what the agent sent."""
+    inputs = render_inputs(capture, profile)
+    listing = render_capture(inputs)
+    return AgentFidelity(
+        agent=capture.agent,
+        version=capture.version,
+        listing=capture.listing,
+        rendered=listing.text,
+        comparison=compare_text(capture.listing, listing.text),
+        notes=inputs.notes,
+    )
+
+
 def agent_fidelity(
     agent: str, sources: Sequence[SourceSpec | str], **capture: Any
 ) -> AgentFidelity:
     """Capture ``agent`` with ``sources`` installed and render the installed skills with
-    skillbench's profile of it, from the capture's own inputs (``render_inputs``)."""
+    skillbench's profile of the captured release, from the capture's own inputs."""
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
     with terminated_as_interrupt(), temporary_folder("skillbench-fidelity-") as tmp:
-        cap = capture_agent(agent, specs, workdir=tmp, **capture)
-        inputs = render_inputs(cap)
-        listing = render_capture(inputs)
-        return AgentFidelity(
-            agent=agent,
-            version=cap.version,
-            listing=cap.listing,
-            rendered=listing.text,
-            comparison=compare_text(cap.listing, listing.text),
-            notes=inputs.notes,
-        )
+        return compare_capture(capture_agent(agent, specs, workdir=tmp, **capture))

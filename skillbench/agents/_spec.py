@@ -12,7 +12,9 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -21,7 +23,7 @@ from skillbench._registry import Registry
 from skillbench.agents._install import install_skills
 from skillbench.agents._recorder import Recorded
 from skillbench.catalog import SourceSpec
-from skillbench.listing import AgentSnapshot, RenderOptions
+from skillbench.listing import PROFILES, AgentSnapshot, RenderOptions
 from skillbench.types import JsonObject
 
 if TYPE_CHECKING:
@@ -42,7 +44,8 @@ class AgentSpec(Protocol):
         name: the profile name (``claude-code``, ``codex``).
         executable: the command the npm package installs.
         npm_package: the package to install it from.
-        verified_version: the version skillbench's profile was verified against.
+        verified_version: the release installs are pointed at (the one CI pins); every
+            release the profile was verified against is in ``verified_versions``.
     """
 
     @property
@@ -104,17 +107,68 @@ AGENTS: Registry[AgentSpec] = Registry("agent")
 """Agent name → how to drive its CLI."""
 
 _VERSION = re.compile(r"\d+\.\d+\.\d+(?:[-.][0-9A-Za-z.]+)?")
+STRICT_VARIABLE = "SKILLBENCH_STRICT_AGENTS"
+"""Set (``--strict-agents``): a live run or capture refuses an unverified agent release."""
 
 
-def find_executable(spec: AgentSpec) -> str:
-    """The agent's CLI: ``$SKILLBENCH_<AGENT>_BIN``, else on PATH, else one line saying how
-    to install the verified version."""
-    variable = "SKILLBENCH_" + spec.name.upper().replace("-", "_") + "_BIN"
+def bin_variable(name: str, version: str | None = None) -> str:
+    """``SKILLBENCH_<AGENT>_BIN``, or ``SKILLBENCH_<AGENT>_<VERSION>_BIN`` (dots as ``_``) for
+    a second installed release, e.g. ``SKILLBENCH_CODEX_0_171_0_BIN``."""
+    parts = [name, *([version] if version else [])]
+    return "SKILLBENCH_" + "_".join(re.sub(r"\W", "_", p).upper() for p in parts) + "_BIN"
+
+
+def verified_versions(name: str) -> tuple[str, ...]:
+    """The releases of agent ``name`` its profile was verified against, oldest first."""
+    return PROFILES.get(name).verified_versions
+
+
+def unverified_note(name: str, version: str) -> str | None:
+    """What a run or capture says about release ``version`` of agent ``name`` when its
+    profile was not verified against it (None when it was); raises under
+    ``$SKILLBENCH_STRICT_AGENTS``."""
+    known = verified_versions(name)
+    if version in known:
+        return None
+    note = (
+        f"{name} {version} is installed but skillbench's profile was verified against "
+        f"{', '.join(known)}: its listings may differ from what the agent sends "
+        f"(`skillbench agents check` compares them)"
+    )
+    if os.environ.get(STRICT_VARIABLE, "") not in ("", "0", "false"):
+        raise SkillbenchError(f"--strict-agents: {note}")
+    return note
+
+
+_CHOSEN: ContextVar[Mapping[str, str] | None] = ContextVar("skillbench_executables", default=None)
+
+
+@contextmanager
+def using_executable(name: str, executable: str) -> Iterator[None]:
+    """Within the block (and this thread), agent ``name`` runs ``executable``: every turn of
+    one capture, its snapshot turns included, uses the same installed release."""
+    token = _CHOSEN.set({**(_CHOSEN.get() or {}), name: executable})
+    try:
+        yield
+    finally:
+        _CHOSEN.reset(token)
+
+
+def find_executable(spec: AgentSpec, version: str | None = None) -> str:
+    """The agent's CLI: the one chosen by ``using_executable``, else ``$SKILLBENCH_<AGENT>_BIN``,
+    else on PATH, else one line saying how to install the verified version. With
+    ``version``, only that release's variable (``bin_variable``) is looked at."""
+    chosen = (_CHOSEN.get() or {}).get(spec.name)
+    if chosen is not None and version is None:
+        return chosen
+    variable = bin_variable(spec.name, version)
     explicit = os.environ.get(variable)
     if explicit:
         if not Path(explicit).is_file():
             raise SkillbenchError(f"{variable}={explicit}: no such file")
         return explicit
+    if version is not None:
+        raise SkillbenchError(f"{spec.name} {version}: {variable} is not set")
     found = shutil.which(spec.executable)
     if found:
         return found
@@ -143,10 +197,13 @@ def agent_version(executable: str) -> str:
     return match.group(0)
 
 
-def agent_available(name: str) -> bool:
-    """Whether the agent's CLI is installed at the version its profile was verified against."""
+def agent_available(name: str, version: str | None = None) -> bool:
+    """Whether the agent's CLI is installed at ``version`` (None: the pinned release): on
+    PATH or ``SKILLBENCH_<AGENT>_BIN``, or, for another release, its own variable."""
     spec = AGENTS.get(name)
     try:
+        if version is not None and version != spec.verified_version:
+            return agent_version(find_executable(spec, version)) == version
         return agent_version(find_executable(spec)) == spec.verified_version
     except SkillbenchError:
         return False

@@ -267,7 +267,7 @@ def _duplicate_findings(catalog: Catalog, files: _Files) -> list[Finding]:
 def _cap_findings(profile: str, skills: Sequence[Skill], files: _Files) -> list[Finding]:
     """What a profile's per-entry caps cut, measured by rendering each entry with and without
     the caps (Codex's only cap is on the description, 1,024 characters with "...")."""
-    if profile == "codex":
+    if PROFILES.get(profile).agent == "codex":
         return [
             Finding(
                 CODEX_LIMIT,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -14,6 +15,7 @@ from skillbench.cli._common import (
     add_output,
     add_quiet,
     env_default,
+    env_flag,
     key_values,
 )
 
@@ -39,8 +41,8 @@ That text is the vendor's: it stays on this machine and is never part of skillbe
 
 No key, no network: nothing of your environment but PATH and locale reaches the agent,
 and nothing is left running. The CLI is found on PATH (or SKILLBENCH_CLAUDE_CODE_BIN /
-SKILLBENCH_CODEX_BIN); the verified versions are @anthropic-ai/claude-code@2.1.328 and
-@openai/codex@0.169.0 (npm).
+SKILLBENCH_CODEX_BIN); `skillbench agents` lists the verified releases. A release skillbench
+has not verified is a warning in agent.json's notes (refused with --strict-agents).
 
 examples:
   skillbench capture claude-code project=./skills -o captures/cc
@@ -92,6 +94,24 @@ def add_capture_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_strict_agents(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strict-agents",
+        action="store_true",
+        default=env_flag("strict_agents"),
+        help="refuse to run an agent CLI whose release skillbench's profile was not verified "
+        "against (default: a warning in the notes) [env: SKILLBENCH_STRICT_AGENTS]",
+    )
+
+
+def apply_strict_agents(args: argparse.Namespace) -> None:
+    """Make ``--strict-agents`` hold for every agent turn of this process and its workers."""
+    if getattr(args, "strict_agents", False):
+        from skillbench.agents import STRICT_VARIABLE
+
+        os.environ[STRICT_VARIABLE] = "1"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_agent(parser)
     parser.add_argument("sources", nargs="*", metavar="SOURCE", help="[KIND=]PATH of skills")
@@ -100,6 +120,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-snapshot", action="store_true", help="skip the turn that reads the agent's own text"
     )
+    add_strict_agents(parser)
     add_format(parser, ["text", "json"], "text")
     add_quiet(parser)
 
@@ -127,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
     from skillbench.agents import capture_agent, store_snapshot
     from skillbench.catalog import parse_source_arg
 
+    apply_strict_agents(args)
     sources = [parse_source_arg(s) for s in args.sources]
     if not args.quiet:
         print(f"capturing {args.agent} with {len(sources)} source(s)…", file=sys.stderr)
@@ -154,4 +176,6 @@ def run(args: argparse.Namespace) -> int:
         )
         if stored:
             print(f"agent snapshot ({summary['builtin_skills']} built-in skills) → {stored}")
+    for note in capture.notes:
+        print(f"warning: {note}", file=sys.stderr)
     return EXIT_OK

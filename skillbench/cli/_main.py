@@ -35,6 +35,7 @@ SUBCOMMANDS = (
     "import",
     "fidelity",
     "capture",
+    "agents",
     "synth",
     "eval",
     "init",

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
+from skillbench.cli._capture import add_strict_agents, apply_strict_agents
 from skillbench.cli._common import (
     EXIT_ERROR,
     EXIT_INTERRUPTED,
@@ -114,6 +115,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="label overrides (JSONL of {id, expected}, as the viewer exports them) that "
         "replace those requests' labels [env: SKILLBENCH_LABELS]",
     )
+    add_strict_agents(parser)
     add_quiet(parser)
 
 
@@ -121,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     from skillbench.replay import dry_run, load_config, run_experiment
     from skillbench.results import read_run
 
+    apply_strict_agents(args)
     config = load_config(args.config)
     if args.model:
         config = with_model(config, args.model)

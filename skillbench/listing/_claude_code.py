@@ -1,4 +1,5 @@
-"""The Claude Code profile, verified by capture against Claude Code 2.1.328.
+"""The Claude Code profile, verified by capture against Claude Code 2.1.328 and 2.1.332
+(``RELEASES``: their listing rules are the same).
 
 The listing block is ``HEADER``, a blank line, then one line per skill: the user's skills in
 load order (user, project, then plugin skills; within one source by a locale comparison of
@@ -24,6 +25,7 @@ the next is tried. No skill is ever hidden by the budget.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -33,13 +35,17 @@ from skillbench._registry import Registry
 from skillbench.catalog import CLAUDE_CODE, Skill, loaded_fallback_description
 from skillbench.listing._claude_code_text import cap_utf16, cell_width, collation_key
 from skillbench.listing._orderings import ORDERINGS, Ordering
-from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._profile import Profile, Release, register_profile
 from skillbench.listing._renderer import Entry, Layout, Placed
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
 AGENT = "claude-code"
-VERIFIED_VERSION = "2.1.328"
+RELEASES = (
+    Release("2.1.328", "byte-identical captures: four public catalogs, budgets, usage, scopes"),
+    Release("2.1.332", "byte-identical captures: four public catalogs, all together, devtools"),
+)
+"""Verified releases, oldest first; a release with unchanged rules is one more line."""
 HEADER = "The following skills are available for use with the Skill tool:\n"
 FIXED_BUILTINS = "listing_fixed_builtins"
 """Snapshot text: the built-ins (one name a line) that keep their text under any budget."""
@@ -47,6 +53,11 @@ DEFAULT_CONTEXT_WINDOW = 1_000_000
 """Context window of the verified version's default model, in tokens."""
 CHARS_PER_TOKEN = 3
 """Characters per token for current models; the agent uses 4 for older ones."""
+OLDER_MODELS = re.compile(r"^claude-(?:3[-.]|(?:opus|sonnet|haiku)-4(?:-[0-6])?(?:-\d{8})?$)")
+"""The claude-3.x and 4.0–4.6 families: 200,000 tokens at 4 characters a token (captured:
+claude-sonnet-4-6 gets an 8,000-character budget)."""
+OLDER_WINDOW = 200_000
+OLDER_CHARS_PER_TOKEN = 4
 BUDGET_FRACTION = 0.01
 ENTRY_CAP = 1536
 FALLBACK_CHARS = 100
@@ -296,13 +307,14 @@ def _load_order(arg: str | None) -> Ordering:
 def _snapshot(choice: AgentSnapshot | str | None) -> AgentSnapshot | None:
     if choice is None or isinstance(choice, AgentSnapshot):
         return choice
-    return resolve_snapshot(choice, AGENT, VERIFIED_VERSION)
+    return resolve_snapshot(choice, AGENT, RELEASES[-1].version)
 
 
 def _claude_code(
     budget: int | None = None,
     context_window: int | None = None,
-    chars_per_token: int = CHARS_PER_TOKEN,
+    model: str | None = None,
+    chars_per_token: int | None = None,
     budget_fraction: float = BUDGET_FRACTION,
     entry_cap: int = ENTRY_CAP,
     legacy: bool = False,
@@ -311,9 +323,12 @@ def _claude_code(
     snapshot: AgentSnapshot | str | None = "auto",
 ) -> ClaudeCodeRenderer:
     """Budget: ``budget`` if given, else 15,000 (legacy), else ``floor(context_window ×
-    chars_per_token × budget_fraction)``; the window defaults to the snapshot's, else to the
-    default model's. ``snapshot``: ``auto`` (the cached one of the verified version), ``none``,
-    a path, or an ``AgentSnapshot``; its built-ins follow the user's skills."""
+    chars_per_token × budget_fraction)``. ``model``: the turn's model; an older one (the
+    claude-3.x and 4.0–4.6 families) has 200,000 tokens at 4 characters a token, unless
+    ``context_window`` / ``chars_per_token`` say otherwise; for the default model (None or a
+    current one) 3 characters a token and the snapshot's window, else the default model's.
+    ``snapshot``: ``auto`` (the cached one of the profile's release), ``none``, a path, or
+    an ``AgentSnapshot``; its built-ins follow the user's skills."""
     DROP_RULES.get(drop_rule)
     overrides = dict(skill_overrides or {})
     for skill, value in overrides.items():
@@ -324,8 +339,11 @@ def _claude_code(
         if legacy:
             budget = LEGACY_BUDGET
         else:
-            window = context_window or (snap and snap.context_window) or DEFAULT_CONTEXT_WINDOW
-            budget = max(1, int(window * chars_per_token * budget_fraction))
+            older = model is not None and OLDER_MODELS.match(model) is not None
+            default = OLDER_WINDOW if older else (snap and snap.context_window)
+            window = context_window or default or DEFAULT_CONTEXT_WINDOW
+            per_token = chars_per_token or (OLDER_CHARS_PER_TOKEN if older else CHARS_PER_TOKEN)
+            budget = max(1, int(window * per_token * budget_fraction))
     typed = {k: cast(SkillOverride, v) for k, v in overrides.items()}
     builtins = snap.builtin_skills if snap and not legacy else ()
     fixed = frozenset((snap.texts.get(FIXED_BUILTINS, "") if snap else "").split())
@@ -340,8 +358,8 @@ register_profile(
         placement="system_message",
         trigger="skill_tool",
         summary="1% of the context window; every name stays, least-used descriptions dropped",
-        agent_version=VERIFIED_VERSION,
         ordering=AGENT,
         uncapped={"entry_cap": 10**9},
+        releases=RELEASES,
     )
 )

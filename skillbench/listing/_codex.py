@@ -1,4 +1,5 @@
-"""The OpenAI Codex profile, as Codex 0.169.0 lists skills (checked against captured requests).
+"""The OpenAI Codex profile, as Codex 0.169.0 and 0.171.0 list skills (checked against
+captured requests; what differs between releases is in ``_codex_releases``).
 
 The listing is the ``<skills_instructions>`` block of a developer message: ``## Skills``, an
 opening sentence, a ``### Skill roots`` table (``r0``, ``r1``, … naming the folders skills
@@ -8,6 +9,8 @@ user's skills and share the budget.
 
 - Budget: 2% of the model's context window in approximate tokens (UTF-8 bytes / 4, rounded
   up), or a character budget when no window is set; a line costs itself and its newline.
+  The window is the model's in the release's catalogue (the default model's unless
+  ``model`` names another); a configured window counts up to the model's maximum.
 - Order: scope (system, admin, repo, user), then name (byte order), then absolute path.
 - Descriptions longer than 1,024 characters are cut to 1,021 plus ``...``.
 - Stages: all in full; else every line kept with description characters shared round-robin;
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from skillbench.catalog import CODEX, Skill, SourceKind
 from skillbench.listing._codex_budget import (
@@ -32,27 +35,22 @@ from skillbench.listing._codex_budget import (
     render_lines,
     warning,
 )
+from skillbench.listing._codex_releases import RELEASES, CodexRules
 from skillbench.listing._codex_text import (
     CLOSE_TAG,
     INTRO_ALIASES,
     INTRO_LOCATORS,
-    MAX_DESCRIPTION_CHARS,
     OPEN_TAG,
     TRUNCATED_SUFFIX,
 )
-from skillbench.listing._profile import Profile, register_profile
-from skillbench.listing._renderer import Entry, Layout, Placed, one_line
+from skillbench.listing._profile import Profile, Release, register_profile
+from skillbench.listing._renderer import Entry, Layout, Placed, RendererFactory, one_line
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
-AGENT_VERSION = "0.169.0"
-DEFAULT_CONTEXT_WINDOW = 272_000
-"""The context window Codex 0.169.0 assumes for its default model (and for unknown ones):
-captures showed a 5,440-token skills budget."""
-MAX_CONTEXT_WINDOW = 872_000
-"""The largest window Codex 0.169.0 budgets for with its default model: a configured
-``model_context_window`` of 873,000 tokens or more gave the same 17,440-token budget."""
-CONTEXT_WINDOW_PERCENT = 2
+AGENT = "codex"
+CHARACTER_BUDGET = 8000
+"""The budget in characters when a render sets no window (``context_window: null``)."""
 
 SCOPE_RANK: Mapping[SourceKind, int] = {
     "bundled": 0,
@@ -87,12 +85,12 @@ class _Item(NamedTuple):
     path: str
 
 
-def cap_description(text: str) -> str:
-    """The description as listed: one line, cut to 1,024 characters with ``...``."""
+def cap_description(text: str, limit: int) -> str:
+    """The description as listed: one line, cut to ``limit`` characters with ``...``."""
     desc = one_line(text)
-    if len(desc) <= MAX_DESCRIPTION_CHARS:
+    if len(desc) <= limit:
         return desc
-    return desc[: MAX_DESCRIPTION_CHARS - len(TRUNCATED_SUFFIX)] + TRUNCATED_SUFFIX
+    return desc[: limit - len(TRUNCATED_SUFFIX)] + TRUNCATED_SUFFIX
 
 
 def body(intro: str, root_lines: Sequence[str], skill_lines: Sequence[str]) -> str:
@@ -113,13 +111,15 @@ class CodexRenderer:
         tokens: whether budgets count approximate tokens rather than characters.
         roots: the folder of each source kind, as the roots table shows it.
         system_skills: Codex's own skills (from a snapshot), listed in the system scope.
+        max_description_chars: the per-entry cap of the release.
     """
 
-    default_budget: int | None = DEFAULT_CONTEXT_WINDOW * CONTEXT_WINDOW_PERCENT // 100
+    default_budget: int | None
     tokens: bool = True
     roots: Mapping[SourceKind, str] = field(default_factory=lambda: dict(DEFAULT_ROOTS))
     system_skills: tuple[BuiltinSkill, ...] = ()
-    name: str = "codex"
+    max_description_chars: int = 1024
+    name: str = AGENT
     budgeted: bool = True
     uses_scores: bool = False
     layout_uses_scores: bool = False
@@ -147,7 +147,7 @@ class CodexRenderer:
         return None
 
     def entry(self, skill: Skill, index: int) -> Entry:
-        desc = cap_description(skill.description)
+        desc = cap_description(skill.description, self.max_description_chars)
         status: EntryStatus = "truncated" if desc != one_line(skill.description) else "full"
         line = SkillLine(skill.name, desc, self.shown_path(skill) or "")
         return Entry(skill, index, line.render(), status, desc, body=desc)
@@ -185,7 +185,7 @@ class CodexRenderer:
                 None,
                 "bundled",
                 b.name,
-                cap_description(b.description),
+                cap_description(b.description, self.max_description_chars),
                 b.path,
                 f"{root}/{b.path}" if b.path else "",
             )
@@ -243,43 +243,65 @@ def _placed(items: list[_Item], rendered: Rendered) -> list[Placed]:
     return placed
 
 
-def line_budget(context_window: int) -> int:
-    """2% of ``context_window`` tokens (capped at Codex's largest window), at least 1."""
-    return max(min(context_window, MAX_CONTEXT_WINDOW) * CONTEXT_WINDOW_PERCENT // 100, 1)
+ContextWindow = int | Literal["model"] | None
+"""A window in tokens, ``model`` (the model's in the release's catalogue) or None (budgets
+count characters)."""
 
 
-def _codex(
-    budget: int | None = None,
-    context_window: int | None = DEFAULT_CONTEXT_WINDOW,
-    roots: Mapping[SourceKind, str] | None = None,
-    snapshot: AgentSnapshot | str | None = "auto",
-) -> CodexRenderer:
-    """``context_window`` (the model's, 272,000 tokens by default as Codex assumes; at most
-    872,000 count): budgets count approximate tokens, 2% of the window unless ``budget`` is
-    given. Without a window
-    (``context_window: null``) budgets count characters, 8,000 unless ``budget`` is given.
-    ``roots`` replaces the folders the roots table names. ``snapshot`` supplies Codex's own
-    system skills (listed first, sharing the budget): an AgentSnapshot, ``auto`` (the cached
-    snapshot of the verified version, if any), ``none`` or a path to a ``snapshot.json``."""
-    merged = {**DEFAULT_ROOTS, **(roots or {})}
-    if snapshot is None or isinstance(snapshot, str):
-        snapshot = resolve_snapshot(snapshot, "codex", AGENT_VERSION)
-    system = snapshot.builtin_skills if snapshot is not None else ()
-    if context_window is not None and context_window > 0:
-        limit = line_budget(context_window)
-        return CodexRenderer(budget if budget is not None else limit, True, merged, system)
-    return CodexRenderer(budget if budget is not None else 8000, False, merged, system)
+def line_budget(rules: CodexRules, model: str | None, context_window: int) -> int:
+    """The release's share of ``context_window`` tokens (capped at the model's largest
+    window), at least 1."""
+    limit = rules.window(model).max_window
+    return max(min(context_window, limit) * rules.budget_percent // 100, 1)
+
+
+def codex_renderer(version: str, rules: CodexRules) -> RendererFactory:
+    """The renderer factory of the Codex release ``version``, whose rules are ``rules``."""
+
+    def codex(
+        budget: int | None = None,
+        context_window: ContextWindow = "model",
+        model: str | None = None,
+        roots: Mapping[SourceKind, str] | None = None,
+        snapshot: AgentSnapshot | str | None = "auto",
+    ) -> CodexRenderer:
+        """``model``: the model of the turn (the release's default model when None); its
+        window in the release's catalogue sets the budget unless ``context_window`` gives
+        one (counted up to the model's largest window, as Codex caps a configured one).
+        Budgets count approximate tokens, 2% of the window unless ``budget`` is given;
+        without a window (``context_window: null``) they count characters, 8,000 unless
+        ``budget`` is given. ``roots`` replaces the folders the roots table names.
+        ``snapshot`` supplies Codex's own system skills (listed first, sharing the budget):
+        an AgentSnapshot, ``auto`` (the cached snapshot of this release, if any), ``none``
+        or a path to a ``snapshot.json``."""
+        merged = {**DEFAULT_ROOTS, **(roots or {})}
+        if snapshot is None or isinstance(snapshot, str):
+            snapshot = resolve_snapshot(snapshot, AGENT, version)
+        system = snapshot.builtin_skills if snapshot is not None else ()
+        cap = rules.max_description_chars
+        if context_window == "model":
+            context_window = rules.window(model).window
+        if context_window is not None and context_window > 0:
+            limit = budget if budget is not None else line_budget(rules, model, context_window)
+            return CodexRenderer(limit, True, merged, system, cap)
+        limit = budget if budget is not None else CHARACTER_BUDGET
+        return CodexRenderer(limit, False, merged, system, cap)
+
+    return codex
 
 
 register_profile(
     Profile(
-        "codex",
+        AGENT,
         CODEX,
-        _codex,
+        codex_renderer(RELEASES[-1].version, RELEASES[-1].rules),
         placement="system",
         trigger="file_read",
-        summary="2% of the context window in tokens, descriptions shared, then names, then omitted",
-        agent_version=AGENT_VERSION,
+        summary="2% of the model's context window in tokens, descriptions shared, then names, "
+        "then omitted",
         mention="inject_skill",
+        releases=tuple(
+            Release(r.version, r.verified, codex_renderer(r.version, r.rules)) for r in RELEASES
+        ),
     )
 )

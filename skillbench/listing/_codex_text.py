@@ -25,6 +25,5 @@ aliased variant is not better; its length also sets what the roots table costs."
 
 REMOVED_PREFIX = "Exceeded skills context budget. All skill descriptions were removed and"
 
-MAX_DESCRIPTION_CHARS = 1024
-"""A longer description is listed cut to this many characters, ``...`` included."""
 TRUNCATED_SUFFIX = "..."
+"""What a description cut at the per-entry cap ends with."""

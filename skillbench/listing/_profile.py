@@ -5,12 +5,16 @@ An agent is described by how it loads skills (``precedence``: source order, coll
 taking the profile's options, such as a context window), where the listing goes in the
 prompt (``placement``) and how a model triggers a skill (``trigger``). Adding an agent is one
 module that builds these parts and registers a ``Profile``.
+
+A profile of a shipped agent also lists the releases it was verified against (``Release``):
+``codex@0.171.0`` names one of them, plain ``codex`` the newest. A release whose rules did not
+change is one line of data; one whose rules changed brings its own renderer factory.
 """
 
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Literal, NamedTuple
 
 from skillbench._errors import SkillbenchError, suggest
@@ -18,7 +22,14 @@ from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench.catalog import PRECEDENCE, Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory, RenderOptions
-from skillbench.listing._snapshot import AgentSnapshot, resolve_snapshot, snapshot_path
+from skillbench.listing._snapshot import (
+    AgentSnapshot,
+    cached_versions,
+    resolve_snapshot,
+    snapshot_path,
+)
+
+VERSION_SEPARATOR = "@"
 
 Placement = Literal["reminder", "system", "system_message"]
 """``reminder``: a per-turn ``<system-reminder>`` before the user's message (the system prompt
@@ -48,11 +59,29 @@ class SnapshotUse(NamedTuple):
         """What a run says when the agent's own skills are missing from its listings."""
         if self.snapshot is not None:
             return None
+        others = [v for v in cached_versions(self.agent) if v != self.version]
+        hint = f" (cached for {', '.join(f'{self.agent}@{v}' for v in others)})" if others else ""
         return (
-            f"{self.agent} {self.version}: no agent snapshot, so the agent's built-in skills "
-            f"are missing from its listings; `skillbench capture {self.agent}` reads them "
-            "from the installed agent once"
+            f"{self.agent} {self.version}: no agent snapshot{hint}, so the agent's built-in "
+            f"skills are missing from its listings; `skillbench capture {self.agent}` with "
+            f"{self.version} installed reads them once"
         )
+
+
+@dataclass(frozen=True)
+class Release:
+    """One release of an agent that a profile was verified against.
+
+    Attributes:
+        version: the release, as the agent's ``--version`` reports it.
+        verified: how it was verified (one line, shown by ``skillbench agents``).
+        renderer: the release's renderer factory when its rules differ from the profile's
+            (None: the profile's own).
+    """
+
+    version: str
+    verified: str = "byte-identical captures"
+    renderer: RendererFactory | None = None
 
 
 @dataclass(frozen=True)
@@ -67,13 +96,14 @@ class Profile:
         placement: where the listing goes in the prompt.
         trigger: how a model invokes a skill.
         summary: one line for help texts.
-        agent_version: the agent release the profile was verified against by capture
-            (None: modelled on documents only).
+        agent_version: the agent release this profile renders (None: modelled on documents
+            only); plain names render the newest of ``releases``.
         ordering: the ordering that reproduces the agent's own listing order, used when a
             command is given none.
         mention: what an explicit ``$name`` mention does (None: nothing beyond the text).
         uncapped: renderer options that lift the per-entry caps (empty: none to lift), so
             ``lint`` can measure what the caps cut by rendering an entry both ways.
+        releases: the agent releases verified by capture, oldest first.
     """
 
     name: str
@@ -86,6 +116,32 @@ class Profile:
     ordering: str = "usage"
     mention: Mention | None = None
     uncapped: RenderOptions = field(default_factory=dict)
+    releases: tuple[Release, ...] = ()
+
+    @property
+    def agent(self) -> str:
+        """The agent's name without a version (``codex`` for ``codex@0.171.0``)."""
+        return self.name.partition(VERSION_SEPARATOR)[0]
+
+    @property
+    def verified_versions(self) -> tuple[str, ...]:
+        return tuple(r.version for r in self.releases)
+
+    def at(self, version: str) -> Profile:
+        """This agent as release ``version`` lists skills, named ``agent@version``."""
+        for release in self.releases:
+            if release.version == version:
+                return replace(
+                    self,
+                    name=f"{self.agent}{VERSION_SEPARATOR}{version}",
+                    agent_version=version,
+                    renderer=release.renderer or self.renderer,
+                )
+        known = ", ".join(self.verified_versions) or "none"
+        raise SkillbenchError(
+            f"profile {self.agent!r} was not verified against version {version!r}; "
+            f"verified versions: {known}"
+        )
 
     def snapshot_use(self, options: RenderOptions | None = None) -> SnapshotUse | None:
         """Which agent snapshot this profile renders with under ``options`` (None for a
@@ -94,17 +150,17 @@ class Profile:
             return None
         choice = (options or {}).get("snapshot", "auto")
         if isinstance(choice, AgentSnapshot):
-            return SnapshotUse(self.name, self.agent_version, "given", len(choice.builtin_skills))
+            return SnapshotUse(self.agent, self.agent_version, "given", len(choice.builtin_skills))
         if choice is not None and not isinstance(choice, str):
             raise SkillbenchError(
                 f"profile {self.name!r}: option snapshot is {choice!r}; "
                 "expected auto, none or the path of a snapshot.json"
             )
-        found = resolve_snapshot(choice, self.name, self.agent_version)
+        found = resolve_snapshot(choice, self.agent, self.agent_version)
         if found is None:
-            return SnapshotUse(self.name, self.agent_version, None, 0)
-        where = snapshot_path(self.name, self.agent_version) if choice == "auto" else choice
-        return SnapshotUse(self.name, self.agent_version, str(where), len(found.builtin_skills))
+            return SnapshotUse(self.agent, self.agent_version, None, 0)
+        where = snapshot_path(self.agent, self.agent_version) if choice == "auto" else choice
+        return SnapshotUse(self.agent, self.agent_version, str(where), len(found.builtin_skills))
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -124,10 +180,19 @@ class Profile:
         """The renderer built with ``options`` (unknown or ill-typed options raise)."""
         opts = dict(options or {})
         self.check_options(opts)
+        if self.agent_version is not None and "snapshot" in self.options:
+            choice = opts.get("snapshot", "auto")
+            if choice is None or isinstance(choice, str):
+                opts["snapshot"] = resolve_snapshot(choice, self.agent, self.agent_version)
         try:
-            return self.renderer(**opts)
+            renderer = self.renderer(**opts)
         except (TypeError, ValueError) as exc:
             raise SkillbenchError(f"profile {self.name!r}: bad options {opts}: {exc}") from None
+        if self.name != self.agent and is_dataclass(renderer) and renderer.name == self.agent:
+            # a release's listings name it (``codex@0.169.0``), so what reads them back (the
+            # agent's own prompt, explanations) finds that release's profile
+            renderer = replace(renderer, name=self.name)
+        return renderer
 
 
 PROFILES: Registry[Profile] = Registry("profile", adopt=instance_of(Profile))
@@ -136,10 +201,18 @@ PROFILES: Registry[Profile] = Registry("profile", adopt=instance_of(Profile))
 
 def register_profile(profile: Profile) -> Profile:
     """Register ``profile`` under its name (a duplicate name is a programming error), and
-    its loading rules where the catalog looks names up, so an agent is one module."""
-    if profile.name not in PRECEDENCE:
-        PRECEDENCE.register(profile.name)(profile.precedence)
-    return PROFILES.register(profile.name)(profile)
+    its loading rules where the catalog looks names up, so an agent is one module.
+
+    A profile with releases is registered as its newest release under the plain name and
+    as each release under ``name@version``."""
+    versions = [profile.at(r.version) for r in profile.releases]
+    if versions:
+        profile = replace(versions[-1], name=profile.name)
+    for one in (profile, *versions):
+        if one.name not in PRECEDENCE:
+            PRECEDENCE.register(one.name)(one.precedence)
+        PROFILES.register(one.name)(one)
+    return profile
 
 
 def make_renderer(profile: str, options: RenderOptions | None = None) -> Renderer:

@@ -102,6 +102,14 @@ def snapshot_path(agent: str, version: str, root: Path | None = None) -> Path:
     return base / SNAPSHOTS_DIR / agent / version / SNAPSHOT_FILE
 
 
+def cached_versions(agent: str, root: Path | None = None) -> list[str]:
+    """The versions of ``agent`` with a snapshot in the cache, sorted."""
+    folder = snapshot_path(agent, "-", root).parent.parent
+    if not folder.is_dir():
+        return []
+    return sorted(p.parent.name for p in folder.glob(f"*/{SNAPSHOT_FILE}"))
+
+
 def save_snapshot(snapshot: AgentSnapshot, root: Path | None = None) -> Path:
     """Write ``snapshot`` into the cache (atomically) and return its path."""
     path = snapshot_path(snapshot.agent, snapshot.version, root)

@@ -9,7 +9,7 @@ Work shared between cells is done here once: one catalog load per (variant, prof
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,34 +159,42 @@ def build_grid(spec: GridSpec) -> Grid:
                                 plans[cell] = plan
     grid = Grid(requests, catalogs, plans, cells, {s.label: s for s in spec.selectors})
     grid.duplicates = duplicates
-    uses = [PROFILES.get(p).snapshot_use(spec.profile_options.get(p)) for p in spec.profiles]
-    grid.agents = agent_facts(spec.selectors, [use for use in uses if use is not None])
-    notes += [note for use in uses if use and (note := use.missing_note())]
+    uses = {p: PROFILES.get(p).snapshot_use(spec.profile_options.get(p)) for p in spec.profiles}
+    known = {p: use for p, use in uses.items() if use is not None}
+    grid.agents = agent_facts(spec.selectors, known)
+    notes += [note for use in known.values() if (note := use.missing_note())]
+    notes += [str(f["note"]) for f in grid.agents.values() if "note" in f]
     grid.notes = list(dict.fromkeys(notes))
     return grid
 
 
 def agent_facts(
-    selectors: Sequence[SelectorSpec], uses: Sequence[SnapshotUse]
+    selectors: Sequence[SelectorSpec], uses: Mapping[str, SnapshotUse]
 ) -> dict[str, JsonObject]:
-    """The shipped agents a run depends on: each verified profile's agent version and the
-    snapshot its listings used (``uses``), and the CLI version of each live agent selector."""
+    """The shipped agents a run depends on: per profile (``uses``), the agent release its
+    listings follow and the snapshot they used; per live agent selector, the installed
+    CLI's version and whether the profile was verified against it (a ``note`` when not;
+    refused under ``--strict-agents``)."""
     facts: dict[str, JsonObject] = {
-        use.agent: {
+        profile: {
             "verified_version": use.version,
             "snapshot": use.snapshot,
             "builtin_skills": use.builtin_skills,
         }
-        for use in uses
+        for profile, use in uses.items()
     }
     for sel in selectors:
         name = sel.params.get("agent")
         if sel.type == "agent" and isinstance(name, str):
-            from skillbench.agents import AGENTS, agent_version, find_executable
+            from skillbench.agents import AGENTS, agent_version, find_executable, unverified_note
 
             spec = AGENTS.get(name)
+            version = agent_version(find_executable(spec))
             entry = facts.setdefault(name, {"verified_version": spec.verified_version})
-            entry["cli_version"] = agent_version(find_executable(spec))
+            entry["cli_version"] = version
+            note = unverified_note(name, version)
+            if note is not None:
+                entry["note"] = note
     return facts
 
 

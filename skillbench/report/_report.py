@@ -191,15 +191,22 @@ def _notes(run: Run) -> list[Block]:
     if recorded:
         out.append(Para(f"**{recorded}**; install the plugin to see them in the tables."))
     manifest = run.manifest
-    for name, facts in (manifest.agents or {}).items() if manifest is not None else ():
+    releases = (manifest.agents or {}) if manifest is not None else {}
+    if releases:
+        named = ", ".join(f"`{p}` → {f.get('verified_version')}" for p, f in releases.items())
+        out.append(Para(f"**Agent releases** the listings follow: {named}."))
+    for name, facts in releases.items():
         if "snapshot" in facts and facts["snapshot"] is None:
             out.append(
                 Para(
                     f"**{name} listings lack the agent's built-in skills**: no snapshot of "
-                    f"{name} {facts.get('verified_version')} was found; "
-                    f"`skillbench capture {name}` reads it from the installed agent."
+                    f"{name.partition('@')[0]} {facts.get('verified_version')} was found; "
+                    f"`skillbench capture {name.partition('@')[0]}` reads it from the "
+                    "installed agent."
                 )
             )
+        if "note" in facts:
+            out.append(Para(f"**{name} is not a verified release**: {facts['note']}."))
     skipped = manifest.duplicate_listings_skipped if manifest is not None else None
     if skipped:
         listed = ", ".join(f"`{s}`" for s in skipped[:6])

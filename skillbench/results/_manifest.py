@@ -122,10 +122,11 @@ class Manifest(Record):
     (`catalogs.<variant>`: every skill's fields and body, under every profile, and which are
     inactive) and the `usage.warm_start` file; `--resume` refuses a run whose inputs changed."""
     agents: dict[str, JsonObject] | None = None
-    """Per shipped agent the run depends on: the version its profile was verified against
-    (`verified_version`), the agent snapshot its listings used (`snapshot`: where it came
-    from, or null when none was found and the agent's built-in skills are missing),
-    `builtin_skills`, and `cli_version` for a live `agent` selector."""
+    """Per agent profile of the run (`codex`, `codex@0.169.0`) and per live `agent` selector's
+    agent: the agent release its listings follow (`verified_version`), the agent snapshot
+    they used (`snapshot`: where it came from, or null when none was found and the agent's
+    built-in skills are missing), `builtin_skills`; for a live selector `cli_version` and,
+    when that release was not verified, a `note`."""
     duplicate_listings_skipped: list[str] | None = None
     """Budget settings that rendered the same listing as another and were skipped."""
     calibration: RunCalibration | None = None

@@ -16,7 +16,6 @@ import re
 import tempfile
 import threading
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -31,7 +30,7 @@ from skillbench.agents import (
     agent_version,
     find_executable,
     install_notes,
-    kill_running_agents,
+    map_agent_turns,
     run_turn,
 )
 from skillbench.cache import ResponseCache
@@ -123,15 +122,7 @@ class AgentSelector:
         self._lock = threading.Lock()
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
-        pool = ThreadPoolExecutor(self.workers, thread_name_prefix="skillbench-agent")
-        try:
-            return list(pool.map(self._decide, queries))
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            kill_running_agents()
-            raise
-        finally:
-            pool.shutdown(wait=True)
+        return map_agent_turns(self._decide, queries, self.workers, "skillbench-agent")
 
     def _decide(self, query: Query) -> Decision:
         cap = self.params.max_cost_usd

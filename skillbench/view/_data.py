@@ -102,7 +102,7 @@ def build_payload(runs: Sequence[RunData]) -> JsonObject:
                 "name": run.name,
                 "path": str(run.path),
                 "cells": list(run.labels),
-                "note": _note(rebuilt),
+                "note": " ".join(filter(None, [_note(rebuilt), _releases(run)])) or None,
                 "selectors": _selectors(run),
                 "cellSelectors": [key.selector for key in run.cells],
             }
@@ -156,6 +156,16 @@ def _thresholds(run: RunData) -> dict[tuple[CellKey, int], float]:
         if isinstance(value, int | float) and not isinstance(value, bool):
             out[key, repeat] = float(value)
     return out
+
+
+def _releases(run: RunData) -> str | None:
+    """Which agent release each agent profile's listings follow (``codex`` is the newest
+    verified release, ``codex@0.169.0`` that one), from the run's manifest."""
+    facts = run.agents
+    if not facts:
+        return None
+    named = [f"{profile} → {f.get('verified_version')}" for profile, f in facts.items()]
+    return f"Agent releases: {', '.join(named)}."
 
 
 def _note(rebuilt: Rebuilt) -> str | None:

@@ -29,6 +29,7 @@ class RunData:
         settings: that config's contents (empty without one).
         summary: the summary cells (what calibrated cells fitted, per repeat).
         descriptions: each skill's description as the run's catalogs held it.
+        agents: the manifest's agent facts per profile (the release its listings follow).
     """
 
     name: str
@@ -40,6 +41,7 @@ class RunData:
     settings: JsonObject = field(default_factory=dict)
     summary: Sequence[CellFields] = ()
     descriptions: Mapping[str, str] = field(default_factory=dict)
+    agents: Mapping[str, JsonObject] = field(default_factory=dict)
 
 
 def read_run_data(path: str | Path) -> RunData:
@@ -59,4 +61,5 @@ def read_run_data(path: str | Path) -> RunData:
         run.config,
         cells,
         skill_descriptions(run),
+        dict(run.manifest.agents or {}) if run.manifest is not None else {},
     )

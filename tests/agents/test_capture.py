@@ -96,8 +96,9 @@ def test_a_captured_request_replays_with_another_listing_and_message(
     monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(tmp_path / "cache"))
     store_snapshot(cap)
     skills = _skills(tmp_path / "skills", **{"tea-timer": "Time a pot of tea."})
-    catalog = load_catalog([f"project={skills}"], profile=agent)
-    listing = render_listing(catalog.skills, profile=agent)
+    profile = f"{agent}@{cap.version}"  # the captured release, whose snapshot is cached
+    catalog = load_catalog([f"project={skills}"], profile=profile)
+    listing = render_listing(catalog.skills, profile=profile)
     query = Query(LabelledRequest("r", "steep my oolong please"), listing)
     prompt = build_prompt(query, style="agent")
     sent = json.dumps(prompt.messages, ensure_ascii=False)

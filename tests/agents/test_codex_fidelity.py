@@ -1,4 +1,4 @@
-"""Codex 0.169.0 live: the codex profile's render equals the skills block Codex really sends.
+"""Codex live (the pinned 0.169.0): the codex profile's render equals the block Codex sends.
 
 Each test lays a catalog out where Codex looks, runs one offline turn against the loopback
 recorder and renders the same installed skills with the codex profile (the capture's folders
@@ -63,7 +63,8 @@ def test_render_of_the_folder_prints_the_agents_entries(
     assert cap.snapshot is not None
     monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(tmp_path / "cache"))
     save_snapshot(cap.snapshot)
-    assert main(["render", f"project={skills}", "--profile", "codex", "-q"]) == 0
+    profile = f"codex@{cap.version}"
+    assert main(["render", f"project={skills}", "--profile", profile, "-q"]) == 0
     rendered = capsys.readouterr().out.rstrip("\n")
     assert _entries(rendered) == _entries(cap.listing)
     assert "- `r0` = `~/.codex/skills/.system`\n- `r1` = `.agents/skills`\n" in rendered

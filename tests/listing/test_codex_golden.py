@@ -54,8 +54,12 @@ def test_stage1_scope_then_name_with_one_alias_per_root() -> None:
     assert listing.warning is None
 
 
-def test_default_budget_is_two_percent_of_a_272k_window_in_tokens() -> None:
-    assert render_listing([skill("a", "b")], profile="codex").budget == 5440
+def test_default_budget_is_two_percent_of_the_default_models_window_in_tokens() -> None:
+    # 0.169.0's default model (gpt-6.1-sol) has 272,000 tokens; 0.171.0's (gpt-6.2-sol)
+    # 500,000, and plain ``codex`` is the newest verified release.
+    assert render_listing([skill("a", "b")], profile="codex@0.169.0").budget == 5440
+    assert render_listing([skill("a", "b")], profile="codex@0.171.0").budget == 10000
+    assert render_listing([skill("a", "b")], profile="codex").budget == 10000
     assert render_listing([skill("a", "b")], profile="codex", options=CHARACTERS).budget == 8000
 
 

@@ -155,7 +155,16 @@ def test_multiline_descriptions_become_one_line() -> None:
 
 
 def test_registry_lists_profiles_and_rejects_typos() -> None:
-    assert PROFILES.names() == ["claude-code", "codebot", "codex", "openharness"]
+    assert PROFILES.names() == [
+        "claude-code",
+        "claude-code@2.1.328",
+        "claude-code@2.1.332",
+        "codebot",
+        "codex",
+        "codex@0.169.0",
+        "codex@0.171.0",
+        "openharness",
+    ]
     with pytest.raises(Exception, match="did you mean 'codex'"):
         render_listing([], profile="codx")
     with pytest.raises(Exception, match="no option 'nope'"):

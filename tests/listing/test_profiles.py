@@ -78,7 +78,7 @@ def test_adding_an_agent_is_one_object(toy_profile: Profile) -> None:
 def test_every_profile_carries_all_its_parts() -> None:
     for name in PROFILES:
         profile = PROFILES.get(name)
-        assert profile.precedence.name == name
+        assert profile.precedence.name == profile.agent == name.partition("@")[0]
         assert profile.make_renderer().name == name
     assert PROFILES.get("codex").trigger == "file_read"
     assert PROFILES.get("claude-code").placement == "system_message"

@@ -17,7 +17,7 @@ import pytest
 from llm_helpers import queries
 
 from skillbench._errors import SkillbenchError
-from skillbench.listing import AgentSnapshot, save_snapshot
+from skillbench.listing import PROFILES, AgentSnapshot, save_snapshot
 
 LISTING = "SKILLBENCH_LISTING_MARKER"
 REQUEST = "SKILLBENCH_REQUEST_MARKER"
@@ -98,10 +98,9 @@ def policy(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
 def snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "agent-cache"
     monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(root))
-    for agent, version, template in (
-        ("claude-code", "2.1.328", CLAUDE_TEMPLATE),
-        ("codex", "0.169.0", CODEX_TEMPLATE),
-    ):
+    for agent, template in (("claude-code", CLAUDE_TEMPLATE), ("codex", CODEX_TEMPLATE)):
+        version = PROFILES.get(agent).agent_version
+        assert version is not None
         texts = {"request_template": json.dumps(template)}
         save_snapshot(AgentSnapshot(agent=agent, version=version, texts=texts), root)
     return root

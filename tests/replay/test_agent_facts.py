@@ -29,7 +29,7 @@ def test_without_a_snapshot_the_run_says_built_ins_are_missing(tmp_path: Path, m
     )
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
     assert manifest["agents"] == {
-        "claude-code": {"verified_version": "2.1.328", "snapshot": None, "builtin_skills": 0}
+        "claude-code": {"verified_version": "2.1.332", "snapshot": None, "builtin_skills": 0}
     }
     assert any("built-in skills are missing" in note for note in result.notes)
     write_report(tmp_path / "o", ["md"])
@@ -50,10 +50,10 @@ def test_a_snapshot_given_by_path_is_recorded_with_its_built_ins(tmp_path: Path)
     )
     path = tmp_path / "snapshot.json"
     path.write_text(snapshot.to_json())
-    profile = f"{{name: codex, snapshot: '{path}'}}"
+    profile = f"{{name: codex@0.169.0, snapshot: '{path}'}}"
     result = run_experiment(load_config(_config(tmp_path, profile)), output=tmp_path / "o", limit=5)
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
-    assert manifest["agents"]["codex"] == {
+    assert manifest["agents"]["codex@0.169.0"] == {
         "verified_version": "0.169.0",
         "snapshot": str(path),
         "builtin_skills": 2,

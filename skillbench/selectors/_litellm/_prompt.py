@@ -130,11 +130,11 @@ def agent_prompt(query: Query) -> Prompt:
         raise SkillbenchError(
             f"prompt: agent needs a profile verified against a shipped agent, not {profile.name!r}"
         )
-    snapshot = resolve_snapshot("auto", profile.name, profile.agent_version)
+    snapshot = resolve_snapshot("auto", profile.agent, profile.agent_version)
     if snapshot is None:
         raise SkillbenchError(
-            f"prompt: agent needs the snapshot of {profile.name} {profile.agent_version}: "
-            f"run `skillbench capture {profile.name}` once"
+            f"prompt: agent needs the snapshot of {profile.agent} {profile.agent_version}: "
+            f"run `skillbench capture {profile.agent}` with that version installed once"
         )
     body = fill_template(snapshot, query.listing.text, query.request.text)
     if "input" in body:
