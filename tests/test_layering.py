@@ -26,6 +26,7 @@ LAYERS: list[set[str]] = [
     {"replay"},
     {"report", "transcripts"},
     {"view", "authoring"},
+    {"planner"},
     {"cli"},
     {"__main__"},
 ]

@@ -9,7 +9,7 @@ count (or the check fails).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from skillbench.listing import SHOWN_STATUSES, Listing
 from skillbench.planner._knobs import Derivation, fit_values
@@ -72,7 +72,7 @@ def coverage(setup: Setup, budgets: Sequence[int]) -> tuple[list[CurvePoint], li
     return points[::-1], losses[:LOSSES_SHOWN]
 
 
-def _whole(listing: Listing, full: dict[str, str]) -> set[str]:
+def _whole(listing: Listing, full: Mapping[str, str]) -> set[str]:
     """Skills shown as they are with room for everything."""
     return {e.name for e in listing.shown if full.get(e.name) == e.status}
 

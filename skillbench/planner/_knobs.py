@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, NamedTuple
@@ -167,6 +167,10 @@ def _no_model(model: str) -> RenderOptions:
     return {}
 
 
+def _tokens(value: float) -> str:
+    return f"{value:,.0f} tokens"
+
+
 def _fraction(value: float) -> str:
     return f"{value:.6f}".rstrip("0")
 
@@ -177,7 +181,9 @@ KNOBS.register("claude-code")(
         (
             Knob("budget", "SLASH_COMMAND_TOOL_CHAR_BUDGET", "environment variable"),
             Knob("budget_fraction", "skillListingBudgetFraction", "settings.json", 1e-6, _fraction),
-            Knob("context_window", "a model with a context window of", "--model", 1, "{:,.0f}".format),
+            Knob(
+                "context_window", "a model with a context window of", "--model", 1, "{:,.0f}".format
+            ),
         ),
         _claude_code_model,
     )
@@ -214,11 +220,11 @@ def fit_values(profile: Profile, options: RenderOptions, target: int) -> list[Fi
     return out
 
 
-def _search(profile: Profile, base: Mapping[str, object], knob: Knob, target: int) -> FitValue:
+def _search(profile: Profile, base: RenderOptions, knob: Knob, target: int) -> FitValue:
     """Binary search over the knob's steps: the budget grows with each knob."""
 
     def budget(step: int) -> int:
-        value: object = step * knob.scale if knob.scale != 1 else step
+        value: float | int = step * knob.scale if knob.scale != 1 else step
         got = _budget_of(profile, {**base, knob.option: value})
         return -1 if got is None else got
 

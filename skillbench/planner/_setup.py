@@ -55,7 +55,9 @@ class Setup:
         """The same setup with ``descriptions`` replacing the catalog's."""
         return Setup(self.catalog, self.profile, self.options, dict(descriptions))
 
-    def render(self, budget: int | None = None, scores: Mapping[str, float] | None = None) -> Listing:
+    def render(
+        self, budget: int | None = None, scores: Mapping[str, float] | None = None
+    ) -> Listing:
         """The listing at ``budget`` (None: the profile's default) under usage ``scores``."""
         return self.plan(budget).render(scores)
 

@@ -52,9 +52,7 @@ def today(
     )
 
 
-def timeline(
-    setup: Setup, tracker: UsageTracker | None, now: datetime, weeks: int
-) -> list[Step]:
+def timeline(setup: Setup, tracker: UsageTracker | None, now: datetime, weeks: int) -> list[Step]:
     """The listing at day 0, 7, … ``7 × weeks`` with no new use: counts, the skills shown
     by name only, and which fell to name only or came back since the step before."""
     steps: list[Step] = []
@@ -74,4 +72,3 @@ def timeline(
         )
         before = name_only
     return steps
-
