@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from skillbench.planner._records import AgentPlan, Fits, PlanReport, Step, Trim
 from skillbench.report import Bullets, Document, Figure, Heading, Para, Table
 
-JUDGED_HEADER = tuple("selector budget n as-is trimmed gain-[95%-CI] worse better p".split())
+JUDGED_HEADER = tuple(
+    ["selector", "budget", "n", "as-is", "trimmed", "gain-[95%-CI]", "worse", "better", "p"]
+)
 FATE_ROWS = 60
 """Skills listed per agent in the table of today's fates (the JSON holds them all)."""
 

@@ -57,10 +57,12 @@ def trimmed_copy(
 def _config(
     setup: Setup, sources: Sequence[SourceSpec], target: int, judging: Judging
 ) -> RunConfig:
-    from skillbench.replay import SelectorConfig, SourceConfig
+    from skillbench.replay import RunConfig, SelectorConfig, SourceConfig
 
     options: dict[str, JsonValue] = {
-        k: v for k, v in setup.options.items() if isinstance(v, str | int | float | bool | dict)
+        k: v
+        for k, v in setup.options.items()
+        if k != "budget" and isinstance(v, str | int | float | bool | dict)
     }
     return RunConfig(
         name="plan-judge",
