@@ -151,7 +151,7 @@ def _trim(doc: Document, trim: Trim) -> None:
     if trim.judged:
         doc.add(
             Table(
-                JUDGED_HEADER,
+                [*JUDGED_HEADER, *JUDGED_COUNTS],
                 [
                     [
                         j.selector,
