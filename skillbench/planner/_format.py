@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from skillbench.planner._records import AgentPlan, Fits, PlanReport, Step, Trim
 from skillbench.report import Bullets, Document, Figure, Heading, Para, Table
 
-JUDGED_HEADER = tuple(
-    ["selector", "budget", "n", "as-is", "trimmed", "gain-[95%-CI]", "worse", "better", "p"]
-)
+JUDGED_HEADER = ("selector", "budget", "requests", "as is", "trimmed", "gain [95% CI]")
+JUDGED_COUNTS = ("worse", "better", "p")
 FATE_ROWS = 60
 """Skills listed per agent in the table of today's fates (the JSON holds them all)."""
 
