@@ -6,8 +6,8 @@ at most L (and to below a per-entry cap that would cut it), and L is the largest
 which the trimmed listing fits, so short descriptions are never touched. A description is
 shortened by value: sentences after the first go first, least distinctive first; then words,
 least distinctive first. A word is worth its rarity in the catalog (inverse document
-frequency), halved when one of the skill's nearest neighbours (``overlap``) uses it too, and
-nothing when it only repeats the skill's name or is a stopword.
+frequency), halved when one of the skill's nearest neighbours (``overlap``) uses it too or
+it repeats the skill's name (the listing shows the name anyway), and nothing for a stopword.
 """
 
 from __future__ import annotations
@@ -40,10 +40,8 @@ class Words(NamedTuple):
     name: frozenset[str]
 
     def value(self, word: str) -> float:
-        if word in self.name:
-            return 0.0
         rare = math.log((self.n + 1) / (self.df.get(word, 0) + 1)) + 1.0
-        return rare / 2 if word in self.shared else rare
+        return rare / 2 if word in self.shared or word in self.name else rare
 
 
 def word_values(skills: Sequence[Skill]) -> dict[str, Words]:
