@@ -16,7 +16,7 @@ from skillbench.planner._knobs import Derivation, fit_values
 from skillbench.planner._records import CurvePoint, Fits, FitValue, Loss
 from skillbench.planner._setup import UNLIMITED, Setup
 
-CURVE_POINTS = 24
+CURVE_POINTS = 16
 """Evenly spaced budgets on the coverage curve (the default and the fit are added)."""
 LOSSES_SHOWN = 20
 

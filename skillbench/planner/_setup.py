@@ -62,21 +62,22 @@ class Setup:
         return self.plan(budget).render(scores)
 
     def plan(self, budget: int | None) -> ListingPlan:
-        """The prepared renderer at ``budget``; the default's and the unlimited one are kept
-        (the timeline renders the default once a step), any other is built afresh so a
-        budget search over a large catalog holds one at a time."""
+        """The prepared renderer at ``budget``: the catalog is formatted and ordered once,
+        each budget shares that work; the default's and the unlimited one are kept."""
         plan = self._plans.get(budget)
-        if plan is None:
-            plan = ListingPlan(
+        if plan is not None:
+            return plan
+        if not self._plans:
+            self._plans[None] = ListingPlan(
                 self.skills,
                 profile=self.profile.name,
-                budget=budget,
                 ordering=self.profile.ordering,
                 inactive=self.catalog.inactive,
                 options=self.options,
             )
-            if budget is None or budget == UNLIMITED:
-                self._plans[budget] = plan
+        plan = self._plans[None].at_budget(budget)
+        if budget == UNLIMITED:
+            self._plans[budget] = plan
         return plan
 
     @property
@@ -118,6 +119,17 @@ class Setup:
             if d.severity == "error"
         ]
         return rows
+
+    def tally(self, listing: Listing) -> dict[str, int]:
+        """``counts(self.fates(listing))`` from the shown entries alone (a step of the
+        timeline needs no per-skill rows)."""
+        found = Counter(_fate(e.status, None, False)[0] for e in listing.shown)
+        loaded = len(self.catalog.skills)
+        found["hidden"] = loaded - len(listing.shown)
+        found["not_loaded"] = len(self.catalog.overrides) + sum(
+            1 for d in self.catalog.diagnostics if d.severity == "error"
+        )
+        return {fate: found[fate] for fate in get_args(PlanFate)}
 
 
 def _fate(status: str, full_status: str | None, ranked: bool) -> tuple[PlanFate, Reason]:

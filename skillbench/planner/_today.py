@@ -64,7 +64,7 @@ def timeline(setup: Setup, tracker: UsageTracker | None, now: datetime, weeks: i
         steps.append(
             Step(
                 day=7 * week,
-                counts=counts(setup.fates(listing)),
+                counts=setup.tally(listing),
                 name_only=sorted(name_only),
                 fell=sorted(name_only - before) if week else [],
                 restored=sorted(before - name_only) if week else [],
