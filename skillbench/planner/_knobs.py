@@ -181,9 +181,7 @@ KNOBS.register("claude-code")(
         (
             Knob("budget", "SLASH_COMMAND_TOOL_CHAR_BUDGET", "environment variable"),
             Knob("budget_fraction", "skillListingBudgetFraction", "settings.json", 1e-6, _fraction),
-            Knob(
-                "context_window", "a model with a context window of", "--model", 1, "{:,.0f}".format
-            ),
+            Knob("context_window", "a model with a context window of", "--model", 1, _tokens),
         ),
         _claude_code_model,
     )
