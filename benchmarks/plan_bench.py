@@ -1,7 +1,8 @@
 """Scale of ``plan``: a 20,000-skill catalog over 12 weekly steps of usage decay.
 
-The catalog is a JSONL tool list of real descriptions (the real catalogs and MetaTool tools
-plus scoped variants, ``scale_data.catalog_entries``); the usage history gives every tenth
+The catalog is a folder of ``SKILL.md`` skills with real descriptions (the real catalogs and
+MetaTool tools plus scoped variants, ``scale_data.catalog_entries``), as both agents load
+them; the usage history gives every tenth
 skill a use count and a last use spread over the 90 days before day 0, so Claude Code's
 usage ranking changes week by week as the 0.1 floor catches older uses. Each profile is
 planned in a fresh process (today, the 12 steps, what fits and the coverage curve; no trim),
@@ -33,24 +34,22 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def write_inputs(root: Path, n: int) -> tuple[Path, Path]:
-    """The tool list and a usage file (every tenth skill used, last use within 90 days)."""
-    from scale_data import base_skills, catalog_entries
+    """The skills folder (``scale_data.write_scale_data``) and a usage file: every tenth
+    skill used, its last use within the 90 days before day 0."""
+    from scale_data import base_skills, catalog_entries, write_scale_data
 
-    entries = catalog_entries(base_skills(), n)
-    tools = root / f"tools-{n}.jsonl"
-    lines = (json.dumps({"name": e.name, "description": e.description}) for e in entries)
-    tools.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_scale_data(root, skills=n, n_requests=1)
     rng = random.Random(0)
     usage = {
         e.name: {
             "count": rng.randint(1, 40),
             "last_used": (NOW - timedelta(days=rng.uniform(0, 90))).isoformat(),
         }
-        for e in entries[::10]
+        for e in catalog_entries(base_skills(), n)[::10]
     }
     path = root / "usage.json"
     path.write_text(json.dumps(usage), encoding="utf-8")
-    return tools, path
+    return root / "skills", path
 
 
 def measure(profile: str, tools: Path, usage: Path, weeks: int) -> dict[str, float]:
@@ -74,7 +73,7 @@ def one(profile: str, tools: str, usage: str, weeks: int) -> None:
     options = PlanOptions(
         profiles=(profile,), usage=load_usage(usage), usage_source=usage, now=NOW, weeks=weeks
     )
-    report = plan_catalog([parse_source_arg(tools)], options).report
+    report = plan_catalog([parse_source_arg(f"project={tools}")], options).report
     plan = report.agents[0]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(

@@ -215,3 +215,11 @@ def test_a_claude_usage_file_is_read(tmp_path: Path, capsys: pytest.CaptureFixtu
     )
     fates = {s["name"]: s["fate"] for s in report["agents"][0]["today"]["skills"]}  # type: ignore[index]
     assert fates == {"xray": "name_only", "yak": "name_only", "zebra": "full"}
+
+
+def test_the_committed_schema_is_current(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "plan"]) == 0
+    committed = json.loads((Path(__file__).parents[2] / "docs" / "plan.schema.json").read_text())
+    assert json.loads(capsys.readouterr().out) == committed, (
+        "regenerate: skillbench schema plan > docs/plan.schema.json"
+    )
