@@ -33,12 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def write_inputs(root: Path, n: int) -> tuple[Path, Path]:
+def write_inputs(root: Path, n: int) -> tuple[list[Path], Path]:
     """The skills folder (``scale_data.write_scale_data``) and a usage file: every tenth
     skill used, its last use within the 90 days before day 0."""
     from scale_data import base_skills, catalog_entries, write_scale_data
 
-    write_scale_data(root, skills=n, n_requests=1)
+    data = write_scale_data(root, skills=n, n_requests=1)
     rng = random.Random(0)
     usage = {
         e.name: {
@@ -49,13 +49,14 @@ def write_inputs(root: Path, n: int) -> tuple[Path, Path]:
     }
     path = root / "usage.json"
     path.write_text(json.dumps(usage), encoding="utf-8")
-    return root / "skills", path
+    return data.skill_dirs, path
 
 
-def measure(profile: str, tools: Path, usage: Path, weeks: int) -> dict[str, float]:
+def measure(profile: str, shards: list[Path], usage: Path, weeks: int) -> dict[str, float]:
     """Wall, CPU and peak memory of one profile's plan in a fresh process."""
+    folders = ",".join(str(s) for s in shards)
     out = subprocess.run(
-        [sys.executable, __file__, "--one", profile, str(tools), str(usage), str(weeks)],
+        [sys.executable, __file__, "--one", profile, folders, str(usage), str(weeks)],
         check=True,
         capture_output=True,
         text=True,
@@ -73,7 +74,8 @@ def one(profile: str, tools: str, usage: str, weeks: int) -> None:
     options = PlanOptions(
         profiles=(profile,), usage=load_usage(usage), usage_source=usage, now=NOW, weeks=weeks
     )
-    report = plan_catalog([parse_source_arg(f"project={tools}")], options).report
+    sources = [parse_source_arg(f"project={folder}") for folder in tools.split(",")]
+    report = plan_catalog(sources, options).report
     plan = report.agents[0]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(

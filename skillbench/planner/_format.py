@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from skillbench.planner._records import AgentPlan, Fits, PlanReport, Step, Trim
-from skillbench.report import Bullets, Document, Figure, Heading, Para, Table
+from skillbench.report import Bullets, Document, Heading, Para, Table
+from skillbench.report._doc import Figure
 
 JUDGED_HEADER = ("selector", "budget", "requests", "as is", "trimmed", "gain [95% CI]")
 JUDGED_COUNTS = ("worse", "better", "p")

@@ -7,7 +7,6 @@ from skillbench.report._compare_doc import build_comparison
 from skillbench.report._doc import (
     Bullets,
     Document,
-    Figure,
     Heading,
     Para,
     Table,
@@ -46,7 +45,6 @@ __all__ = [
     "Bullets",
     "Comparison",
     "Document",
-    "Figure",
     "Flip",
     "GateReport",
     "GateResult",

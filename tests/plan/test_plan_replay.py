@@ -60,7 +60,9 @@ def test_devtools_trim_costs_nothing_beyond_noise(
         assert j["gain"] >= 0 or j["p_value"] >= 0.05, j
     assert trim["proposed"]
     diff = (tmp_path / "plan" / "changes.diff").read_text()
-    assert diff.count("+description: ") == len(trim["edits"])
+    assert diff.count("\n+++ b/") + diff.startswith("+++ b/") == len(
+        {e["path"] for e in trim["edits"]}
+    )
 
 
 @pytest.mark.slow
