@@ -156,15 +156,15 @@ def _trim(doc: Document, trim: Trim) -> None:
                     [
                         j.selector,
                         j.budget,
-                        str(j.requests),
-                        f"{j.base_accuracy:.3f}",
-                        f"{j.trimmed_accuracy:.3f}",
-                        f"{j.gain:+.3f} [{j.gain_ci95[0]:+.3f}, {j.gain_ci95[1]:+.3f}]",
-                        str(j.worse),
-                        str(j.better),
-                        f"{j.p_value:.3g}",
+                        str(s.requests),
+                        f"{s.base_accuracy:.3f}",
+                        f"{s.tuned_accuracy:.3f}",
+                        f"{s.gain:+.3f} [{s.gain_ci95[0]:+.3f}, {s.gain_ci95[1]:+.3f}]",
+                        str(s.worse),
+                        str(s.better),
+                        f"{s.p_value:.3g}",
                     ]
-                    for j in trim.judged
+                    for j, s in ((j, j.stats) for j in trim.judged)
                 ],
                 frozenset({2, 3, 4, 6, 7, 8}),
             )

@@ -13,7 +13,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from skillbench.authoring import CatalogCopy, Decision, Source, compare_paired, replay_catalog
+from skillbench.authoring import (
+    CatalogCopy,
+    Decision,
+    PairedStats,
+    Source,
+    Unwanted,
+    compare_paired,
+    replay_catalog,
+)
 from skillbench.catalog import SourceSpec
 from skillbench.planner._records import Judged
 from skillbench.planner._setup import UNLIMITED, Setup
@@ -115,20 +123,11 @@ def judge(
         label: Literal["target", "unlimited"] = (
             "unlimited" if budget == str(UNLIMITED) else "target"
         )
-        out.append(
-            Judged(
-                selector=selector,
-                budget=label,
-                requests=p.n,
-                base_accuracy=round(p.base, 4),
-                trimmed_accuracy=round(p.tuned, 4),
-                gain=round(p.tuned - p.base, 4),
-                gain_ci95=(round(p.ci_low, 4), round(p.ci_high, 4)),
-                worse=p.worse,
-                better=p.better,
-                p_value=round(p.p_value, 4),
-            )
+        unwanted = Unwanted(
+            base=sum(d.unwanted for d in cell),
+            tuned=sum(d.unwanted for d in after.get((selector, budget), [])),
         )
+        out.append(Judged(selector=selector, budget=label, stats=PairedStats.of(p, unwanted)))
     return out
 
 
@@ -139,13 +138,15 @@ def verdict(fits: bool, judged: Sequence[Judged]) -> Verdict:
     if not judged:
         return Verdict(False, "not judged: give --requests (a requests file) to replay it")
     costly = [
-        j for j in judged if j.budget == "unlimited" and j.p_value < ALPHA and j.worse > j.better
+        j
+        for j in judged
+        if j.budget == "unlimited" and j.stats.p_value < ALPHA and j.stats.worse > j.stats.better
     ]
     if costly:
-        worst = min(costly, key=lambda j: j.gain)
+        worst = min(costly, key=lambda j: j.stats.gain)
         return Verdict(
             False,
             f"costs accuracy beyond noise with room for everything ({worst.selector}: "
-            f"{worst.gain:+.3f}, p = {worst.p_value:.3g})",
+            f"{worst.stats.gain:+.3f}, p = {worst.stats.p_value:.3g})",
         )
     return Verdict(True, "fits, and with room for everything costs nothing beyond noise")

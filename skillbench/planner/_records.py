@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from skillbench.authoring import PairedStats
 from skillbench.types import JsonObject
 
 PlanFate = Literal["full", "cut", "name_only", "hidden", "not_loaded"]
@@ -127,19 +128,13 @@ class Edit(_Record):
 
 
 class Judged(_Record):
-    """Trimmed against as-is (``budget`` the target) or against full text (``unlimited``)
-    on the same requests: per-request accuracy, exact McNemar and a bootstrap interval."""
+    """Trimmed (``tuned``) against as-is (``budget`` the target) or against full text
+    (``unlimited``) on the same requests: per-request accuracy, exact McNemar, a bootstrap
+    interval and unwanted invocations, as ``tune`` reports them."""
 
     selector: str
     budget: Literal["target", "unlimited"]
-    requests: int
-    base_accuracy: float
-    trimmed_accuracy: float
-    gain: float
-    gain_ci95: tuple[float, float]
-    worse: int
-    better: int
-    p_value: float
+    stats: PairedStats
 
 
 class Trim(_Record):

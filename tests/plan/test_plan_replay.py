@@ -56,8 +56,8 @@ def test_devtools_trim_costs_nothing_beyond_noise(
         (s, b) for s in ("embedding", "lexical") for b in ("target", "unlimited")
     }
     for j in judged.values():
-        assert j["requests"] == 1532
-        assert j["gain"] >= 0 or j["p_value"] >= 0.05, j
+        assert j["stats"]["requests"] == 1532
+        assert j["stats"]["gain"] >= 0 or j["stats"]["p_value"] >= 0.05, j
     assert trim["proposed"]
     diff = (tmp_path / "plan" / "changes.diff").read_text()
     assert diff.count("\n+++ b/") + diff.startswith("+++ b/") == len(

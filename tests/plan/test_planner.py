@@ -78,8 +78,12 @@ def test_the_smallest_fit_is_every_line_and_the_newlines_between(tmp_path: Path)
     assert "name_only" in {e.status for e in setup.render(expected - 1).entries}
 
 
-def _plan_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
-    assert main(["plan", *argv, "--format", "json", "-q"]) == 0
+def _claude_plan(
+    capsys: pytest.CaptureFixture[str], root: Path, budget: int, *argv: str
+) -> dict[str, object]:
+    """``plan --format json`` of ``root`` for Claude Code without built-ins at ``budget``."""
+    claude = ["--profile", "claude-code", "-O", "snapshot=none", "--budget", str(budget)]
+    assert main(["plan", f"project={root}", *claude, *argv, "--format", "json", "-q"]) == 0
     data: dict[str, object] = json.loads(capsys.readouterr().out)
     return data
 
@@ -99,15 +103,10 @@ def test_a_usage_history_decays_week_by_week(
         "yak": {"count": 3, "last_used": NOW},
     }
     (tmp_path / "usage.json").write_text(json.dumps(usage))
-    report = _plan_json(
+    report = _claude_plan(
         capsys,
-        f"project={root}",
-        "--profile",
-        "claude-code",
-        "-O",
-        "snapshot=none",
-        "--budget",
-        str(budget),
+        root,
+        budget,
         "--usage",
         str(tmp_path / "usage.json"),
         "--now",
@@ -147,19 +146,7 @@ def test_a_trim_fits_every_description_at_the_budget(
     """Names take 20 cells; at 122 each of the three lines has room for 32 characters of
     description (20 + 3 × (2 + 32) = 122)."""
     root = _catalog(tmp_path / "skills")
-    report = _plan_json(
-        capsys,
-        f"project={root}",
-        "--profile",
-        "claude-code",
-        "-O",
-        "snapshot=none",
-        "--budget",
-        "122",
-        "--weeks",
-        "0",
-        "--trim",
-    )
+    report = _claude_plan(capsys, root, 122, "--weeks", "0", "--trim")
     trim = report["agents"][0]["trim"]  # type: ignore[index]
     assert trim["fits"] and not trim["proposed"] and "not judged" in trim["verdict"]
     assert len(trim["edits"]) == 3
@@ -197,15 +184,10 @@ def test_a_claude_usage_file_is_read(tmp_path: Path, capsys: pytest.CaptureFixtu
     ms = 1_767_225_600_000  # 2026-01-01T00:00:00Z
     claude = {"skillUsage": {"zebra": {"usageCount": 5, "lastUsedAt": ms}}}
     (tmp_path / ".claude.json").write_text(json.dumps(claude))
-    report = _plan_json(
+    report = _claude_plan(
         capsys,
-        f"project={root}",
-        "--profile",
-        "claude-code",
-        "-O",
-        "snapshot=none",
-        "--budget",
-        "122",
+        root,
+        122,
         "--usage",
         str(tmp_path / ".claude.json"),
         "--now",
