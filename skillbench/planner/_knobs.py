@@ -71,7 +71,7 @@ class FitValue(NamedTuple):
 class Knobs:
     """How one agent family's budget is derived and moved."""
 
-    derive: Callable[[Profile, RenderOptions], Derivation]
+    derive: Callable[[Profile, RenderOptions, int | None], Derivation]
     knobs: tuple[Knob, ...]
     model_options: Callable[[str], RenderOptions]
 
@@ -106,7 +106,7 @@ def _snapshot_window(profile: Profile, options: RenderOptions) -> int | None:
     return read_snapshot(Path(use.snapshot)).context_window
 
 
-def _claude_code(profile: Profile, options: RenderOptions) -> Derivation:
+def _claude_code(profile: Profile, options: RenderOptions, given: int | None) -> Derivation:
     budget = _budget_of(profile, options)
     if options.get("budget") is not None:
         return Derivation(budget, "characters", f"SLASH_COMMAND_TOOL_CHAR_BUDGET={budget}", None)
@@ -115,9 +115,9 @@ def _claude_code(profile: Profile, options: RenderOptions) -> Derivation:
     cpt = _option(profile, options, "chars_per_token")
     fraction = _option(profile, options, "budget_fraction")
     assert isinstance(cpt, int | float) and isinstance(fraction, int | float)
-    given = options.get("context_window")
-    window = given if isinstance(given, int) else _snapshot_window(profile, options)
-    source = "given" if given else "the agent snapshot's model" if window else "default model"
+    option = options.get("context_window")
+    window = option if isinstance(option, int) else _snapshot_window(profile, options)
+    source = "given" if option else "the agent snapshot's model" if window else "default model"
     if window is None and budget is not None:
         window = round(budget / (cpt * fraction))
     how = (
@@ -138,7 +138,7 @@ def _claude_code_model(model: str) -> RenderOptions:
     return {}
 
 
-def _codex(profile: Profile, options: RenderOptions) -> Derivation:
+def _codex(profile: Profile, options: RenderOptions, given: int | None) -> Derivation:
     budget = _budget_of(profile, options)
     window = _option(profile, options, "context_window")
     if options.get("budget") is not None:
@@ -155,11 +155,14 @@ def _codex_model(model: str) -> RenderOptions:
     return {}
 
 
-def _generic(profile: Profile, options: RenderOptions) -> Derivation:
-    budget = _budget_of(profile, options)
+def _generic(profile: Profile, options: RenderOptions, given: int | None) -> Derivation:
+    renderer = profile.make_renderer(options)
+    if not renderer.budgeted:
+        return Derivation(None, "characters", "no budget: every skill is listed", None)
+    budget = given if given is not None else renderer.default_budget
+    if given is not None or options.get("budget") is not None:
+        return Derivation(budget, "characters", f"budget {budget:,} characters (given)", None)
     how = "no budget" if budget is None else f"budget {budget:,} characters (profile default)"
-    if options.get("budget") is not None:
-        how = f"budget option {budget:,} characters"
     return Derivation(budget, "characters", how, None)
 
 
@@ -202,9 +205,10 @@ def knobs_for(profile: str) -> Knobs:
     return KNOBS.get(name) if name in KNOBS else GENERIC
 
 
-def derive(profile: Profile, options: RenderOptions) -> Derivation:
-    """The budget ``profile`` applies under ``options`` and how it was derived."""
-    return knobs_for(profile.name).derive(profile, options)
+def derive(profile: Profile, options: RenderOptions, budget: int | None = None) -> Derivation:
+    """The budget ``profile`` applies under ``options`` (``budget``: one given to a profile
+    whose renderer takes no budget option) and how it was derived."""
+    return knobs_for(profile.name).derive(profile, options, budget)
 
 
 def fit_values(profile: Profile, options: RenderOptions, target: int) -> list[FitValue]:
@@ -219,7 +223,12 @@ def fit_values(profile: Profile, options: RenderOptions, target: int) -> list[Fi
 
 
 def _search(profile: Profile, base: RenderOptions, knob: Knob, target: int) -> FitValue:
-    """Binary search over the knob's steps: the budget grows with each knob."""
+    """Binary search over the knob's steps: the budget grows with each knob. A knob that is
+    no option of the profile is the render budget itself."""
+    if knob.option not in profile.options:
+        if not profile.make_renderer(base).budgeted:
+            return FitValue(knob.setting, knob.where, None, None, "the profile has no budget")
+        return FitValue(knob.setting, knob.where, str(target), target)
 
     def budget(step: int) -> int:
         value: float | int = step * knob.scale if knob.scale != 1 else step

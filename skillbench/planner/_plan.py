@@ -68,7 +68,7 @@ def profile_options(name: str, options: PlanOptions) -> RenderOptions:
         out.update(knobs_for(name).model_options(options.model))
     if options.window is not None:
         out["context_window"] = options.window
-    if options.budget is not None:
+    if options.budget is not None and "budget" in profile.options:
         out["budget"] = options.budget
     out.update({k: v for k, v in options.extra.items() if k in profile.options})
     profile.check_options(out)
@@ -139,8 +139,9 @@ def plan_agent(
     found)."""
     profile = PROFILES.get(name)
     render_options = profile_options(name, options)
-    setup = Setup(catalog, profile, render_options)
-    derivation = derive(profile, render_options)
+    budget = None if "budget" in render_options else options.budget
+    setup = Setup(catalog, profile, render_options, budget)
+    derivation = derive(profile, render_options, budget)
     scores = options.usage.scores(options.now) if options.usage is not None else {}
     progress(f"{name}: today's listing")
     now = today(setup, derivation, scores, tokenizer=options.tokenizer, turns=options.turns)
@@ -196,7 +197,7 @@ def _trim(
     return (
         Trim(
             target=target,
-            unit=derive(setup.profile, setup.options).unit,
+            unit=derive(setup.profile, setup.options, setup.budget).unit,
             fits=result.fits,
             saved=sum(e.saved for e in edits),
             edits=edits,

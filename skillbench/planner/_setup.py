@@ -30,12 +30,15 @@ _EXCLUDED: Mapping[str, tuple[Reason, str]] = {
 class Setup:
     """A catalog, a profile and its options (the listing's budget varies per render).
 
-    ``descriptions`` replaces skills' descriptions (name → text), for trimmed catalogs.
+    ``budget`` is the budget of ``render(None)`` for a profile that takes it as no option
+    (None: the profile's default); ``descriptions`` replaces skills' descriptions (name →
+    text), for trimmed catalogs.
     """
 
     catalog: Catalog
     profile: Profile
     options: RenderOptions
+    budget: int | None = None
     descriptions: Mapping[str, str] = field(default_factory=dict)
     _plans: dict[int | None, ListingPlan] = field(default_factory=dict, repr=False)
     _skills: tuple[Skill, ...] | None = field(default=None, repr=False)
@@ -53,7 +56,7 @@ class Setup:
 
     def trimmed(self, descriptions: Mapping[str, str]) -> Setup:
         """The same setup with ``descriptions`` replacing the catalog's."""
-        return Setup(self.catalog, self.profile, self.options, dict(descriptions))
+        return Setup(self.catalog, self.profile, self.options, self.budget, dict(descriptions))
 
     def render(
         self, budget: int | None = None, scores: Mapping[str, float] | None = None
@@ -64,17 +67,18 @@ class Setup:
     def plan(self, budget: int | None) -> ListingPlan:
         """The prepared renderer at ``budget``: the catalog is formatted and ordered once,
         each budget shares that work; the default's and the unlimited one are kept."""
-        plan = self._plans.get(budget)
-        if plan is not None:
-            return plan
-        if not self._plans:
+        if None not in self._plans:
             self._plans[None] = ListingPlan(
                 self.skills,
                 profile=self.profile.name,
+                budget=self.budget,
                 ordering=self.profile.ordering,
                 inactive=self.catalog.inactive,
                 options=self.options,
             )
+        plan = self._plans.get(budget)
+        if plan is not None:
+            return plan
         plan = self._plans[None].at_budget(budget)
         if budget == UNLIMITED:
             self._plans[budget] = plan
