@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from skillbench.listing import Listing
 from skillbench.planner._knobs import Derivation
 from skillbench.planner._records import Budget, Step, Today
 from skillbench.planner._setup import Setup, counts
@@ -54,13 +55,17 @@ def today(
 
 def timeline(setup: Setup, tracker: UsageTracker | None, now: datetime, weeks: int) -> list[Step]:
     """The listing at day 0, 7, … ``7 × weeks`` with no new use: counts, the skills shown
-    by name only, and which fell to name only or came back since the step before."""
+    by name only, and which fell to name only or came back since the step before (scores
+    equal to the step before's give its listing again)."""
     steps: list[Step] = []
     before: set[str] = set()
+    last: tuple[dict[str, float], Listing] | None = None
     for week in range(weeks + 1):
         scores = tracker.scores(now + week * WEEK) if tracker is not None else {}
-        listing = setup.render(None, scores)
-        name_only = {e.name for e in listing.entries if e.status == "name_only"}
+        if last is None or last[0] != scores:
+            last = (scores, setup.render(None, scores))
+        listing = last[1]
+        name_only = {e.name for e in listing.shown if e.status == "name_only"}
         steps.append(
             Step(
                 day=7 * week,
