@@ -28,6 +28,7 @@ LAYERS: list[set[str]] = [
     {"replay"},
     {"report", "transcripts"},
     {"view", "authoring"},
+    {"planner"},
     {"cli"},
     {"__main__"},
 ]

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, model_serializer
 from skillbench._output import write_atomic
 from skillbench.authoring._replay_link import Decision, Paired, compare_paired
 from skillbench.authoring._tune import Score, TuneResult
+from skillbench.authoring._variant import CatalogCopy
 from skillbench.types import JsonObject
 
 DIFF_FILE = "changes.diff"
@@ -35,17 +36,22 @@ def diff_root(path: Path, source: Path) -> Path:
 
 
 def unified_diff(result: TuneResult) -> str:
+    """The diff of the tuned variant (see :func:`copy_diff`)."""
+    assert result.copy is not None
+    return copy_diff(result.copy)
+
+
+def copy_diff(variant: CatalogCopy) -> str:
     """A unified diff from each original file to its rewritten copy, with ``a/`` and ``b/``
     paths relative to :func:`diff_root`, so ``git apply`` takes it in the catalog's
     repository."""
-    assert result.copy is not None
     chunks: list[str] = []
-    for copy, original in sorted(result.copy.changed_files().items()):
+    for copy, original in sorted(variant.changed_files().items()):
         before = original.read_text(encoding="utf-8").splitlines(keepends=True)
         after = copy.read_text(encoding="utf-8").splitlines(keepends=True)
         path = original.absolute()
         source = next(
-            (s.path for s in result.copy.sources if path.is_relative_to(s.path.absolute())),
+            (s.path for s in variant.sources if path.is_relative_to(s.path.absolute())),
             original.parent,
         )
         name = path.relative_to(diff_root(path, source)).as_posix()
@@ -352,6 +358,12 @@ def backup_folder(out: Path) -> Path:
 
 
 def apply_changes(result: TuneResult, backups: Path) -> Iterator[Applied]:
+    """Write the tuned variant over the catalog (see :func:`apply_copy`)."""
+    assert result.copy is not None
+    return apply_copy(result.copy, backups)
+
+
+def apply_copy(variant: CatalogCopy, backups: Path) -> Iterator[Applied]:
     """Write each rewritten file over its original, after copying the original under
     ``backups`` (same relative layout as the variant); yields each file once written, so an
     interrupted apply can say which files it wrote.
@@ -360,9 +372,8 @@ def apply_changes(result: TuneResult, backups: Path) -> Iterator[Applied]:
     or the new, never half of either. A symlinked skill file is written through, so the
     link stays.
     """
-    assert result.copy is not None
-    for copy, original in sorted(result.copy.changed_files().items()):
-        backup = backups / copy.relative_to(result.copy.root)
+    for copy, original in sorted(variant.changed_files().items()):
+        backup = backups / copy.relative_to(variant.root)
         backup.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(backup, Path(original).read_bytes())
         write_atomic(original, copy.read_bytes())

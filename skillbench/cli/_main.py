@@ -31,6 +31,7 @@ SUBCOMMANDS = (
     "schema",
     "lint",
     "overlap",
+    "plan",
     "tune",
     "import",
     "fidelity",

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Literal, cast
 
@@ -123,11 +124,16 @@ def _alpha_greedy(lines: Sequence[ListingLine], scores: Mapping[str, float], roo
 
 def listing_name(skill: Skill) -> str:
     """The name Claude Code lists and invokes: the skill's folder (``plugin:folder``)."""
-    path = PurePath(skill.path) if skill.path else None
+    return _listing_name(skill.path, skill.name, skill.source)
+
+
+@lru_cache(maxsize=1 << 16)
+def _listing_name(path_text: str | None, name: str, source: str) -> str:
+    path = PurePath(path_text) if path_text else None
     if path is None or path.name != "SKILL.md":
-        return skill.name
-    plugin, sep, _ = skill.name.rpartition(":")
-    return f"{plugin}:{path.parent.name}" if sep and skill.source == "plugin" else path.parent.name
+        return name
+    plugin, sep, _ = name.rpartition(":")
+    return f"{plugin}:{path.parent.name}" if sep and source == "plugin" else path.parent.name
 
 
 def _valid_name(name: str) -> bool:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 ELLIPSIS = "…"
 _ZERO_WIDTH = frozenset({"Mn", "Me", "Cf", "Cc"})
@@ -20,10 +21,12 @@ _PUNCTUATION = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 """Punctuation in the order of the Unicode collation's default table."""
 
 
+@lru_cache(maxsize=1 << 17)
 def cell_width(text: str) -> int:
-    """Terminal cells ``text`` takes, as Claude Code counts its listing against the budget."""
+    """Terminal cells ``text`` takes, as Claude Code counts its listing against the budget
+    (cached: a catalog rendered at many budgets measures the same lines each time)."""
     if text.isascii():
-        return sum(1 for c in text if " " <= c <= "~")
+        return len(text) if text.isprintable() else sum(1 for c in text if " " <= c <= "~")
     total = 0
     for c in text:
         if unicodedata.category(c) in _ZERO_WIDTH:

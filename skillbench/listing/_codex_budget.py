@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from skillbench.listing._codex_text import REMOVED_PREFIX
@@ -86,15 +87,22 @@ def render_lines(lines: Sequence[SkillLine], budget: Budget) -> Rendered:
     return _names(lines, minimum, budget)
 
 
-def _extra_costs(line: SkillLine, minimum: str, budget: Budget) -> list[int]:
+def _extra_costs(line: SkillLine, minimum: str, budget: Budget) -> tuple[int, ...]:
     """Cost above the bare line of showing 1, 2, … description characters (index = chars)."""
-    base_chars, base_bytes = len(minimum) + 1, len(minimum.encode()) + 1
+    return _costs(line.description, len(minimum) + 1, len(minimum.encode()) + 1, budget.tokens)
+
+
+@lru_cache(maxsize=1 << 16)
+def _costs(description: str, base_chars: int, base_bytes: int, tokens: bool) -> tuple[int, ...]:
+    """What ``_extra_costs`` computes; cached, as only the budget's unit enters it and a
+    catalog is often rendered at many budgets."""
+    budget = Budget(0, tokens)
     base = budget.counts(base_chars, base_bytes)
     costs, nbytes = [0], 0
-    for count, ch in enumerate(line.description, start=1):
+    for count, ch in enumerate(description, start=1):
         nbytes += len(ch.encode())
         costs.append(max(budget.counts(base_chars + count + 1, base_bytes + nbytes + 1) - base, 0))
-    return costs
+    return tuple(costs)
 
 
 def _share(lines: Sequence[SkillLine], minimum: list[str], budget: Budget, floor: int) -> Rendered:

@@ -9,6 +9,7 @@ until the first entry that does not fit.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from operator import itemgetter
 from typing import NamedTuple
@@ -206,6 +207,14 @@ class ListingPlan:
             self._prepare_usage()
         elif not (self.renderer.uses_scores and self.ordering.uses_scores):
             self._fixed = [self._entries[j] for j in self.ordering.order(self._pool, {}, seed)]
+
+    def at_budget(self, budget: int | None) -> ListingPlan:
+        """The same prepared catalog at another ``budget`` (None: the profile's default):
+        entries, ordering and usage structures are shared, nothing is formatted again."""
+        other = copy.copy(self)
+        other.budget = _budget(self.renderer, budget)
+        other._cached = None
+        return other
 
     def render(
         self, scores: Mapping[str, float] | None = None, only: Collection[int] | None = None

@@ -4,7 +4,16 @@ from skillbench.report._advice import LeftOut, left_out, left_out_text
 from skillbench.report._baseline import Baseline, BaselineCell, baseline_from_run, load_baseline
 from skillbench.report._compare import Comparison, Flip, PairedResult, SkillDiff, compare_runs
 from skillbench.report._compare_doc import build_comparison
-from skillbench.report._doc import Document, to_html, to_markdown
+from skillbench.report._doc import (
+    Bullets,
+    Document,
+    Heading,
+    Para,
+    Table,
+    to_html,
+    to_markdown,
+)
+from skillbench.report._figure import png, pyplot, thousands
 from skillbench.report._gate import (
     GateReport,
     GateResult,
@@ -33,19 +42,23 @@ from skillbench.report._sizes import Knee, Loss, SizeLine, Split, size_json, siz
 __all__ = [
     "Baseline",
     "BaselineCell",
+    "Bullets",
     "Comparison",
     "Document",
     "Flip",
     "GateReport",
     "GateResult",
+    "Heading",
     "Knee",
     "LeftOut",
     "Loss",
     "PairedResult",
+    "Para",
     "Selection",
     "SizeLine",
     "SkillDiff",
     "Split",
+    "Table",
     "Thresholds",
     "banner",
     "baseline_from_run",
@@ -63,12 +76,15 @@ __all__ = [
     "load_baseline",
     "not_shown_reason",
     "parse_selection",
+    "png",
+    "pyplot",
     "rows_by_cell",
     "run_name",
     "selector_type",
     "size_json",
     "size_lines",
     "skill_descriptions",
+    "thousands",
     "to_html",
     "to_markdown",
     "varying_keys",

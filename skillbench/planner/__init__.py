@@ -1,0 +1,98 @@
+"""The listing budget planner: what each agent shows of a catalog, how that changes as
+usage decays, the smallest budget that fits, and description edits that make it fit."""
+
+from skillbench.planner._fits import coverage, smallest_fit, what_fits
+from skillbench.planner._format import coverage_figure, plan_document
+from skillbench.planner._judge import Judging, Verdict, judge, trimmed_copy, verdict
+from skillbench.planner._knobs import (
+    KNOBS,
+    Derivation,
+    Knob,
+    Knobs,
+    derive,
+    family,
+    fit_values,
+    knobs_for,
+)
+from skillbench.planner._plan import (
+    Planned,
+    PlanOptions,
+    load_usage,
+    plan_agent,
+    plan_catalog,
+    profile_options,
+)
+from skillbench.planner._records import (
+    AgentPlan,
+    Budget,
+    CurvePoint,
+    Edit,
+    Fits,
+    FitValue,
+    Judged,
+    Loss,
+    PlanFate,
+    PlanReport,
+    Reason,
+    SkillFate,
+    Step,
+    Today,
+    Trim,
+    plan_schema,
+)
+from skillbench.planner._setup import UNLIMITED, Setup, counts
+from skillbench.planner._today import timeline, today
+from skillbench.planner._trim import TrimResult, fits_at, shorten, trim, word_values
+
+__all__ = [
+    "KNOBS",
+    "UNLIMITED",
+    "AgentPlan",
+    "Budget",
+    "CurvePoint",
+    "Derivation",
+    "Edit",
+    "FitValue",
+    "Fits",
+    "Judged",
+    "Judging",
+    "Knob",
+    "Knobs",
+    "Loss",
+    "PlanFate",
+    "PlanOptions",
+    "PlanReport",
+    "Planned",
+    "Reason",
+    "Setup",
+    "SkillFate",
+    "Step",
+    "Today",
+    "Trim",
+    "TrimResult",
+    "Verdict",
+    "counts",
+    "coverage",
+    "coverage_figure",
+    "derive",
+    "family",
+    "fit_values",
+    "fits_at",
+    "judge",
+    "knobs_for",
+    "load_usage",
+    "plan_agent",
+    "plan_catalog",
+    "plan_document",
+    "plan_schema",
+    "profile_options",
+    "shorten",
+    "smallest_fit",
+    "timeline",
+    "today",
+    "trim",
+    "trimmed_copy",
+    "verdict",
+    "what_fits",
+    "word_values",
+]
