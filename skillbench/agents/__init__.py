@@ -15,6 +15,16 @@ from skillbench.agents._capture import (
 )
 from skillbench.agents._fidelity import AgentFidelity, Comparison, agent_fidelity, compare_text
 from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
+from skillbench.agents._session import (
+    SESSION_AGENTS,
+    ClaudeCodeSession,
+    Role,
+    Script,
+    Session,
+    SessionAgent,
+    SessionRequest,
+    run_session,
+)
 from skillbench.agents._spec import (
     AGENTS,
     AgentSpec,
@@ -27,16 +37,23 @@ from skillbench.agents._template import fill_template, make_template
 
 __all__ = [
     "AGENTS",
+    "SESSION_AGENTS",
     "AgentFidelity",
     "AgentSpec",
     "Bridge",
     "BridgeCall",
     "Capture",
+    "ClaudeCodeSession",
     "Comparison",
     "Recorded",
     "Recorder",
     "Reply",
     "Responder",
+    "Role",
+    "Script",
+    "Session",
+    "SessionAgent",
+    "SessionRequest",
     "Turn",
     "Upstream",
     "Wire",
@@ -51,6 +68,7 @@ __all__ = [
     "kill_running_agents",
     "make_template",
     "responses_tools",
+    "run_session",
     "run_turn",
     "store_snapshot",
 ]

@@ -28,6 +28,11 @@ class CostModel:
             decision.
         horizon: remaining turns to assume for every decision; ``None`` takes them from the
             requests' sessions.
+        fork_system_prompt_by_agent: the sub-agent's system prompt per sub-agent type (a
+            skill's ``agent`` field), where it differs from ``fork_system_prompt_tokens``;
+            pairs, so the model stays hashable.
+        basis: what the fork constants rest on: ``modelled`` (defaults or given by hand) or
+            ``measured on AGENT VERSION`` (a calibration, see ``skillbench cost --measure``).
     """
 
     model: str = DEFAULT_TOKEN_MODEL
@@ -35,6 +40,8 @@ class CostModel:
     fork_work_tokens: int = 1000
     summary_tokens: int = 200
     horizon: int | None = None
+    fork_system_prompt_by_agent: tuple[tuple[str, int], ...] = ()
+    basis: str = "modelled"
 
     def __post_init__(self) -> None:
         for name in ("fork_system_prompt_tokens", "fork_work_tokens", "summary_tokens"):
@@ -42,6 +49,11 @@ class CostModel:
                 raise ValueError(f"{name} must be >= 0")
         if self.horizon is not None and self.horizon < 1:
             raise ValueError("horizon must be >= 1")
+
+    def system_prompt_tokens(self, skill: Skill) -> int:
+        """P for ``skill``: its sub-agent type's when known, else the general one."""
+        by_agent = dict(self.fork_system_prompt_by_agent)
+        return by_agent.get(skill.agent or "", self.fork_system_prompt_tokens)
 
     def decision(
         self,
@@ -65,7 +77,7 @@ class CostModel:
             request_tokens=count_tokens(request, self.model),
             remaining_turns=remaining_turns,
             declared=skill.context,
-            system_tokens=self.fork_system_prompt_tokens,
+            system_tokens=self.system_prompt_tokens(skill),
             work_tokens=self.fork_work_tokens,
             summary_tokens=self.summary_tokens if summary_tokens is None else summary_tokens,
             denied=invocation.denied,

@@ -1,0 +1,133 @@
+"""``skillbench cost --measure AGENT``: measured inline and fork tokens beside the model's."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+from typing import Any
+
+from skillbench._errors import SkillbenchError
+from skillbench.cli._common import EXIT_OK
+
+
+def run_measure(args: argparse.Namespace) -> int:
+    from skillbench.catalog import load_catalog
+    from skillbench.cost import (
+        CostModel,
+        calibrate,
+        compare,
+        measure_skill,
+        misses,
+        save_calibration,
+    )
+
+    catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
+    skills = list(catalog.skills)
+    if args.skill:
+        by_name = {s.name: s for s in skills}
+        unknown = [n for n in args.skill if n not in by_name]
+        if unknown:
+            raise SkillbenchError(f"--skill {', '.join(unknown)}: not in the catalog")
+        skills = [by_name[n] for n in dict.fromkeys(args.skill)]
+    model = CostModel(
+        model=args.model,
+        **{
+            k: v
+            for k, v in {
+                "fork_system_prompt_tokens": args.fork_system_tokens,
+                "fork_work_tokens": args.fork_work_tokens,
+                "summary_tokens": args.summary_tokens,
+            }.items()
+            if v is not None
+        },
+    )
+    measured = [
+        measure_skill(args.measure, s, follow_ups=max(args.follow_ups), model=args.model)
+        for s in skills
+    ]
+    calibration = calibrate(measured, args.model)
+    path = save_calibration(calibration)
+    report = {
+        "agent": calibration.agent,
+        "version": calibration.version,
+        "tokenizer": args.model,
+        "modelled": {
+            "fork_system_prompt_tokens": model.fork_system_prompt_tokens,
+            "fork_work_tokens": model.fork_work_tokens,
+            "summary_tokens": model.summary_tokens,
+        },
+        "calibration": asdict(calibration),
+        "calibration_path": str(path),
+        "skills": [asdict(compare(m, model, calibration, args.follow_ups)) for m in measured],
+        "misses": misses(measured, model),
+    }
+    print(json.dumps(report, indent=2) if args.format == "json" else measure_text(report))
+    return EXIT_OK
+
+
+def _turns(value: int | None) -> str:
+    return "never" if value is None else str(value)
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def measure_text(report: dict[str, Any]) -> str:
+    """Totals per skill and horizon, the break-evens, the misses and the calibration."""
+    cal, modelled = report["calibration"], report["modelled"]
+    lines = [
+        f"{report['agent']} {report['version']}, tokens counted with {report['tokenizer']}: "
+        f"each skill run inline and forked, then {cal['follow_ups']} follow-up turns; "
+        "totals cover the call's own turn and T follow-ups",
+        f"modelled: P {modelled['fork_system_prompt_tokens']}, W "
+        f"{modelled['fork_work_tokens']}, S {modelled['summary_tokens']}; calibrated: P "
+        f"{cal['fork_system_prompt_tokens']}, W {cal['fork_work_tokens']}, S "
+        f"{cal['summary_tokens']}",
+        "",
+    ]
+    rows: list[tuple[str, ...]] = [
+        (
+            "SKILL",
+            "DECLARED",
+            "T",
+            "INLINE measured",
+            "modelled",
+            "FORK measured",
+            "modelled",
+            "calibrated",
+        )
+    ]
+    for s in report["skills"]:
+        for i, horizon in enumerate(s["horizons"]):
+            rows.append(
+                (
+                    s["name"] if i == 0 else "",
+                    s["declared"] if i == 0 else "",
+                    str(horizon),
+                    str(s["inline_measured"][i]),
+                    str(s["inline_modelled"][i]),
+                    str(s["fork_measured"][i]),
+                    str(s["fork_modelled"][i]),
+                    str(s["fork_calibrated"][i]),
+                )
+            )
+    lines += _table(rows)
+    lines += ["", "break-even: remaining turns (the call's included) from which fork is cheaper"]
+    even: list[tuple[str, ...]] = [("SKILL", "BODY", "MEASURED", "MODELLED", "CALIBRATED")]
+    even += [
+        (
+            s["name"],
+            f"{s['body_measured']} measured, {s['body_modelled']} modelled",
+            _turns(s["break_even_measured"]),
+            _turns(s["break_even_modelled"]),
+            _turns(s["break_even_calibrated"]),
+        )
+        for s in report["skills"]
+    ]
+    lines += _table(even)
+    lines += ["", "what the model got wrong:"] + [f"  - {m}" for m in report["misses"]]
+    lines += ["", f"calibration written to {report['calibration_path']}"]
+    return "\n".join(lines)
