@@ -89,8 +89,6 @@ def session() -> Session:
 def marks() -> Marks:
     return Marks(
         listing=lambda body: LISTING,
-            LISTING if body.get("messages") and "system" in json.dumps(body["messages"]) else None
-        ),
         body_mark="# Tidy up",
         skill_tool="Skill",
         prompts=frozenset({PROMPT, FOLLOW_UP}),
