@@ -13,7 +13,7 @@ from skillbench.cost._attribute import (
 )
 from skillbench.cost._calibrate import (
     CALIBRATION_FILE,
-    MODELLED,
+    FORK_CONSTANTS,
     Comparison,
     ForkCalibration,
     calibrate,
@@ -38,7 +38,14 @@ from skillbench.cost._invocation import (
     wrap_prompt,
 )
 from skillbench.cost._measure import SkillMeasurement, measure_skill
-from skillbench.cost._model import CostModel, DecisionCost, Mode, break_even_turns, recommend
+from skillbench.cost._model import (
+    MODELLED,
+    CostModel,
+    DecisionCost,
+    Mode,
+    break_even_turns,
+    recommend,
+)
 from skillbench.cost._pricing import Pricing, pricing_for
 from skillbench.cost._report import (
     DEFAULT_HORIZON,
@@ -68,6 +75,7 @@ from skillbench.cost._rows import (
 __all__ = [
     "CALIBRATION_FILE",
     "DEFAULT_HORIZON",
+    "FORK_CONSTANTS",
     "FORK_SUMMARY_KEY",
     "MODELLED",
     "PARTS",

@@ -23,8 +23,8 @@ from skillbench.cost._model import CostModel, DecisionCost, break_even_turns
 from skillbench.listing import PROFILES, snapshot_path
 
 CALIBRATION_FILE = "fork-cost.json"
-MODELLED = "modelled"
-"""``CostModel.basis`` of the defaults (or of constants given by hand)."""
+FORK_CONSTANTS = ("fork_system_prompt_tokens", "fork_work_tokens", "summary_tokens")
+"""The ``CostModel`` fields a calibration sets; one given by hand turns calibration off."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,9 @@ from skillbench.tokens import DEFAULT_TOKEN_MODEL, count_tokens
 
 Mode = Literal["inline", "fork"]
 
+MODELLED = "modelled"
+"""``CostModel.basis`` of the defaults (or of constants given by hand)."""
+
 
 @dataclass(frozen=True, slots=True)
 class CostModel:
@@ -41,7 +44,7 @@ class CostModel:
     summary_tokens: int = 200
     horizon: int | None = None
     fork_system_prompt_by_agent: tuple[tuple[str, int], ...] = ()
-    basis: str = "modelled"
+    basis: str = MODELLED
 
     def __post_init__(self) -> None:
         for name in ("fork_system_prompt_tokens", "fork_work_tokens", "summary_tokens"):
