@@ -78,14 +78,16 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 def measure_text(report: dict[str, Any]) -> str:
     """Totals per skill and horizon, the break-evens, the misses and the calibration."""
     cal, modelled = report["calibration"], report["modelled"]
+    by_agent = ", ".join(f"{k} {v}" for k, v in cal["fork_system_prompt_by_agent"].items())
+    by_agent = f"({by_agent})" if by_agent else ""
     lines = [
         f"{report['agent']} {report['version']}, tokens counted with {report['tokenizer']}: "
         f"each skill run inline and forked, then {cal['follow_ups']} follow-up turns; "
         "totals cover the call's own turn and T follow-ups",
         f"modelled: P {modelled['fork_system_prompt_tokens']}, W "
         f"{modelled['fork_work_tokens']}, S {modelled['summary_tokens']}; calibrated: P "
-        f"{cal['fork_system_prompt_tokens']}, W {cal['fork_work_tokens']}, S "
-        f"{cal['summary_tokens']}",
+        f"{cal['fork_system_prompt_tokens']} {by_agent}, W {cal['fork_work_tokens']}, S "
+        f"{cal['summary_tokens']}, body {cal['body_overhead_tokens']:+d} over <skill>",
         "",
     ]
     rows: list[tuple[str, ...]] = [
@@ -95,6 +97,7 @@ def measure_text(report: dict[str, Any]) -> str:
             "T",
             "INLINE measured",
             "modelled",
+            "calibrated",
             "FORK measured",
             "modelled",
             "calibrated",
@@ -109,6 +112,7 @@ def measure_text(report: dict[str, Any]) -> str:
                     str(horizon),
                     str(s["inline_measured"][i]),
                     str(s["inline_modelled"][i]),
+                    str(s["inline_calibrated"][i]),
                     str(s["fork_measured"][i]),
                     str(s["fork_modelled"][i]),
                     str(s["fork_calibrated"][i]),

@@ -35,6 +35,8 @@ class ForkCalibration:
         fork_system_prompt_tokens: the sub-agent's first request without the skill body,
             for a skill that names no sub-agent type (all skills when none does so).
         fork_system_prompt_by_agent: the same per sub-agent type a skill names (``agent``).
+        body_overhead_tokens: the body as carried inline minus the model's B (``<skill>``
+            wrapped), on average.
         fork_work_tokens: the sub-agent's tokens beyond that request and its summary.
         summary_tokens: the skill call's result carried by each later main request.
         tokenizer: the model whose tokenizer counted them.
@@ -46,6 +48,7 @@ class ForkCalibration:
     tokenizer: str
     fork_system_prompt_tokens: int
     fork_system_prompt_by_agent: dict[str, int]
+    body_overhead_tokens: int
     fork_work_tokens: int
     summary_tokens: int
     skills: tuple[str, ...]
@@ -70,6 +73,7 @@ class ForkCalibration:
 
 def calibrate(measurements: Sequence[SkillMeasurement], tokenizer: str) -> ForkCalibration:
     """The constants that make the model reproduce ``measurements`` on average."""
+    plain = CostModel(model=tokenizer)
     if not measurements:
         raise SkillbenchError("nothing measured to calibrate from")
     first = measurements[0]
@@ -84,11 +88,19 @@ def calibrate(measurements: Sequence[SkillMeasurement], tokenizer: str) -> ForkC
         tokenizer=tokenizer,
         fork_system_prompt_tokens=round(mean(general)),
         fork_system_prompt_by_agent={k: round(mean(v)) for k, v in sorted(prompts.items()) if k},
+        body_overhead_tokens=round(
+            mean(m.inline.carried[0] - _body(plain, m) for m in measurements)
+        ),
         fork_work_tokens=max(0, round(mean(f.subagent_work for f in forks))),
         summary_tokens=round(mean(c for f in forks for c in f.carried)),
         skills=tuple(m.skill.name for m in measurements),
         follow_ups=len(first.fork.carried) - 1,
     )
+
+
+def _body(model: CostModel, measured: SkillMeasurement) -> int:
+    """The model's B for the measured call (same arguments)."""
+    return model.decision(measured.skill, remaining_turns=1, args=measured.args).body_tokens
 
 
 def calibration_path(agent: str, version: str, root: Path | None = None) -> Path:
@@ -121,6 +133,7 @@ def calibrated(model: CostModel, calibration: ForkCalibration | None) -> CostMod
         model,
         fork_system_prompt_tokens=calibration.fork_system_prompt_tokens,
         fork_system_prompt_by_agent=tuple(calibration.fork_system_prompt_by_agent.items()),
+        body_overhead_tokens=calibration.body_overhead_tokens,
         fork_work_tokens=calibration.fork_work_tokens,
         summary_tokens=calibration.summary_tokens,
         basis=calibration.basis,
@@ -132,7 +145,7 @@ class Comparison:
     """One skill: measured totals over each horizon beside the model's, and the break-evens.
 
     ``horizons`` count follow-up turns; each total covers the call's own turn too.
-    ``*_modelled`` use the model as given, ``fork_calibrated`` the calibrated constants.
+    ``*_modelled`` use the model as given, ``*_calibrated`` the calibrated constants.
     """
 
     name: str
@@ -144,6 +157,7 @@ class Comparison:
     inline_modelled: tuple[int, ...]
     fork_measured: tuple[int, ...]
     fork_modelled: tuple[int, ...]
+    inline_calibrated: tuple[int, ...]
     fork_calibrated: tuple[int, ...]
     break_even_measured: int | None
     break_even_modelled: int | None
@@ -179,6 +193,7 @@ def compare(
         inline_modelled=tuple(c.inline_tokens for c in plain),
         fork_measured=tuple(measured.fork.total(h + 1) for h in horizons),
         fork_modelled=tuple(c.fork_tokens for c in plain),
+        inline_calibrated=tuple(c.inline_tokens for c in tuned_costs),
         fork_calibrated=tuple(c.fork_tokens for c in tuned_costs),
         break_even_measured=measured_break_even(measured.inline, measured.fork),
         break_even_modelled=break_even_turns(decision(model, 0)),
@@ -190,9 +205,7 @@ def misses(measurements: Sequence[SkillMeasurement], model: CostModel) -> list[s
     """What the model's constants got wrong, in words, from the measurements' means."""
     forks = [m.fork for m in measurements]
     body_in = mean(m.inline.carried[0] for m in measurements)
-    body_model = mean(
-        model.decision(m.skill, remaining_turns=1, args=m.args).body_tokens for m in measurements
-    )
+    body_model = mean(_body(model, m) for m in measurements)
     prompt = mean(f.subagent_prompt for f in forks)
     work = mean(f.subagent_work for f in forks)
     summary = mean(c for f in forks for c in f.carried)

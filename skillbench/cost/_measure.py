@@ -20,6 +20,7 @@ from pathlib import Path
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents import AGENTS, Recorded, Reply
+from skillbench.agents._recorder import objects
 from skillbench.agents._session import SESSION_AGENTS, Role, Session, run_session
 from skillbench.catalog import ExecutionContext, Skill, SourceSpec
 from skillbench.cost._attribute import Marks, ModeCost, attribute_session, mode_cost
@@ -125,6 +126,11 @@ def measure_skill(
     """Run ``skill`` inline and forked on ``agent`` with ``follow_ups`` later turns."""
     if skill.disable_model_invocation:
         raise SkillbenchError(f"{skill.name}: disable-model-invocation; the model cannot call it")
+    if skill.paths:
+        raise SkillbenchError(
+            f"{skill.name}: paths: {', '.join(skill.paths)}; the agent offers a conditional "
+            "skill only once a matching file is touched, which a scripted session does not do"
+        )
     args = DEFAULT_ARGS if skill.arguments or skill.argument_hint else None
     prompts = [request_text(skill, args), *follow_up_texts(follow_ups)]
     costs: dict[ExecutionContext, ModeCost] = {}
@@ -154,6 +160,19 @@ def measure_skill(
     )
 
 
+def _call_result(session: Session) -> str:
+    """The start of the last tool result the main conversation got, for error messages."""
+    results = [
+        block.get("content")
+        for request in session.requests
+        if request.role == "main"
+        for message in objects(request.recorded.body.get("messages"))
+        for block in objects(message.get("content"))
+        if block.get("type") == "tool_result"
+    ]
+    return json.dumps(results[-1], ensure_ascii=False)[:160] if results else "nothing"
+
+
 def _mode(
     session: Session, skill: Skill, mode: ExecutionContext, prompts: Sequence[str], model: str
 ) -> ModeCost:
@@ -177,7 +196,7 @@ def _mode(
     if not cost.body:
         raise SkillbenchError(
             f"{session.agent} {session.version}: the body of {skill.name} ({mode}) never "
-            "reached the model: the agent ran another skill of that name (one of its own?)"
+            f"reached the model; the skill call returned: {_call_result(session)}"
         )
     if mode == "fork" and not cost.fixed:
         raise SkillbenchError(

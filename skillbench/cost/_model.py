@@ -31,6 +31,9 @@ class CostModel:
             decision.
         horizon: remaining turns to assume for every decision; ``None`` takes them from the
             requests' sessions.
+        body_overhead_tokens: what the agent adds around a body it injects, beyond the
+            reference ``<skill>`` wrapper counted in B (a base-directory line, a launch
+            notice); negative when it adds less. Measured by a calibration, else 0.
         fork_system_prompt_by_agent: the sub-agent's system prompt per sub-agent type (a
             skill's ``agent`` field), where it differs from ``fork_system_prompt_tokens``;
             pairs, so the model stays hashable.
@@ -43,6 +46,7 @@ class CostModel:
     fork_work_tokens: int = 1000
     summary_tokens: int = 200
     horizon: int | None = None
+    body_overhead_tokens: int = 0
     fork_system_prompt_by_agent: tuple[tuple[str, int], ...] = ()
     basis: str = MODELLED
 
@@ -75,8 +79,9 @@ class CostModel:
         """
         invocation = process_invocation(skill, args=args, via=via, session_id=session_id)
         text = invocation.reason if invocation.denied else invocation.text
+        body = count_tokens(text or "", self.model)
         return DecisionCost(
-            body_tokens=count_tokens(text or "", self.model),
+            body_tokens=body if invocation.denied else max(0, body + self.body_overhead_tokens),
             request_tokens=count_tokens(request, self.model),
             remaining_turns=remaining_turns,
             declared=skill.context,

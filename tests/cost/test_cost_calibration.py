@@ -23,6 +23,7 @@ from skillbench.cost import (
     save_calibration,
 )
 from skillbench.replay import load_config, run_experiment
+from skillbench.tokens import litellm_offline
 from tests.cost.test_cost_replay import _project
 
 VERSION = "2.1.328"
@@ -43,8 +44,17 @@ MEASURED = [
 ]
 
 
+def wrapped_tokens(m: SkillMeasurement) -> int:
+    """B of the model: the body inside the reference ``<skill>`` wrapper, counted by litellm."""
+    name = m.skill.name
+    text = f'<skill name="{name}">\n' + m.skill.body.strip() + "\n</skill>"
+    return int(litellm_offline().token_counter(model="gpt-4o", text=text))
+
+
 def test_calibration_by_hand() -> None:
     cal = calibrate(MEASURED, "gpt-4o")
+    overhead = [m.inline.carried[0] - wrapped_tokens(m) for m in MEASURED]
+    assert cal.body_overhead_tokens == round(sum(overhead) / 3)
     # general P: mean of the two skills naming no sub-agent type; Explore its own
     assert cal.fork_system_prompt_tokens == 7500
     assert cal.fork_system_prompt_by_agent == {"Explore": 6000}
@@ -64,10 +74,12 @@ def test_compare_by_hand() -> None:
     assert row.inline_measured == (2 * 710, 3 * 710)
     # fork < inline from R > 6900 / (710 - 220) = 14.08: 15 remaining turns
     assert row.break_even_measured == 15
-    b = row.body_modelled
+    assert row.body_modelled == wrapped_tokens(MEASURED[2])
+    b = row.body_modelled + cal.body_overhead_tokens
     # calibrated: P 6000 (Explore), W 0, S 220; request "Please." has 2 gpt-4o tokens
     fixed = 6000 + b + 2 + 0 + 220
     assert row.fork_calibrated == (fixed + 2 * 220, fixed + 3 * 220)
+    assert row.inline_calibrated == (2 * b, 3 * b)
     assert row.break_even_calibrated == fixed // (b - 220) + 1
 
 
