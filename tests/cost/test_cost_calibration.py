@@ -23,6 +23,8 @@ from skillbench.cost import (
     save_calibration,
 )
 from skillbench.replay import load_config, run_experiment
+from skillbench.report._plots_skills import inline_vs_fork
+from skillbench.results import read_run
 from skillbench.tokens import litellm_offline
 from tests.cost.test_cost_replay import _project
 
@@ -142,6 +144,8 @@ def test_a_run_names_measured_constants(cache: Path, tmp_path: Path) -> None:
     assert measured["fork_system_prompt_tokens"] == 7500
     assert "fork_constants" not in modelled and modelled["fork_system_prompt_tokens"] == 1000
     assert os.environ["SKILLBENCH_CACHE_DIR"] == str(cache)
+    caption = inline_vs_fork(read_run(tmp_path / "out")).caption
+    assert caption.endswith(f"Fork constants: measured on claude-code {VERSION} / modelled.")
 
 
 def test_a_config_that_sets_the_constants_keeps_them(cache: Path, tmp_path: Path) -> None:
