@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 from dataclasses import asdict
 from typing import Any
 
@@ -42,10 +44,14 @@ def run_measure(args: argparse.Namespace) -> int:
             if v is not None
         },
     )
-    measured = [
-        measure_skill(args.measure, s, follow_ups=max(args.follow_ups), model=args.model)
-        for s in skills
-    ]
+    measured = []
+    for number, skill in enumerate(skills, 1):
+        start = time.monotonic()
+        measured.append(
+            measure_skill(args.measure, skill, follow_ups=max(args.follow_ups), model=args.model)
+        )
+        took = time.monotonic() - start
+        print(f"[{number}/{len(skills)}] {skill.name}: {took:.0f} s", file=sys.stderr, flush=True)
     calibration = calibrate(measured, args.model)
     path = save_calibration(calibration)
     report = {
