@@ -16,7 +16,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from skillbench.agents._recorder import objects
 from skillbench.agents._session import Role, Session, SessionRequest
@@ -33,16 +33,7 @@ Part = Literal[
     "subagent_body",
     "subagent_work",
 ]
-PARTS: tuple[Part, ...] = (
-    "agent",
-    "listing",
-    "conversation",
-    "skill_body",
-    "skill_result",
-    "subagent_prompt",
-    "subagent_body",
-    "subagent_work",
-)
+PARTS: tuple[Part, ...] = get_args(Part)
 
 
 @dataclass(frozen=True)

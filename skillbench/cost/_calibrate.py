@@ -16,6 +16,7 @@ from pathlib import Path
 from statistics import mean
 
 from skillbench._errors import InputError, Location, SkillbenchError
+from skillbench._output import write_atomic
 from skillbench.catalog import ExecutionContext
 from skillbench.cost._attribute import measured_break_even
 from skillbench.cost._measure import SkillMeasurement
@@ -111,9 +112,7 @@ def save_calibration(calibration: ForkCalibration, root: Path | None = None) -> 
     """Write ``calibration`` into the agent version's cache folder (atomically)."""
     path = calibration_path(calibration.agent, calibration.version, root)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(calibration.to_json(), encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, calibration.to_json())
     return path
 
 
