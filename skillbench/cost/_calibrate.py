@@ -206,6 +206,10 @@ def misses(measurements: Sequence[SkillMeasurement], model: CostModel) -> list[s
     body_in = mean(m.inline.carried[0] for m in measurements)
     body_model = mean(_body(model, m) for m in measurements)
     prompt = mean(f.subagent_prompt for f in forks)
+    types: dict[str, list[int]] = defaultdict(list)
+    for m in measurements:
+        types[m.skill.agent or "no agent:"].append(m.fork.subagent_prompt)
+    by_type = ", ".join(f"{k} {mean(v):.0f}" for k, v in sorted(types.items()))
     work = mean(f.subagent_work for f in forks)
     summary = mean(c for f in forks for c in f.carried)
     request = mean(
@@ -215,7 +219,8 @@ def misses(measurements: Sequence[SkillMeasurement], model: CostModel) -> list[s
     seen = sum(m.subagent_sees_request for m in measurements)
     return [
         f"sub-agent prompt P: modelled {model.fork_system_prompt_tokens}, measured "
-        f"{prompt:.0f} (its system prompt, tool definitions, environment and own skill listing)",
+        f"{prompt:.0f} on average ({by_type}): its system prompt, tool definitions, "
+        "environment and own skill listing",
         f"sub-agent work W: modelled {model.fork_work_tokens}, measured {work:.0f} beyond its "
         "first request when it answers at once (real work adds whole re-sent requests)",
         f"summary carried S: modelled {model.summary_tokens}, measured {summary:.0f} per turn "
