@@ -112,6 +112,16 @@ def follow_ups(text: str) -> tuple[int, ...]:
     return tuple(values)
 
 
+def fork_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The fork constants given on the command line, by ``CostModel`` field."""
+    given = {
+        "fork_system_prompt_tokens": args.fork_system_tokens,
+        "fork_work_tokens": args.fork_work_tokens,
+        "summary_tokens": args.summary_tokens,
+    }
+    return {k: v for k, v in given.items() if v is not None}
+
+
 def run(args: argparse.Namespace) -> int:
     if args.measure:
         from skillbench.cli._cost_measure import run_measure
@@ -127,12 +137,7 @@ def run(args: argparse.Namespace) -> int:
         skill_costs,
     )
 
-    overrides = {
-        "fork_system_prompt_tokens": args.fork_system_tokens,
-        "fork_work_tokens": args.fork_work_tokens,
-        "summary_tokens": args.summary_tokens,
-    }
-    given = {k: v for k, v in overrides.items() if v is not None}
+    given = fork_overrides(args)
     horizon = args.horizon or DEFAULT_HORIZON
     cost_model = CostModel(model=args.model, horizon=horizon, **given)
     if not given:

@@ -14,7 +14,9 @@ from skillbench.cli._common import EXIT_OK
 
 
 def run_measure(args: argparse.Namespace) -> int:
+    from skillbench.agents import AGENTS, find_executable
     from skillbench.catalog import load_catalog
+    from skillbench.cli._cost import fork_overrides
     from skillbench.cost import (
         CostModel,
         calibrate,
@@ -22,28 +24,31 @@ def run_measure(args: argparse.Namespace) -> int:
         measure_skill,
         misses,
         save_calibration,
+        unmeasurable,
     )
 
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
     skills = list(catalog.skills)
+    skipped: dict[str, str] = {}
     if args.skill:
         by_name = {s.name: s for s in skills}
         unknown = [n for n in args.skill if n not in by_name]
         if unknown:
             raise SkillbenchError(f"--skill {', '.join(unknown)}: not in the catalog")
         skills = [by_name[n] for n in dict.fromkeys(args.skill)]
-    model = CostModel(
-        model=args.model,
-        **{
-            k: v
-            for k, v in {
-                "fork_system_prompt_tokens": args.fork_system_tokens,
-                "fork_work_tokens": args.fork_work_tokens,
-                "summary_tokens": args.summary_tokens,
-            }.items()
-            if v is not None
-        },
-    )
+        for skill in skills:
+            reason = unmeasurable(skill)
+            if reason is not None:
+                raise SkillbenchError(f"--skill {skill.name}: {reason}")
+    else:
+        skipped = {s.name: r for s in skills if (r := unmeasurable(s)) is not None}
+        skills = [s for s in skills if s.name not in skipped]
+        for name, reason in skipped.items():
+            print(f"skipped {name}: {reason}", file=sys.stderr)
+    if not skills:
+        raise SkillbenchError("no skill to measure")
+    find_executable(AGENTS.get(args.measure))
+    model = CostModel(model=args.model, **fork_overrides(args))
     measured = []
     for number, skill in enumerate(skills, 1):
         start = time.monotonic()
@@ -67,6 +72,7 @@ def run_measure(args: argparse.Namespace) -> int:
         "calibration_path": str(path),
         "skills": [asdict(compare(m, model, calibration, args.follow_ups)) for m in measured],
         "misses": misses(measured, model),
+        "skipped": skipped,
     }
     print(json.dumps(report, indent=2) if args.format == "json" else measure_text(report))
     return EXIT_OK
@@ -139,5 +145,6 @@ def measure_text(report: dict[str, Any]) -> str:
     ]
     lines += _table(even)
     lines += ["", "what the model got wrong:"] + [f"  - {m}" for m in report["misses"]]
+    lines += [f"skipped {name}: {reason}" for name, reason in report["skipped"].items()]
     lines += ["", f"calibration written to {report['calibration_path']}"]
     return "\n".join(lines)

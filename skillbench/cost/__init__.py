@@ -37,7 +37,7 @@ from skillbench.cost._invocation import (
     strip_frontmatter,
     wrap_prompt,
 )
-from skillbench.cost._measure import SkillMeasurement, measure_skill
+from skillbench.cost._measure import SkillMeasurement, measure_skill, unmeasurable
 from skillbench.cost._model import (
     MODELLED,
     CostModel,
@@ -133,5 +133,6 @@ __all__ = [
     "skill_costs",
     "skill_dir_of",
     "strip_frontmatter",
+    "unmeasurable",
     "wrap_prompt",
 ]

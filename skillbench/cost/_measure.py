@@ -88,12 +88,10 @@ def with_context(text: str, mode: ExecutionContext) -> str:
 
 def install(skill: Skill, mode: ExecutionContext, root: Path) -> SourceSpec:
     """A copy of the skill's folder declaring ``mode``, as a source of the skill's own kind."""
-    if not skill.path:
-        raise SkillbenchError(f"{skill.name}: a skill without a file cannot be installed")
-    folder = Path(skill.path).parent
+    folder = Path(skill.path or "").parent
     target = root / mode / folder.name
     shutil.copytree(folder, target, symlinks=False, ignore_dangling_symlinks=True)
-    file = target / Path(skill.path).name
+    file = target / Path(skill.path or "").name
     file.write_text(with_context(file.read_text(encoding="utf-8"), mode), encoding="utf-8")
     return SourceSpec(str(root / mode), skill.source)
 
@@ -115,6 +113,20 @@ def script(agent: str, skill: Skill, args: str | None) -> Callable[[Role, Record
     return answer
 
 
+def unmeasurable(skill: Skill) -> str | None:
+    """Why a scripted session cannot run ``skill`` (``None``: it can)."""
+    if skill.disable_model_invocation:
+        return "disable-model-invocation: the model cannot call it"
+    if skill.paths:
+        return (
+            f"paths: {', '.join(skill.paths)}: the agent offers a conditional skill only once "
+            "a matching file is touched, which a scripted session does not do"
+        )
+    if not skill.path:
+        return "no SKILL.md file to install"
+    return None
+
+
 def measure_skill(
     agent: str,
     skill: Skill,
@@ -124,13 +136,9 @@ def measure_skill(
     timeout: float = 180.0,
 ) -> SkillMeasurement:
     """Run ``skill`` inline and forked on ``agent`` with ``follow_ups`` later turns."""
-    if skill.disable_model_invocation:
-        raise SkillbenchError(f"{skill.name}: disable-model-invocation; the model cannot call it")
-    if skill.paths:
-        raise SkillbenchError(
-            f"{skill.name}: paths: {', '.join(skill.paths)}; the agent offers a conditional "
-            "skill only once a matching file is touched, which a scripted session does not do"
-        )
+    reason = unmeasurable(skill)
+    if reason is not None:
+        raise SkillbenchError(f"{skill.name}: {reason}")
     args = DEFAULT_ARGS if skill.arguments or skill.argument_hint else None
     prompts = [request_text(skill, args), *follow_up_texts(follow_ups)]
     costs: dict[ExecutionContext, ModeCost] = {}
