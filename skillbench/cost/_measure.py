@@ -24,7 +24,7 @@ from skillbench.agents._recorder import objects
 from skillbench.agents._session import SESSION_AGENTS, Role, Session, run_session
 from skillbench.catalog import ExecutionContext, Skill, SourceSpec
 from skillbench.cost._attribute import Marks, ModeCost, attribute_session, mode_cost
-from skillbench.cost._invocation import strip_frontmatter
+from skillbench.cost._invocation import find_shell_injections, strip_frontmatter
 from skillbench.types import JsonObject
 
 SUMMARY = " ".join(
@@ -38,6 +38,7 @@ ANSWER = "Done."
 DEFAULT_ARGS = "src/"
 """What the user's request hands to a skill that takes arguments."""
 _CONTEXT_LINE = re.compile(r"^context[ \t]*:.*\r?\n", re.M)
+_HOOKS_LINE = re.compile(r"^hooks[ \t]*:", re.M)
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,18 @@ def unmeasurable(skill: Skill) -> str | None:
         )
     if not skill.path:
         return "no SKILL.md file to install"
+    injections = find_shell_injections(strip_frontmatter(skill.body))
+    if injections:
+        return (
+            f"the agent would run its shell injection !`{injections[0]}` on loading it; "
+            "skillbench never runs a skill's commands"
+        )
+    try:
+        head = Path(skill.path).read_text(encoding="utf-8").partition("\n---")[0]
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"{skill.path}: cannot read: {exc}"
+    if _HOOKS_LINE.search(head):
+        return "it declares hooks, commands the agent would run; skillbench never runs them"
     return None
 
 

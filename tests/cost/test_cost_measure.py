@@ -61,8 +61,20 @@ def test_body_mark_is_a_plain_line_of_the_body() -> None:
         body_mark(Skill(name="t", description="d", path="x/SKILL.md", body="$ARGUMENTS\n"))
 
 
-def test_unmeasurable_skills_say_why() -> None:
-    assert unmeasurable(Skill(name="a", description="d", path="a/SKILL.md")) is None
+def test_skills_that_would_run_commands_are_not_measured(tmp_path: Path) -> None:
+    injected = Skill(name="a", description="d", path="p", body="Stat: !`git diff --stat`\n")
+    assert "!`git diff --stat`" in (unmeasurable(injected) or "")
+    file = tmp_path / "SKILL.md"
+    file.write_text("---\nname: a\ndescription: d\nhooks:\n  PreToolUse: []\n---\nBody.\n")
+    assert "hooks" in (unmeasurable(Skill(name="a", description="d", path=str(file))) or "")
+    file.write_text("---\nname: a\ndescription: d\n---\nhooks: in the body is prose\n")
+    assert unmeasurable(Skill(name="a", description="d", path=str(file))) is None
+
+
+def test_unmeasurable_skills_say_why(tmp_path: Path) -> None:
+    file = tmp_path / "SKILL.md"
+    file.write_text("---\nname: a\ndescription: d\n---\nBody.\n")
+    assert unmeasurable(Skill(name="a", description="d", path=str(file))) is None
     hidden = Skill(name="a", description="d", path="p", disable_model_invocation=True)
     assert "disable-model-invocation" in (unmeasurable(hidden) or "")
     conditional = Skill(name="a", description="d", path="p", paths=("migrations/**",))
