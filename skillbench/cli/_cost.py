@@ -130,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
     from skillbench.catalog import load_catalog
     from skillbench.cost import (
         DEFAULT_HORIZON,
+        MODELLED,
         CostModel,
         listing_cost,
         pricing_for,
@@ -142,6 +143,15 @@ def run(args: argparse.Namespace) -> int:
     cost_model = CostModel(model=args.model, horizon=horizon, **given)
     if not given:
         cost_model = profile_calibration(args.profile, cost_model)
+    constants = cost_model.basis
+    version = PROFILES.get(args.profile).agent_version
+    if given:
+        constants += " (given by hand)"
+    elif cost_model.basis == MODELLED and version and args.profile in SESSION_AGENTS.names():
+        constants += (
+            f" (no calibration of {args.profile} {version} in the cache: "
+            f"`skillbench cost --measure {args.profile}` measures it)"
+        )
     pricing = pricing_for(args.model)
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
     listing = render_listing(
@@ -151,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
         "model": pricing.model,
         "pricing": asdict(pricing),
         "cost_model": asdict(cost_model),
+        "fork_constants": constants,
         "profile": args.profile,
         "budget": listing.budget,
         "skills": [
@@ -172,7 +183,7 @@ def to_text(report: dict[str, Any]) -> str:
     p = report["pricing"]
     cache = "" if p["cache_read"] is None else f", cache read ${p['cache_read'] * 1e6:.2f}"
     lines = [
-        f"fork constants: {model['basis']}",
+        f"fork constants: {report['fork_constants']}",
         f"model {report['model']}: ${p['input'] * 1e6:.2f} input, "
         f"${p['output'] * 1e6:.2f} output per 1M tokens{cache}",
         f"fork = system {model['fork_system_prompt_tokens']} + body + request + work "

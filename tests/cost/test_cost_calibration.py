@@ -116,8 +116,13 @@ def test_cost_uses_the_calibration_and_says_so(
     (skills / "SKILL.md").write_text("---\nname: big\ndescription: d\n---\n" + "x y " * 900)
     argv = ["cost", str(tmp_path / "skills"), "--profile", "claude-code", "--format", "json"]
     assert main(argv) == 0
-    before = json.loads(capsys.readouterr().out)["cost_model"]
+    report = json.loads(capsys.readouterr().out)
+    before = report["cost_model"]
     assert before["basis"] == "modelled" and before["fork_system_prompt_tokens"] == 1000
+    assert report["fork_constants"] == (
+        f"modelled (no calibration of claude-code {VERSION} in the cache: "
+        "`skillbench cost --measure claude-code` measures it)"
+    )
     _store()
     assert calibration_path("claude-code", VERSION).is_file()
     assert main(argv) == 0
@@ -127,10 +132,12 @@ def test_cost_uses_the_calibration_and_says_so(
     assert main([*argv[:-2]]) == 0
     assert capsys.readouterr().out.startswith(f"fork constants: measured on claude-code {VERSION}")
     assert main([*argv, "--summary-tokens", "100"]) == 0
-    given = json.loads(capsys.readouterr().out)["cost_model"]
+    report = json.loads(capsys.readouterr().out)
+    given = report["cost_model"]
     assert (given["basis"], given["fork_system_prompt_tokens"]) == ("modelled", 1000)
+    assert report["fork_constants"] == "modelled (given by hand)"
     assert main([*argv[:2], "--format", "json"]) == 0  # codebot: no agent version
-    assert json.loads(capsys.readouterr().out)["cost_model"]["basis"] == "modelled"
+    assert json.loads(capsys.readouterr().out)["fork_constants"] == "modelled"
 
 
 def test_a_run_names_measured_constants(cache: Path, tmp_path: Path) -> None:
