@@ -138,7 +138,7 @@ def run_session(
 ) -> Session:
     """Run ``prompts`` as the turns of one conversation of ``agent`` with ``sources`` installed.
 
-    ``workdir`` holds the temporary HOME and project (it must be empty or absent).
+    ``workdir`` holds the HOME and project of the session (created when absent).
     """
     spec = AGENTS.get(agent)
     support = SESSION_AGENTS.get(agent)
@@ -146,7 +146,7 @@ def run_session(
     version = agent_version(executable)
     workspace = Workspace(workdir / "home", workdir / "project")
     for path in workspace:
-        path.mkdir(parents=True)
+        path.mkdir(parents=True, exist_ok=True)
     extra = spec.lay_out(sources, workspace)
     session_id = str(uuid.uuid4())
     requests: list[SessionRequest] = []

@@ -112,14 +112,17 @@ def _pieces(body: JsonObject, role: Role, marks: Marks) -> Iterator[tuple[Part, 
 def _text_piece(
     text: str, spoken: bool, sub: bool, listing: str | None, marks: Marks
 ) -> Iterator[tuple[Part, str]]:
+    """The parts of one text block; the listing is taken out first, so a body line quoted
+    in a skill's description never turns the listing into the body."""
     framing: Part = "subagent_prompt" if sub else "agent"
     if spoken:
         yield ("subagent_work" if sub else "conversation"), text
-    elif marks.body_mark and marks.body_mark in text:
-        yield ("subagent_body" if sub else "skill_body"), text
-    elif listing and listing in text:
+        return
+    if listing and listing in text:
         yield (framing if sub else "listing"), listing
-        yield framing, text.replace(listing, "", 1)
+        text = text.replace(listing, "", 1)
+    if marks.body_mark and marks.body_mark in text:
+        yield ("subagent_body" if sub else "skill_body"), text
     elif text.strip() in marks.prompts:
         yield ("subagent_work" if sub else "conversation"), text
     else:

@@ -152,3 +152,10 @@ def test_without_the_body_mark_no_body_is_attributed(mark: str) -> None:
     tokens_ = attribute_session(session(), Marks(m.listing, mark, m.skill_tool, m.prompts), MODEL)
     assert all(t["subagent_body"] == 0 and t["skill_body"] == 0 for t in tokens_)
     assert mode_cost(tokens_).body == 0
+
+
+def test_a_body_line_quoted_in_the_listing_stays_listing() -> None:
+    m = marks()
+    quoted = Marks(m.listing, "Tidy files.", m.skill_tool, m.prompts)  # a line of LISTING
+    first = attribute_session(session(), quoted, MODEL)[0]
+    assert first["listing"] == tokens(LISTING) and first["skill_body"] == 0
