@@ -14,7 +14,7 @@ from skillbench.agents._capture import (
     store_snapshot,
 )
 from skillbench.agents._fidelity import AgentFidelity, Comparison, agent_fidelity, compare_text
-from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
+from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder, objects
 from skillbench.agents._session import (
     SESSION_AGENTS,
     ClaudeCodeSession,
@@ -67,6 +67,7 @@ __all__ = [
     "find_executable",
     "kill_running_agents",
     "make_template",
+    "objects",
     "responses_tools",
     "run_session",
     "run_turn",

@@ -18,8 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from skillbench.agents._recorder import objects
-from skillbench.agents._session import Role, Session, SessionRequest
+from skillbench.agents import Role, Session, SessionRequest, objects
 from skillbench.tokens import count_tokens
 from skillbench.types import JsonObject, JsonValue
 

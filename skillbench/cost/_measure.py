@@ -19,9 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skillbench._errors import SkillbenchError
-from skillbench.agents import AGENTS, Recorded, Reply
-from skillbench.agents._recorder import objects
-from skillbench.agents._session import SESSION_AGENTS, Role, Session, run_session
+from skillbench.agents import (
+    AGENTS,
+    SESSION_AGENTS,
+    Recorded,
+    Reply,
+    Role,
+    Session,
+    objects,
+    run_session,
+)
 from skillbench.catalog import ExecutionContext, Skill, SourceSpec
 from skillbench.cost._attribute import Marks, ModeCost, attribute_session, mode_cost
 from skillbench.cost._invocation import find_shell_injections, strip_frontmatter
