@@ -83,6 +83,7 @@ def body_mark(skill: Skill) -> str:
 def with_context(text: str, mode: ExecutionContext) -> str:
     """``SKILL.md`` text declaring ``mode``: any ``context:`` line removed, ``context: fork``
     added at the end of the frontmatter for a fork."""
+    text = text.removeprefix("\ufeff")
     if not text.startswith("---"):
         raise SkillbenchError("SKILL.md has no frontmatter")
     head, sep, rest = text[3:].partition("\n---")

@@ -31,6 +31,8 @@ def test_with_context_declares_each_mode() -> None:
         "# Tidy $ARGUMENTS\n\nSort every import.\n"
     )
     assert with_context(fork, "fork") == fork
+    crlf = with_context("\ufeff" + SKILL.replace("\n", "\r\n"), "inline")
+    assert crlf.replace("\r\n", "\n") == inline
 
 
 @pytest.mark.parametrize("text", ["# no frontmatter\n", "---\nname: x\nnever closed\n"])
