@@ -36,7 +36,17 @@ from skillbench.agents._fidelity import (
     render_inputs,
 )
 from skillbench.agents._install import install_notes
-from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder
+from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder, objects
+from skillbench.agents._session import (
+    SESSION_AGENTS,
+    ClaudeCodeSession,
+    Role,
+    Script,
+    Session,
+    SessionAgent,
+    SessionRequest,
+    run_session,
+)
 from skillbench.agents._spec import (
     AGENTS,
     STRICT_VARIABLE,
@@ -55,6 +65,7 @@ __all__ = [
     "AGENTS",
     "PROBE",
     "PROBE_USAGE",
+    "SESSION_AGENTS",
     "STRICT_VARIABLE",
     "AgentCheck",
     "AgentFidelity",
@@ -62,6 +73,7 @@ __all__ = [
     "Bridge",
     "BridgeCall",
     "Capture",
+    "ClaudeCodeSession",
     "Comparison",
     "Installed",
     "Recorded",
@@ -69,6 +81,11 @@ __all__ = [
     "RenderInputs",
     "Reply",
     "Responder",
+    "Role",
+    "Script",
+    "Session",
+    "SessionAgent",
+    "SessionRequest",
     "Turn",
     "Upstream",
     "Wire",
@@ -90,9 +107,11 @@ __all__ = [
     "likely_cause",
     "make_template",
     "map_agent_turns",
+    "objects",
     "render_capture",
     "render_inputs",
     "responses_tools",
+    "run_session",
     "run_turn",
     "store_snapshot",
     "unverified_note",

@@ -263,6 +263,8 @@ class Turn:
     prompt: str
     timeout: float
     responder: Responder | None
+    args: tuple[str, ...] = ()
+    """Extra CLI arguments for this turn (a session id to start or resume)."""
 
 
 def run_turn(
@@ -276,7 +278,8 @@ def run_turn(
     extra = spec.lay_out(sources, workspace)
     spec.configure(workspace, turn.settings, turn.usage)
     with Recorder(turn.responder) as recorder:
-        command = spec.command(executable, turn.prompt, turn.model, recorder.base_url) + extra
+        command = spec.command(executable, turn.prompt, turn.model, recorder.base_url)
+        command += extra + list(turn.args)
         environment = {**spec.environment(workspace, recorder.base_url), **turn.env}
         output = _run(command, environment, workspace.project, turn.timeout)
         return list(recorder.requests), output

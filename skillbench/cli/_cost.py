@@ -7,6 +7,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from skillbench.agents import SESSION_AGENTS
 from skillbench.cli._common import (
     EXIT_OK,
     add_cwd,
@@ -28,12 +29,23 @@ then only its summary carried), the break-even number of remaining turns at whic
 gets cheaper, a recommendation at --horizon, and what the rendered listing costs per turn.
 Shell injections (!`cmd`) are shown and counted, never executed. Formulas: docs/cost.md.
 
+The fork constants (sub-agent prompt, work, summary) are the modelled defaults, or, for a
+--profile verified against an agent version that `cost --measure` has calibrated, the
+measured ones; the first line says which. --fork-* and --summary-tokens replace both.
+
+--measure AGENT runs the installed agent CLI offline instead (a scripted loopback model):
+each skill once inline and once forked, then --follow-ups user turns; it prints measured
+beside modelled tokens, the break-even turn, what the model got wrong, and stores the
+calibrated constants in the agent version's cache folder.
+
 SOURCE is [KIND=]PATH as for `skillbench catalog`.
 
 examples:
   skillbench cost datasets/devtools/skills/project
   skillbench cost bundled=./builtin project=./.claude/skills --model claude-sonnet-4-5
   skillbench cost ./skills --horizon 20 --format json
+  skillbench cost project=datasets/devtools/skills/project --measure claude-code \
+      --skill perf-profile --skill review
 """
 
 
@@ -71,28 +83,75 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="sub-agent summary returned to the main context (default: 200)",
     )
+    parser.add_argument(
+        "--measure",
+        metavar="AGENT",
+        choices=SESSION_AGENTS.names(),
+        help="measure on the installed agent CLI and calibrate (choices: %(choices)s)",
+    )
+    parser.add_argument(
+        "--skill",
+        action="append",
+        default=None,
+        help="with --measure: only this skill (repeatable; default: every skill)",
+    )
+    parser.add_argument(
+        "--follow-ups",
+        type=follow_ups,
+        default=(1, 5, 10),
+        help="with --measure: follow-up turns to total over, comma-separated (default: 1,5,10)",
+    )
     add_format(parser, ["text", "json"], "text")
 
 
-def run(args: argparse.Namespace) -> int:
-    from skillbench.catalog import load_catalog
-    from skillbench.cost import (
-        DEFAULT_HORIZON,
-        CostModel,
-        listing_cost,
-        pricing_for,
-        skill_costs,
-    )
+def follow_ups(text: str) -> tuple[int, ...]:
+    """argparse ``type`` for ``1,5,10``: distinct counts of at least 1, sorted."""
+    values = sorted({positive_int(part) for part in text.split(",") if part.strip()})
+    if not values:
+        raise argparse.ArgumentTypeError("expected counts such as 1,5,10")
+    return tuple(values)
 
-    overrides = {
+
+def fork_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The fork constants given on the command line, by ``CostModel`` field."""
+    given = {
         "fork_system_prompt_tokens": args.fork_system_tokens,
         "fork_work_tokens": args.fork_work_tokens,
         "summary_tokens": args.summary_tokens,
     }
-    horizon = args.horizon or DEFAULT_HORIZON
-    cost_model = CostModel(
-        model=args.model, horizon=horizon, **{k: v for k, v in overrides.items() if v is not None}
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.measure:
+        from skillbench.cli._cost_measure import run_measure
+
+        return run_measure(args)
+    from skillbench.catalog import load_catalog
+    from skillbench.cost import (
+        DEFAULT_HORIZON,
+        MODELLED,
+        CostModel,
+        listing_cost,
+        pricing_for,
+        profile_calibration,
+        skill_costs,
     )
+
+    given = fork_overrides(args)
+    horizon = args.horizon or DEFAULT_HORIZON
+    cost_model = CostModel(model=args.model, horizon=horizon, **given)
+    if not given:
+        cost_model = profile_calibration(args.profile, cost_model)
+    constants = cost_model.basis
+    version = PROFILES.get(args.profile).agent_version
+    if given:
+        constants += " (given by hand)"
+    elif cost_model.basis == MODELLED and version and args.profile in SESSION_AGENTS.names():
+        constants += (
+            f" (no calibration of {args.profile} {version} in the cache: "
+            f"`skillbench cost --measure {args.profile}` measures it)"
+        )
     pricing = pricing_for(args.model)
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)
     listing = render_listing(
@@ -102,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
         "model": pricing.model,
         "pricing": asdict(pricing),
         "cost_model": asdict(cost_model),
+        "fork_constants": constants,
         "profile": args.profile,
         "budget": listing.budget,
         "skills": [
@@ -123,6 +183,7 @@ def to_text(report: dict[str, Any]) -> str:
     p = report["pricing"]
     cache = "" if p["cache_read"] is None else f", cache read ${p['cache_read'] * 1e6:.2f}"
     lines = [
+        f"fork constants: {report['fork_constants']}",
         f"model {report['model']}: ${p['input'] * 1e6:.2f} input, "
         f"${p['output'] * 1e6:.2f} output per 1M tokens{cache}",
         f"fork = system {model['fork_system_prompt_tokens']} + body + request + work "

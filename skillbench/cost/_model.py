@@ -12,6 +12,9 @@ from skillbench.tokens import DEFAULT_TOKEN_MODEL, count_tokens
 
 Mode = Literal["inline", "fork"]
 
+MODELLED = "modelled"
+"""``CostModel.basis`` of the defaults (or of constants given by hand)."""
+
 
 @dataclass(frozen=True, slots=True)
 class CostModel:
@@ -28,6 +31,14 @@ class CostModel:
             decision.
         horizon: remaining turns to assume for every decision; ``None`` takes them from the
             requests' sessions.
+        body_overhead_tokens: what the agent adds around a body it injects, beyond the
+            reference ``<skill>`` wrapper counted in B (a base-directory line, a launch
+            notice); negative when it adds less. Measured by a calibration, else 0.
+        fork_system_prompt_by_agent: the sub-agent's system prompt per sub-agent type (a
+            skill's ``agent`` field), where it differs from ``fork_system_prompt_tokens``;
+            pairs, so the model stays hashable.
+        basis: what the fork constants rest on: ``modelled`` (defaults or given by hand) or
+            ``measured on AGENT VERSION`` (a calibration, see ``skillbench cost --measure``).
     """
 
     model: str = DEFAULT_TOKEN_MODEL
@@ -35,6 +46,9 @@ class CostModel:
     fork_work_tokens: int = 1000
     summary_tokens: int = 200
     horizon: int | None = None
+    body_overhead_tokens: int = 0
+    fork_system_prompt_by_agent: tuple[tuple[str, int], ...] = ()
+    basis: str = MODELLED
 
     def __post_init__(self) -> None:
         for name in ("fork_system_prompt_tokens", "fork_work_tokens", "summary_tokens"):
@@ -42,6 +56,11 @@ class CostModel:
                 raise ValueError(f"{name} must be >= 0")
         if self.horizon is not None and self.horizon < 1:
             raise ValueError("horizon must be >= 1")
+
+    def system_prompt_tokens(self, skill: Skill) -> int:
+        """P for ``skill``: its sub-agent type's when known, else the general one."""
+        by_agent = dict(self.fork_system_prompt_by_agent)
+        return by_agent.get(skill.agent or "", self.fork_system_prompt_tokens)
 
     def decision(
         self,
@@ -60,12 +79,13 @@ class CostModel:
         """
         invocation = process_invocation(skill, args=args, via=via, session_id=session_id)
         text = invocation.reason if invocation.denied else invocation.text
+        body = count_tokens(text or "", self.model)
         return DecisionCost(
-            body_tokens=count_tokens(text or "", self.model),
+            body_tokens=body if invocation.denied else max(0, body + self.body_overhead_tokens),
             request_tokens=count_tokens(request, self.model),
             remaining_turns=remaining_turns,
             declared=skill.context,
-            system_tokens=self.fork_system_prompt_tokens,
+            system_tokens=self.system_prompt_tokens(skill),
             work_tokens=self.fork_work_tokens,
             summary_tokens=self.summary_tokens if summary_tokens is None else summary_tokens,
             denied=invocation.denied,

@@ -13,9 +13,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pydantic import SerializerFunctionWrapHandler, model_serializer
+
 from skillbench._errors import SkillbenchError
 from skillbench.catalog import ExecutionContext, Skill
-from skillbench.cost._model import CostModel, DecisionCost, break_even_turns
+from skillbench.cost._model import MODELLED, CostModel, DecisionCost, break_even_turns
 from skillbench.cost._pricing import Pricing, pricing_for
 from skillbench.dataset import LabelledRequest
 from skillbench.types import NOT_RUN, UNWANTED, Record
@@ -132,12 +134,23 @@ class CellCost(CostTotals):
     """Assumed work of a sub-agent beyond the skill."""
     summary_tokens: int
     """Assumed size of a sub-agent's summary."""
+    fork_constants: str | None = None
+    """What the three fork constants rest on when measured (`measured on claude-code 2.1.328`,
+    from `skillbench cost --measure`); absent: modelled (defaults or the config's)."""
     measured_summaries: MeasuredSummaries | None
     """Summaries measured by running forks (null: none)."""
     sessions: SessionDigest
     """Per-session spread."""
     per_skill: dict[str, InvokedSkillCost]
     """Invoked skill → its cost."""
+
+    @model_serializer(mode="wrap")
+    def _modelled_unsaid(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Modelled constants leave ``fork_constants`` out: runs read as they were written."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("fork_constants") is None:
+            data.pop("fork_constants", None)
+        return data
 
 
 def remaining_turns(requests: Iterable[LabelledRequest]) -> dict[str, int]:
@@ -283,6 +296,7 @@ def cell_cost(
         fork_system_prompt_tokens=cost_model.fork_system_prompt_tokens,
         fork_work_tokens=cost_model.fork_work_tokens,
         summary_tokens=cost_model.summary_tokens,
+        fork_constants=None if cost_model.basis == MODELLED else cost_model.basis,
         measured_summaries=_measured_summaries(rows),
         **dict(_totals(pairs, pricing)),
         sessions=SessionDigest(

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from skillbench.cost import CostModel, RequestIndex, SkillLookup, annotate_rows, cell_cost
+from skillbench.cost import (
+    FORK_CONSTANTS,
+    CostModel,
+    RequestIndex,
+    SkillLookup,
+    annotate_rows,
+    cell_cost,
+    profile_calibration,
+)
 from skillbench.dataset import LabelledRequest
 from skillbench.replay._annotators import ANNOTATORS
 from skillbench.replay._experiment import Experiment
@@ -18,7 +26,9 @@ class CostAnnotator:
     """Adds ``inline_tokens``/``fork_tokens``/``declared_tokens`` and the cell ``cost`` object.
 
     Catalogs are the run's own, loaded once by the grid (by variant and profile), so a resumed
-    run's kept rows enter the cell totals exactly as in an uninterrupted run.
+    run's kept rows enter the cell totals exactly as in an uninterrupted run. With
+    ``calibrate``, a cell whose profile's agent version was measured (``cost --measure``)
+    uses the measured fork constants, and its ``cost`` says so.
     """
 
     def __init__(
@@ -26,19 +36,30 @@ class CostAnnotator:
         cost_model: CostModel,
         requests: Sequence[LabelledRequest],
         catalogs: Mapping[tuple[str, str], SkillLookup],
+        calibrate: bool = False,
     ) -> None:
         self.cost_model = cost_model
         self.requests = RequestIndex(requests)
         self._catalogs = catalogs
+        self._calibrate = calibrate
+        self._models: dict[str, CostModel] = {}
 
     def annotate_row(self, row: ResultRow, query: Query, decision: Decision) -> ResultRow:
-        return annotate_rows([row], self._catalog(row), self.requests, self.cost_model)[0]
+        model = self._model(row)
+        return annotate_rows([row], self._catalog(row), self.requests, model)[0]
 
     def annotate_cell(self, cell: CellFields, rows: Sequence[ResultRow]) -> CellFields:
         if not rows:
             return cell
-        cost = cell_cost(rows, self._catalog(cell), self.requests, self.cost_model)
+        cost = cell_cost(rows, self._catalog(cell), self.requests, self._model(cell))
         return cell.model_copy(update={"cost": cost})
+
+    def _model(self, key: CellKey) -> CostModel:
+        if not self._calibrate:
+            return self.cost_model
+        if key.profile not in self._models:
+            self._models[key.profile] = profile_calibration(key.profile, self.cost_model)
+        return self._models[key.profile]
 
     def _catalog(self, key: CellKey) -> SkillLookup:
         return self._catalogs[key.catalog, key.profile]
@@ -46,5 +67,8 @@ class CostAnnotator:
 
 @ANNOTATORS.register("cost")
 def cost_annotator(experiment: Experiment, grid: Grid) -> CostAnnotator:
-    """Costs under the config's ``cost:`` section (tokenizer: the run's ``token_model``)."""
-    return CostAnnotator(experiment.cost, grid.requests, grid.catalogs)
+    """Costs under the config's ``cost:`` section (tokenizer: the run's ``token_model``);
+    measured fork constants where the config sets none and a calibration exists."""
+    section = experiment.document.get("cost")
+    given = isinstance(section, dict) and any(k in section for k in FORK_CONSTANTS)
+    return CostAnnotator(experiment.cost, grid.requests, grid.catalogs, calibrate=not given)

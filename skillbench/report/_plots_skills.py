@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from skillbench.cost import InvokedSkillCost
+from skillbench.cost import CellCost, InvokedSkillCost
 from skillbench.report._doc import Figure, Table
 from skillbench.report._effects import cells_text, selector_cells
 from skillbench.report._figure import COLORS, finite, headed, png, pyplot, thousands
@@ -112,10 +112,21 @@ def confusion_heatmap(run: Run, top: int = 12) -> Figure:
     )
 
 
+def _cell_costs(run: Run) -> list[CellCost]:
+    """Each drawn cell's ``cost``, when recorded."""
+    cells = selector_cells(run, distinct(run.summary.cells)[0])
+    return [cell.cost for cell in cells if cell.cost is not None]
+
+
 def _per_skill_costs(run: Run) -> list[dict[str, InvokedSkillCost]]:
     """Each drawn cell's ``cost.per_skill`` (skill name → figures), when recorded."""
-    cells = selector_cells(run, distinct(run.summary.cells)[0])
-    return [cell.cost.per_skill for cell in cells if cell.cost is not None]
+    return [cost.per_skill for cost in _cell_costs(run)]
+
+
+def _constants(run: Run) -> str:
+    """What the drawn cells' fork constants rest on: measured (by whom) or modelled."""
+    said = sorted({cost.fork_constants or "modelled" for cost in _cell_costs(run)})
+    return "Fork constants: " + (" / ".join(said) or "modelled") + "."
 
 
 def _break_even(run: Run) -> dict[str, float | None]:
@@ -204,7 +215,7 @@ def inline_vs_fork(run: Run, top: int = 15) -> Figure:
         "summary carried (docs/cost.md). “Fork cheaper for P%”: the share of these "
         "invocations where fork used fewer tokens; “from N turns left”: the median "
         "remaining turns from which fork is cheaper, so a skill invoked mostly near the end "
-        "of its sessions can have a break-even and still a longer fork bar."
+        "of its sessions can have a break-even and still a longer fork bar. " + _constants(run)
     )
     values = {
         "inline": dict(zip(names, inline, strict=True)),

@@ -1,0 +1,235 @@
+"""Inline versus fork measured on a shipped agent: one scripted session per skill and mode.
+
+The skill is installed alone, once with ``context: fork`` and once without, and the same
+conversation runs through the real CLI: the user asks for the skill, the scripted model calls
+it, the agent runs it (its body joins the conversation, or a sub-agent gets it and answers
+with a fixed summary), then the user sends ``follow_ups`` more turns, each answered with a
+fixed short text. Every request is recorded and split into parts (``_attribute``), so the
+figures are the agent's own overhead around a skill, not a model's behaviour.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from skillbench._errors import SkillbenchError
+from skillbench.agents import (
+    AGENTS,
+    SESSION_AGENTS,
+    Recorded,
+    Reply,
+    Role,
+    Session,
+    objects,
+    run_session,
+)
+from skillbench.catalog import ExecutionContext, Skill, SourceSpec
+from skillbench.cost._attribute import Marks, ModeCost, attribute_session, mode_cost
+from skillbench.cost._invocation import find_shell_injections, strip_frontmatter
+from skillbench.types import JsonObject
+
+SUMMARY = " ".join(
+    f"Finding {i}: the step the skill asked for was done and its result checked against the "
+    "request; nothing else needs the user's attention for this point."
+    for i in range(1, 8)
+)
+"""The sub-agent's scripted answer: about 200 tokens, the summary size the model assumes."""
+ANSWER = "Done."
+"""The scripted answer to every other request."""
+DEFAULT_ARGS = "src/"
+"""What the user's request hands to a skill that takes arguments."""
+_CONTEXT_LINE = re.compile(r"^context[ \t]*:.*\r?\n", re.M)
+_HOOKS_LINE = re.compile(r"^hooks[ \t]*:", re.M)
+
+
+@dataclass(frozen=True)
+class SkillMeasurement:
+    """One skill measured both ways on one agent."""
+
+    skill: Skill
+    agent: str
+    version: str
+    request: str
+    args: str | None
+    inline: ModeCost
+    fork: ModeCost
+    subagent_sees_request: bool
+
+
+def request_text(skill: Skill, args: str | None) -> str:
+    """The user's first message: it asks for the skill by name."""
+    return f"Please use the {skill.name} skill" + (f" on {args}." if args else ".")
+
+
+def follow_up_texts(count: int) -> list[str]:
+    return [f"Follow-up question {i}: is there anything else?" for i in range(1, count + 1)]
+
+
+def body_mark(skill: Skill) -> str:
+    """The first line of the body long enough to be its own and free of anything expanded."""
+    lines = [line.strip() for line in strip_frontmatter(skill.body).splitlines()]
+    usable = [line for line in lines if len(line) >= 8 and "$" not in line and "{" not in line]
+    if not usable:
+        raise SkillbenchError(f"{skill.path}: the body has no line to recognise it by")
+    return usable[0]
+
+
+def with_context(text: str, mode: ExecutionContext) -> str:
+    """``SKILL.md`` text declaring ``mode``: any ``context:`` line removed, ``context: fork``
+    added at the end of the frontmatter for a fork."""
+    text = text.removeprefix("\ufeff")
+    if not text.startswith("---"):
+        raise SkillbenchError("SKILL.md has no frontmatter")
+    head, sep, rest = text[3:].partition("\n---")
+    if not sep:
+        raise SkillbenchError("SKILL.md frontmatter is not closed")
+    head = _CONTEXT_LINE.sub("", head.lstrip("\r\n") + "\n")
+    if mode == "fork":
+        head += "context: fork\n"
+    return f"---\n{head.rstrip()}{sep}{rest}"
+
+
+def install(skill: Skill, mode: ExecutionContext, root: Path) -> SourceSpec:
+    """A copy of the skill's folder declaring ``mode``, as a source of the skill's own kind."""
+    folder = Path(skill.path or "").parent
+    target = root / mode / folder.name
+    shutil.copytree(folder, target, symlinks=False, ignore_dangling_symlinks=True)
+    file = target / Path(skill.path or "").name
+    file.write_text(with_context(file.read_text(encoding="utf-8"), mode), encoding="utf-8")
+    return SourceSpec(str(root / mode), skill.source)
+
+
+def script(agent: str, skill: Skill, args: str | None) -> Callable[[Role, Recorded], Reply]:
+    """The fixed model: the first request of the conversation calls the skill, a sub-agent
+    answers with ``SUMMARY``, everything else gets ``ANSWER``."""
+    support = SESSION_AGENTS.get(agent)
+
+    def answer(role: Role, recorded: Recorded) -> Reply:
+        if role == "subagent":
+            return Reply(text=SUMMARY)
+        messages = recorded.body.get("messages")
+        spoken = isinstance(messages, list) and any(
+            isinstance(m, dict) and m.get("role") == "assistant" for m in messages
+        )
+        return Reply(text=ANSWER) if spoken else support.skill_call(skill.name, args)
+
+    return answer
+
+
+def unmeasurable(skill: Skill) -> str | None:
+    """Why a scripted session cannot run ``skill`` (``None``: it can)."""
+    if skill.disable_model_invocation:
+        return "disable-model-invocation: the model cannot call it"
+    if skill.paths:
+        return (
+            f"paths: {', '.join(skill.paths)}: the agent offers a conditional skill only once "
+            "a matching file is touched, which a scripted session does not do"
+        )
+    if not skill.path:
+        return "no SKILL.md file to install"
+    injections = find_shell_injections(strip_frontmatter(skill.body))
+    if injections:
+        return (
+            f"the agent would run its shell injection !`{injections[0]}` on loading it; "
+            "skillbench never runs a skill's commands"
+        )
+    try:
+        head = Path(skill.path).read_text(encoding="utf-8").partition("\n---")[0]
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"{skill.path}: cannot read: {exc}"
+    if _HOOKS_LINE.search(head):
+        return "it declares hooks, commands the agent would run; skillbench never runs them"
+    return None
+
+
+def measure_skill(
+    agent: str,
+    skill: Skill,
+    *,
+    follow_ups: int,
+    model: str,
+    timeout: float = 180.0,
+) -> SkillMeasurement:
+    """Run ``skill`` inline and forked on ``agent`` with ``follow_ups`` later turns."""
+    reason = unmeasurable(skill)
+    if reason is not None:
+        raise SkillbenchError(f"{skill.name}: {reason}")
+    args = DEFAULT_ARGS if skill.arguments or skill.argument_hint else None
+    prompts = [request_text(skill, args), *follow_up_texts(follow_ups)]
+    costs: dict[ExecutionContext, ModeCost] = {}
+    sessions: dict[ExecutionContext, Session] = {}
+    with tempfile.TemporaryDirectory(prefix="skillbench-measure-") as tmp:
+        root = Path(tmp)
+        for mode in ("inline", "fork"):
+            source = install(skill, mode, root / "skills")
+            session = run_session(
+                agent,
+                [source],
+                prompts,
+                script(agent, skill, args),
+                root / f"run-{mode}",
+                timeout=timeout,
+            )
+            costs[mode] = _mode(session, skill, mode, prompts, model)
+            sessions[mode] = session
+    fork = sessions["fork"]
+    sees = any(
+        prompts[0] in json.dumps(r.recorded.body, ensure_ascii=False)
+        for r in fork.requests
+        if r.role == "subagent"
+    )
+    return SkillMeasurement(
+        skill, agent, fork.version, prompts[0], args, costs["inline"], costs["fork"], sees
+    )
+
+
+def _call_result(session: Session) -> str:
+    """The start of the last tool result the main conversation got, for error messages."""
+    results = [
+        block.get("content")
+        for request in session.requests
+        if request.role == "main"
+        for message in objects(request.recorded.body.get("messages"))
+        for block in objects(message.get("content"))
+        if block.get("type") == "tool_result"
+    ]
+    return json.dumps(results[-1], ensure_ascii=False)[:160] if results else "nothing"
+
+
+def _mode(
+    session: Session, skill: Skill, mode: ExecutionContext, prompts: Sequence[str], model: str
+) -> ModeCost:
+    spec = AGENTS.get(session.agent)
+
+    def listing(body: JsonObject) -> str | None:
+        try:
+            return spec.listing(body)
+        except SkillbenchError:
+            return None
+
+    marks = Marks(
+        listing, body_mark(skill), SESSION_AGENTS.get(session.agent).skill_tool, frozenset(prompts)
+    )
+    cost = mode_cost(attribute_session(session, marks, model))
+    if not cost.carried:
+        raise SkillbenchError(
+            f"{session.agent} {session.version}: {skill.name} ({mode}) never returned a result "
+            "of the skill call to the conversation"
+        )
+    if not cost.body:
+        raise SkillbenchError(
+            f"{session.agent} {session.version}: the body of {skill.name} ({mode}) never "
+            f"reached the model; the skill call returned: {_call_result(session)}"
+        )
+    if mode == "fork" and not cost.fixed:
+        raise SkillbenchError(
+            f"{session.agent} {session.version}: {skill.name} declared context: fork but no "
+            "sub-agent request was seen"
+        )
+    return cost
