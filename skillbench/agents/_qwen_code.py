@@ -1,0 +1,159 @@
+"""Driving Qwen Code offline: where it looks for skills and where its listing sits.
+
+Verified against Qwen Code 0.24.4: ``qwen -p`` posts ``/v1/chat/completions`` (streamed) to
+``OPENAI_BASE_URL`` with ``OPENAI_API_KEY`` and ``OPENAI_MODEL``; the listing is the first
+text part of the first user message, a ``<system-reminder>`` holding
+``<available_skills>``, its bundled skills sorted in among the user's. A second request
+after the turn (its managed-memory pass) is answered like the first.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skillbench._errors import SkillbenchError
+from skillbench.agents._recorder import Recorded, objects
+from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
+from skillbench.catalog import SourceKind, SourceSpec
+from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
+from skillbench.types import JsonObject
+
+if TYPE_CHECKING:
+    from skillbench.agents._capture import Capture
+
+LISTING_MARK = "<available_skills>"
+EMPTY_MARK = "No skills are currently available."
+DEFAULT_MODEL = "qwen3-coder-plus"
+"""The model a capture names when none is asked for (Qwen Code needs one; any name works
+against the recorder)."""
+QUIET = {"privacy": {"usageStatisticsEnabled": False}}
+"""Settings every run gets: no usage statistics (there is no network to send them to)."""
+_BUNDLED = re.compile(
+    r"<skill>\n<name>\n(?P<name>.*?)\n</name>\n<description>\n(?P<text>.*?) \(bundled\)\n"
+    r"</description>\n<location>\nbundled\n</location>\n</skill>",
+    re.DOTALL,
+)
+
+FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
+    "project": ("project", ".qwen/skills"),
+    "user": ("home", ".qwen/skills"),
+    "extra": ("home", ".agents/skills"),
+}
+"""Where a capture puts each source kind: Qwen Code's own folders, project and user; an
+``extra`` source goes to ``~/.agents/skills``, the second user folder it reads."""
+
+
+def _texts(body: JsonObject) -> list[str]:
+    """The text parts of the user messages, in order."""
+    found: list[str] = []
+    for message in objects(body.get("messages")):
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            found.append(content)
+        found += [str(p["text"]) for p in objects(content) if isinstance(p.get("text"), str)]
+    return found
+
+
+def skills_reminder(body: JsonObject) -> str | None:
+    """The ``<system-reminder>`` that lists the skills (tags included), or None."""
+    for text in _texts(body):
+        if text.startswith("<system-reminder>") and (LISTING_MARK in text or EMPTY_MARK in text):
+            return text
+    return None
+
+
+@dataclass(frozen=True)
+class QwenCode:
+    name: str = "qwen-code"
+    executable: str = "qwen"
+    npm_package: str = "@qwen-code/qwen-code"
+    verified_version: str = "0.24.4"
+
+    def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
+        for source in sources:
+            if source.kind not in FOLDERS:
+                raise SkillbenchError(
+                    f"{source.kind}={source.path}: Qwen Code has no folder for {source.kind} "
+                    "skills that a capture can fill (extensions must be installed; bundled "
+                    "skills come from the agent)"
+                )
+            copy_skills(source, _folders(workspace)[source.kind])
+        return []
+
+    def configure(
+        self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
+    ) -> None:
+        if usage:
+            raise SkillbenchError("qwen-code keeps no skill-usage history: drop the usage option")
+        path = workspace.home / ".qwen" / "settings.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({**QUIET, **settings}, indent=2), encoding="utf-8")
+
+    def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
+        return [executable, "-p", prompt, "--auth-type", "openai", "--model", model or DEFAULT_MODEL]
+
+    def environment(self, workspace: Workspace, base_url: str) -> dict[str, str]:
+        return {
+            **base_environment(),
+            "HOME": str(workspace.home),
+            "OPENAI_BASE_URL": f"{base_url}/v1",
+            "OPENAI_API_KEY": "skillbench-capture",
+        }
+
+    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
+        for recorded in requests:
+            if skills_reminder(recorded.body) is not None:
+                return recorded
+        raise SkillbenchError("qwen-code sent no request carrying a skill listing")
+
+    def listing(self, body: JsonObject) -> str:
+        reminder = skills_reminder(body)
+        if reminder is None:
+            raise SkillbenchError("qwen-code: the request carries no skill listing")
+        return reminder
+
+    def tools(self, body: JsonObject) -> list[JsonObject]:
+        return objects(body.get("tools"))
+
+    def installed(self, workspace: Workspace) -> list[SourceSpec]:
+        found = [SourceSpec(str(folder), kind) for kind, folder in _folders(workspace).items()]
+        return [s for s in found if Path(s.path).is_dir()]
+
+    def render_options(self, capture: Capture) -> RenderOptions:
+        return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
+
+    def snapshot(self, version: str, body: JsonObject, workspace: Workspace) -> AgentSnapshot:
+        """The bundled skills as a bare turn lists them (their text unescaped, the
+        ``when_to_use`` already joined as the agent joins it), the system prompt, tools."""
+        listing = self.listing(body)
+        skills = tuple(
+            BuiltinSkill(html.unescape(m["name"]), html.unescape(m["text"]))
+            for m in _BUNDLED.finditer(listing)
+        )
+        system = [str(m.get("content")) for m in objects(body.get("messages"))]
+        return AgentSnapshot(
+            agent=self.name,
+            version=version,
+            builtin_skills=skills,
+            texts={"system_prompt": system[0] if system else ""},
+            tools=tuple(self.tools(body)),
+            model=str(body.get("model")) if body.get("model") else None,
+        )
+
+
+def _folders(workspace: Workspace) -> dict[SourceKind, Path]:
+    return {
+        kind: (workspace.project if base == "project" else workspace.home) / relative
+        for kind, (base, relative) in FOLDERS.items()
+    }
+
+
+AGENTS.register("qwen-code")(QwenCode())
