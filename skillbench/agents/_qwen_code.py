@@ -98,7 +98,8 @@ class QwenCode:
         path.write_text(json.dumps({**QUIET, **settings}, indent=2), encoding="utf-8")
 
     def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
-        return [executable, "-p", prompt, "--auth-type", "openai", "--model", model or DEFAULT_MODEL]
+        model = model or DEFAULT_MODEL
+        return [executable, "-p", prompt, "--auth-type", "openai", "--model", model]
 
     def environment(self, workspace: Workspace, base_url: str) -> dict[str, str]:
         return {
