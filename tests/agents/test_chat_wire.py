@@ -23,8 +23,9 @@ def test_a_streamed_tool_call_and_its_usage() -> None:
             stream_options={"include_usage": True},
         )
         chunks = list(stream)
-    calls = [c for chunk in chunks for choice in chunk.choices for c in choice.delta.tool_calls or ()]
-    assert [(c.function.name, c.function.arguments) for c in calls] == [("skill", '{"skill": "pdf"}')]
+    deltas = [choice.delta for chunk in chunks for choice in chunk.choices]
+    calls = [(c.function.name, c.function.arguments) for d in deltas for c in d.tool_calls or ()]
+    assert calls == [("skill", '{"skill": "pdf"}')]
     finishes = [choice.finish_reason for chunk in chunks for choice in chunk.choices]
     assert finishes[-1] == "tool_calls"
     usage = [chunk.usage for chunk in chunks if chunk.usage is not None]

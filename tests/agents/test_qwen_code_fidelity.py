@@ -64,8 +64,8 @@ def test_past_8000_characters_user_skills_keep_their_first_line(tmp_path: Path) 
     when_to_use; the bundled skills keep their whole text."""
     skills = tmp_path / "s"
     for i in range(30):
-        long = "x" * 300
-        _write(skills, f"tool-{i:02d}", f"description: |\n  Line one {i}.\n  {long}\nwhen_to_use: Now\n")
+        text = f"description: |\n  Line one {i}.\n  {'x' * 300}\nwhen_to_use: Now\n"
+        _write(skills, f"tool-{i:02d}", text)
     listing = _identical([SourceSpec(str(skills), "project")])
     for i in range(30):
         assert _element(f"tool-{i:02d}", f"Line one {i}.", "project") in listing
@@ -96,8 +96,6 @@ def test_the_snapshot_holds_the_bundled_skills_and_the_skill_tool(tmp_path: Path
     cap = capture_agent("qwen-code", [f"project={skills}"], workdir=tmp_path / "w")
     assert cap.snapshot is not None and len(cap.snapshot.builtin_skills) >= 10
     assert "pdf-tools" not in {b.name for b in cap.snapshot.builtin_skills}
-    assert cap.listing.count("<location>\nbundled\n</location>") == len(
-        cap.snapshot.builtin_skills
-    )
+    assert cap.listing.count("<location>\nbundled\n</location>") == len(cap.snapshot.builtin_skills)
     assert any(t["function"]["name"] == "skill" for t in cap.tools)
     assert cap.requests[0].path == "/v1/chat/completions"
