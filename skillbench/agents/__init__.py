@@ -3,7 +3,12 @@
 Importing the package registers Claude Code and Codex in ``AGENTS``.
 """
 
-from skillbench.agents import _claude_code, _codex, _qwen_code  # noqa: F401  (register)
+from skillbench.agents import (  # noqa: F401  (register)
+    _claude_code,
+    _codex,
+    _opencode,
+    _qwen_code,
+)
 from skillbench.agents._bridge import Bridge, BridgeCall, Upstream, Wire, responses_tools
 from skillbench.agents._capture import (
     Capture,

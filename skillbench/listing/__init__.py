@@ -8,6 +8,7 @@ from skillbench.listing import (  # noqa: F401  (register)
     _claude_code,
     _codebot,
     _codex,
+    _opencode,
     _openharness,
     _qwen_code,
 )

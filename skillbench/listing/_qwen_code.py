@@ -17,16 +17,13 @@ level: ``project``, ``user``, ``extension`` or ``bundled``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
-from skillbench._sanitize import clean_line
-from skillbench._yaml import parse_yaml
 from skillbench.catalog import Precedence, Skill, SourceKind
 from skillbench.listing._claude_code_text import collation_key, utf16_len
 from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._raw import raw_field
 from skillbench.listing._renderer import Entry, Layout, Placed
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
@@ -48,7 +45,6 @@ LEVELS: Mapping[SourceKind, str] = {
 }
 """Qwen Code's level for each source kind (its ``.agents/skills`` and custom folders are
 user level); managed skills have none."""
-_FRONTMATTER = re.compile(r"^---\n([\s\S]*?)\n---(?:\n|$)")
 
 QWEN_CODE = Precedence(
     "qwen-code",
@@ -64,30 +60,6 @@ def escape_xml(text: str) -> str:
     for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
         text = text.replace(raw, entity)
     return text.replace('"', "&quot;").replace("'", "&apos;")
-
-
-def raw_field(skill: Skill, key: str, loaded: str | None) -> str | None:
-    """The frontmatter value ``key`` as Qwen Code reads it (line breaks and edge spaces
-    kept), when the skill's file still holds what the catalog loaded; else ``loaded``.
-
-    The catalog folds every text field to one safe line; only a value that folds to exactly
-    the loaded one is taken, so nothing the catalog removed comes back.
-    """
-    if loaded is None or skill.path is None or not skill.path.endswith("SKILL.md"):
-        return loaded
-    try:
-        text = Path(skill.path).read_text(encoding="utf-8").lstrip("\ufeff")
-    except (OSError, UnicodeDecodeError):
-        return loaded
-    match = _FRONTMATTER.match(text.replace("\r\n", "\n").replace("\r", "\n"))
-    try:
-        meta = parse_yaml(match.group(1), skill.path) if match else None
-    except Exception:  # a file changed since loading: keep what was loaded
-        return loaded
-    value = meta.get(key) if isinstance(meta, dict) else None
-    if isinstance(value, str) and clean_line(value).text == loaded:
-        return value
-    return loaded
 
 
 def element(name: str, text: str, level: str) -> str:
