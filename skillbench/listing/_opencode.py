@@ -6,7 +6,7 @@ absolute path; ``<built-in>`` for opencode's own skill).
 
 - Name and description are listed as the frontmatter holds them: not escaped, line breaks
   kept. Only the location is XML-escaped.
-- A skill without a description is not listed.
+- A skill without a description is not listed; ``disable-model-invocation`` is not read.
 - Order: by name, a locale-aware comparison (as Claude Code sorts); no budget.
 - Loading: ``~/.claude/skills`` and ``~/.agents/skills``, then ``.claude``/``.agents``
   folders from the working directory up to the worktree root, then config folders and
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from skillbench.catalog import Precedence, Skill, loaded_fallback_description
+from skillbench.catalog import Precedence, Skill
 from skillbench.listing._claude_code_text import collation_key
 from skillbench.listing._profile import Profile, register_profile
 from skillbench.listing._raw import raw_field
@@ -39,7 +39,11 @@ OPENCODE = Precedence(
     "opencode: the skill read last wins (user, project, config folders, skills.paths); "
     "files are read concurrently, so a clash has no fixed winner",
     paths="ignored",
+    codex_limits=True,
 )
+"""``codex_limits``: like Codex, opencode does not read ``disable-model-invocation`` and
+skips a skill without a description (it also rejects over-long names, which opencode
+lists: an approximation)."""
 
 
 def escape_location(text: str) -> str:
@@ -78,8 +82,6 @@ class OpencodeRenderer:
     def hidden(self, skill: Skill) -> str | None:
         if skill.path is not None and not skill.path.endswith("SKILL.md"):
             return "opencode loads only SKILL.md files, not other skill declarations"
-        if skill.description == loaded_fallback_description(skill.body, skill.name):
-            return "opencode lists no skill without a description"
         if skill.source in ("bundled", "managed"):
             return f"opencode has no {skill.source} skills besides its own"
         return None
@@ -88,7 +90,8 @@ class OpencodeRenderer:
         return skill.path
 
     def entry(self, skill: Skill, index: int) -> Entry:
-        description = raw_field(skill, "description", skill.description) or ""
+        description = raw_field(skill, "description", skill.description, closing_break=True)
+        description = description or ""
         text = element(skill.name, description, skill.path or "")
         return Entry(skill, index, text, "full", description)
 
