@@ -256,7 +256,8 @@ def _read(recorded: Recorded, answer: Mapping[str, Any]) -> tuple[Reply, tuple[i
     """
     tokens = _tokens(answer)
     if chat.PATH in recorded.path:
-        message = next(iter(answer.get("choices") or ()), {}).get("message") or {}
+        choices: list[Any] = answer.get("choices") or [{}]
+        message: Mapping[str, Any] = choices[0].get("message") or {}
         for call in message.get("tool_calls") or ():
             function = call.get("function") or {}
             name = str(function.get("name"))

@@ -1,4 +1,4 @@
-"""The ``agent`` selector for the agents that speak OpenAI chat completions (Qwen Code).
+"""The ``agent`` selector for the agents that speak OpenAI chat completions (Qwen Code, opencode).
 
 The scripted loopback model of ``test_live_selector`` decides ("trigger NAME now" calls the
 agent's skill tool, other text is answered in text). A run with the live agent and the
@@ -18,7 +18,7 @@ from tests.agents.test_live_selector import _TRIGGER, _expected, _run, _setup
 from tests.support.agents import needs_agent
 from tests.support.fake_openai import FakeOpenAI
 
-SKILL_TOOL = {"qwen-code": ("skill", "skill")}
+SKILL_TOOL = {"opencode": ("skill", "name"), "qwen-code": ("skill", "skill")}
 
 
 def script(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
@@ -28,9 +28,13 @@ def script(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
         return "Nothing to do with a skill."
     tools = {t["function"]["name"] for t in body.get("tools") or ()}
     for tool, argument in SKILL_TOOL.values():
-        if tool in tools:
+        if tool in tools and argument in _schema(body, tool).get("properties", {}):
             return [(tool, json.dumps({argument: found.group(1)}))]
     return [("Skill", json.dumps({"skill": found.group(1)}))]
+
+
+def _schema(body: Mapping[str, Any], name: str) -> Any:
+    return next(t for t in body["tools"] if t["function"]["name"] == name)["function"]["parameters"]
 
 
 def _rows(out: Path) -> dict[str, dict[str, str | None]]:
