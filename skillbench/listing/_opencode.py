@@ -90,8 +90,7 @@ class OpencodeRenderer:
         return skill.path
 
     def entry(self, skill: Skill, index: int) -> Entry:
-        description = raw_field(skill, "description", skill.description, closing_break=True)
-        description = description or ""
+        description = raw_field(skill, "description", skill.description) or ""
         text = element(skill.name, description, skill.path or "")
         return Entry(skill, index, text, "full", description)
 

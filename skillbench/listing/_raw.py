@@ -19,15 +19,12 @@ from skillbench.catalog import Skill
 _FRONTMATTER = re.compile(r"^---\n([\s\S]*?)\n---(?:\n|$)")
 
 
-def raw_field(
-    skill: Skill, key: str, loaded: str | None, *, closing_break: bool = False
-) -> str | None:
+def raw_field(skill: Skill, key: str, loaded: str | None) -> str | None:
     """The frontmatter value ``key`` as written (line breaks and edge spaces kept), when
     the skill's file still holds what the catalog loaded; else ``loaded``.
 
-    ``closing_break``: the YAML is parsed with the line break before the closing ``---``
-    (opencode's parser keeps it, so a block scalar ending the frontmatter ends in a break;
-    Qwen Code's cuts it)."""
+    The YAML is read with the line break before the closing ``---``: both agents' parsers
+    end a block scalar that closes the frontmatter with a break."""
     if loaded is None or skill.path is None or not skill.path.endswith("SKILL.md"):
         return loaded
     try:
@@ -36,8 +33,7 @@ def raw_field(
         return loaded
     match = _FRONTMATTER.match(text.replace("\r\n", "\n").replace("\r", "\n"))
     try:
-        source = match.group(1) + ("\n" if closing_break else "") if match else None
-        meta = parse_yaml(source, skill.path) if source is not None else None
+        meta = parse_yaml(match.group(1) + "\n", skill.path) if match else None
     except InputError:  # the file changed since loading: keep what was loaded
         return loaded
     value = meta.get(key) if isinstance(meta, dict) else None

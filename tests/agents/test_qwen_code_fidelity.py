@@ -50,7 +50,9 @@ def test_two_skills_project_and_user(tmp_path: Path) -> None:
         "when_to_use: When asked\n",
     )
     _write(user, "zeta-tool", "description: Zeta's things.\n")
+    _write(user, "fold-end", "description: >\n  Folded\n  at the end.\n")
     listing = _identical([SourceSpec(str(project), "project"), SourceSpec(str(user), "user")])
+    assert _element("fold-end", "Folded at the end.\n", "user") in listing
     db = "Migrate the &quot;main&quot; database.\nKeeps &lt;backups&gt; &amp; logs.\n — When asked"
     assert _element("db-migrate", db, "project") in listing
     assert _element("zeta-tool", "Zeta&apos;s things.", "user") in listing
