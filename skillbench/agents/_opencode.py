@@ -21,7 +21,7 @@ from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
 from skillbench.catalog import SourceKind, SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
-from skillbench.types import JsonObject
+from skillbench.types import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from skillbench.agents._capture import Capture
@@ -141,7 +141,14 @@ class Opencode:
         return [s for s in found if Path(s.path).is_dir()]
 
     def render_options(self, capture: Capture) -> RenderOptions:
-        return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
+        """The capture's folders as the locations' roots, and its snapshot."""
+        roots: dict[str, JsonValue] = {
+            kind: str(folder) for kind, folder in _folders(capture.workspace).items()
+        }
+        options: dict[str, JsonValue | AgentSnapshot] = {"roots": roots}
+        if capture.snapshot is not None:
+            options["snapshot"] = capture.snapshot
+        return options
 
     def snapshot(self, version: str, body: JsonObject, workspace: Workspace) -> AgentSnapshot:
         """opencode's own skill as a bare turn lists it, the system prompt and tools."""

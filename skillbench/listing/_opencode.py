@@ -17,9 +17,9 @@ absolute path; ``<built-in>`` for opencode's own skill).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from skillbench.catalog import Precedence, Skill
+from skillbench.catalog import Precedence, Skill, SourceKind
 from skillbench.listing._claude_code_text import collation_key
 from skillbench.listing._profile import Profile, register_profile
 from skillbench.listing._raw import raw_field
@@ -31,6 +31,14 @@ AGENT_VERSION = "1.18.33"
 OPEN = "<available_skills>"
 CLOSE = "</available_skills>"
 BUILT_IN = "<built-in>"
+DEFAULT_ROOTS: Mapping[SourceKind, str] = {
+    "project": ".agents/skills",
+    "user": "~/.agents/skills",
+    "extra": "~/.claude/skills",
+    "plugin": ".opencode/skills",
+}
+"""Where each source kind lives on a user's machine (opencode prints the absolute path; a
+render can pass the real folders, as a fidelity check does)."""
 
 OPENCODE = Precedence(
     "opencode",
@@ -65,9 +73,11 @@ class OpencodeRenderer:
 
     Args:
         builtin: opencode's own skills (from a snapshot), listed among the user's.
+        roots: the folder of each source kind, as the locations show it.
     """
 
     builtin: tuple[BuiltinSkill, ...] = ()
+    roots: Mapping[SourceKind, str] = field(default_factory=lambda: dict(DEFAULT_ROOTS))
     default_budget: int | None = None
     name: str = "opencode"
     budgeted: bool = False
@@ -87,11 +97,14 @@ class OpencodeRenderer:
         return None
 
     def shown_path(self, skill: Skill) -> str | None:
-        return skill.path
+        root = self.roots.get(skill.source)
+        if skill.rel_path is None or root is None:
+            return skill.path
+        return f"{root}/{skill.rel_path}"
 
     def entry(self, skill: Skill, index: int) -> Entry:
         description = raw_field(skill, "description", skill.description) or ""
-        text = element(skill.name, description, skill.path or "")
+        text = element(skill.name, description, self.shown_path(skill) or "")
         return Entry(skill, index, text, "full", description)
 
     def layout(
@@ -108,12 +121,16 @@ class OpencodeRenderer:
         return Layout(text, None, [e.placed for _, _, e in items if e is not None])
 
 
-def _opencode(snapshot: AgentSnapshot | str | None = "auto") -> OpencodeRenderer:
+def _opencode(
+    snapshot: AgentSnapshot | str | None = "auto", roots: Mapping[SourceKind, str] | None = None
+) -> OpencodeRenderer:
     """``snapshot`` supplies opencode's own skill: an AgentSnapshot, ``auto`` (the cached
-    snapshot of the verified version, if any), ``none`` or a path to a ``snapshot.json``."""
+    snapshot of the verified version, if any), ``none`` or a path to a ``snapshot.json``.
+    ``roots`` replaces the folders the locations start with."""
     if snapshot is None or isinstance(snapshot, str):
         snapshot = resolve_snapshot(snapshot, "opencode", AGENT_VERSION)
-    return OpencodeRenderer(snapshot.builtin_skills if snapshot is not None else ())
+    builtin = snapshot.builtin_skills if snapshot is not None else ()
+    return OpencodeRenderer(builtin, {**DEFAULT_ROOTS, **(roots or {})})
 
 
 register_profile(
