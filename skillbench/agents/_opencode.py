@@ -13,13 +13,20 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillbench._errors import SkillbenchError
+from skillbench.agents._layout import (
+    Folders,
+    carrying,
+    copy_sources,
+    installed_sources,
+    kind_folders,
+    listing_of,
+)
 from skillbench.agents._recorder import Recorded, objects
-from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
-from skillbench.catalog import SourceKind, SourceSpec
+from skillbench.agents._spec import AGENTS, Workspace, base_environment
+from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.types import JsonObject, JsonValue
 
@@ -44,7 +51,7 @@ QUIET = {
     "npm_config_offline": "true",
 }
 
-FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
+FOLDERS: Folders = {
     "project": ("project", ".agents/skills"),
     "user": ("home", ".agents/skills"),
     "extra": ("home", ".claude/skills"),
@@ -79,13 +86,7 @@ class Opencode:
     verified_version: str = "1.18.33"
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
-        for source in sources:
-            if source.kind not in FOLDERS:
-                raise SkillbenchError(
-                    f"{source.kind}={source.path}: opencode has no folder for {source.kind} "
-                    "skills that a capture can fill (its own skill comes from the agent)"
-                )
-            copy_skills(source, _folders(workspace)[source.kind])
+        copy_sources(self.name, FOLDERS, sources, workspace)
         return []
 
     def configure(
@@ -122,28 +123,21 @@ class Opencode:
         }
 
     def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        for recorded in requests:
-            if skills_block(recorded.body) is not None:
-                return recorded
-        raise SkillbenchError("opencode sent no request carrying a skill listing")
+        return carrying(self.name, requests, skills_block)
 
     def listing(self, body: JsonObject) -> str:
-        block = skills_block(body)
-        if block is None:
-            raise SkillbenchError("opencode: the request carries no skill listing")
-        return block
+        return listing_of(self.name, body, skills_block)
 
     def tools(self, body: JsonObject) -> list[JsonObject]:
         return objects(body.get("tools"))
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        found = [SourceSpec(str(folder), kind) for kind, folder in _folders(workspace).items()]
-        return [s for s in found if Path(s.path).is_dir()]
+        return installed_sources(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
         """The capture's folders as the locations' roots, and its snapshot."""
         roots: dict[str, JsonValue] = {
-            kind: str(folder) for kind, folder in _folders(capture.workspace).items()
+            kind: str(folder) for kind, folder in kind_folders(capture.workspace, FOLDERS).items()
         }
         options: dict[str, JsonValue | AgentSnapshot] = {"roots": roots}
         if capture.snapshot is not None:
@@ -163,13 +157,6 @@ class Opencode:
             tools=tuple(self.tools(body)),
             model=str(body.get("model")) if body.get("model") else None,
         )
-
-
-def _folders(workspace: Workspace) -> dict[SourceKind, Path]:
-    return {
-        kind: (workspace.project if base == "project" else workspace.home) / relative
-        for kind, (base, relative) in FOLDERS.items()
-    }
 
 
 AGENTS.register("opencode")(Opencode())

@@ -14,13 +14,19 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillbench._errors import SkillbenchError
+from skillbench.agents._layout import (
+    Folders,
+    carrying,
+    copy_sources,
+    installed_sources,
+    listing_of,
+)
 from skillbench.agents._recorder import Recorded, objects
-from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
-from skillbench.catalog import SourceKind, SourceSpec
+from skillbench.agents._spec import AGENTS, Workspace, base_environment
+from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.types import JsonObject
 
@@ -40,7 +46,7 @@ _BUNDLED = re.compile(
     re.DOTALL,
 )
 
-FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
+FOLDERS: Folders = {
     "project": ("project", ".qwen/skills"),
     "user": ("home", ".qwen/skills"),
     "extra": ("home", ".agents/skills"),
@@ -78,14 +84,7 @@ class QwenCode:
     verified_version: str = "0.24.4"
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
-        for source in sources:
-            if source.kind not in FOLDERS:
-                raise SkillbenchError(
-                    f"{source.kind}={source.path}: Qwen Code has no folder for {source.kind} "
-                    "skills that a capture can fill (extensions must be installed; bundled "
-                    "skills come from the agent)"
-                )
-            copy_skills(source, _folders(workspace)[source.kind])
+        copy_sources(self.name, FOLDERS, sources, workspace)
         return []
 
     def configure(
@@ -110,23 +109,16 @@ class QwenCode:
         }
 
     def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        for recorded in requests:
-            if skills_reminder(recorded.body) is not None:
-                return recorded
-        raise SkillbenchError("qwen-code sent no request carrying a skill listing")
+        return carrying(self.name, requests, skills_reminder)
 
     def listing(self, body: JsonObject) -> str:
-        reminder = skills_reminder(body)
-        if reminder is None:
-            raise SkillbenchError("qwen-code: the request carries no skill listing")
-        return reminder
+        return listing_of(self.name, body, skills_reminder)
 
     def tools(self, body: JsonObject) -> list[JsonObject]:
         return objects(body.get("tools"))
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        found = [SourceSpec(str(folder), kind) for kind, folder in _folders(workspace).items()]
-        return [s for s in found if Path(s.path).is_dir()]
+        return installed_sources(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
         return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
@@ -148,13 +140,6 @@ class QwenCode:
             tools=tuple(self.tools(body)),
             model=str(body.get("model")) if body.get("model") else None,
         )
-
-
-def _folders(workspace: Workspace) -> dict[SourceKind, Path]:
-    return {
-        kind: (workspace.project if base == "project" else workspace.home) / relative
-        for kind, (base, relative) in FOLDERS.items()
-    }
 
 
 AGENTS.register("qwen-code")(QwenCode())

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from skillbench.catalog import Precedence, Skill, SourceKind
 from skillbench.listing._claude_code_text import collation_key
 from skillbench.listing._profile import Profile, register_profile
-from skillbench.listing._raw import raw_field
+from skillbench.listing._raw import escape_xml, raw_field
 from skillbench.listing._renderer import Entry, Layout
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
@@ -54,16 +54,10 @@ skips a skill without a description (it also rejects over-long names, which open
 lists: an approximation)."""
 
 
-def escape_location(text: str) -> str:
-    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;")):
-        text = text.replace(raw, entity)
-    return text.replace("'", "&#39;")
-
-
 def element(name: str, description: str, location: str) -> str:
     return (
         f"  <skill>\n    <name>{name}</name>\n    <description>{description}</description>\n"
-        f"    <location>{escape_location(location)}</location>\n  </skill>"
+        f"    <location>{escape_xml(location, '&#39;')}</location>\n  </skill>"
     )
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from skillbench.catalog import Precedence, Skill, SourceKind
 from skillbench.listing._claude_code_text import collation_key, utf16_len
 from skillbench.listing._profile import Profile, register_profile
-from skillbench.listing._raw import raw_field
+from skillbench.listing._raw import escape_xml, raw_field
 from skillbench.listing._renderer import Entry, Layout, Placed
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
@@ -53,13 +53,6 @@ QWEN_CODE = Precedence(
     "qwen-code: first found wins (project, user, extension, bundled)",
     paths="touched",
 )
-
-
-def escape_xml(text: str) -> str:
-    """``text`` escaped as Qwen Code escapes listing text (quotes included)."""
-    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
-        text = text.replace(raw, entity)
-    return text.replace('"', "&quot;").replace("'", "&apos;")
 
 
 def element(name: str, text: str, level: str) -> str:

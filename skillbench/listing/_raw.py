@@ -40,3 +40,11 @@ def raw_field(skill: Skill, key: str, loaded: str | None) -> str | None:
     if isinstance(value, str) and clean_line(value).text == loaded:
         return value
     return loaded
+
+
+def escape_xml(text: str, apostrophe: str = "&apos;") -> str:
+    """``text`` with ``&``, ``<``, ``>``, ``"`` and ``'`` escaped (Qwen Code writes ``'`` as
+    ``&apos;``, opencode as ``&#39;``)."""
+    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;")):
+        text = text.replace(raw, entity)
+    return text.replace("'", apostrophe)
