@@ -46,6 +46,7 @@ def _rows(out: Path) -> dict[str, dict[str, str | None]]:
     return by_selector
 
 
+@pytest.mark.agents
 @pytest.mark.slow
 @pytest.mark.parametrize("agent", sorted(SKILL_TOOL))
 def test_live_decisions_equal_the_direct_selectors(
