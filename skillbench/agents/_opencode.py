@@ -99,7 +99,13 @@ class Opencode:
         path.write_text(json.dumps(dict(settings), indent=2), encoding="utf-8")
 
     def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
-        return [executable, "run", "--model", f"{PROVIDER}/{model or DEFAULT_MODEL}", prompt]
+        if model not in (None, DEFAULT_MODEL):
+            raise SkillbenchError(
+                f"opencode: --model {model}: opencode runs only a model declared in its "
+                f"provider config, and a capture declares one, {DEFAULT_MODEL!r} (the name "
+                "changes one sentence of the system prompt, not the listing)"
+            )
+        return [executable, "run", "--model", f"{PROVIDER}/{DEFAULT_MODEL}", prompt]
 
     def environment(self, workspace: Workspace, base_url: str) -> dict[str, str]:
         provider = {
