@@ -34,7 +34,7 @@ def test_a_request_without_a_listing_names_the_agent(agent: str) -> None:
 
 
 def test_opencode_refuses_a_model_it_would_not_run() -> None:
-    with pytest.raises(SkillbenchError, match="^opencode: --model gpt-x: "):
+    with pytest.raises(SkillbenchError, match=r"^opencode: --model gpt-x: "):
         AGENTS.get("opencode").command("opencode", "hi", "gpt-x", "http://127.0.0.1:1")
 
 
