@@ -70,3 +70,21 @@ def test_live_decisions_equal_the_direct_selectors(
     assert forwarded >= 16
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["status"] == "complete"
+
+
+@pytest.mark.agents
+@pytest.mark.slow
+@pytest.mark.parametrize("agent", sorted(SKILL_TOOL))
+def test_a_live_run_stops_at_its_spend_cap(agent: str, tmp_path: Path) -> None:
+    """gpt-4o-mini's list price on the agent's whole prompt (thousands of tokens a call):
+    a $0.002 cap stops the run after a few calls, well before all 12."""
+    needs_agent(agent)(lambda: None)()
+    with FakeOpenAI(policy=script) as fake:
+        extra = ", model: openai/gpt-4o-mini, max_cost_usd: 0.002"
+        config = _setup(tmp_path, agent, fake.base_url, 12, extra)
+        assert _run(config) == 1
+        calls = fake.requests
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["status"] == "stopped"
+    assert "spend cap" in (manifest["stop_reason"] or "")
+    assert calls < 12
