@@ -4,7 +4,12 @@ Importing the package registers Claude Code and Codex in ``AGENTS``. ``installed
 and ``check_agent`` tell whether the installed releases still list as skillbench renders.
 """
 
-from skillbench.agents import _claude_code, _codex  # noqa: F401  (register)
+from skillbench.agents import (  # noqa: F401  (register)
+    _claude_code,
+    _codex,
+    _opencode,
+    _qwen_code,
+)
 from skillbench.agents._bridge import Bridge, BridgeCall, Upstream, Wire, responses_tools
 from skillbench.agents._capture import (
     Capture,

@@ -2,7 +2,8 @@
 
 The agent believes it talks to its vendor's API; the bridge forwards the turn that carries
 the listing to the configured model (Anthropic Messages or OpenAI Responses translated by
-litellm, by default over chat completions so Ollama, vLLM and llama.cpp servers work) and
+litellm, by default over chat completions so Ollama, vLLM and llama.cpp servers work; an
+agent that speaks chat completions itself goes through as it is) and
 hands the answer back. Every later request of the turn (a tool result coming back) is
 answered locally with a closing text: the first model turn decides, and no further call is
 paid for.
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
+from skillbench.agents import _chat as chat
 from skillbench.agents._recorder import Recorded, Reply, array, objects
 from skillbench.cache import ResponseCache, canonical_json
 from skillbench.types import JsonObject, JsonValue
@@ -138,7 +140,15 @@ def _call(upstream: Upstream, recorded: Recorded) -> tuple[JsonObject, float]:
     }
     if upstream.temperature is not None:
         common["temperature"] = upstream.temperature
-    if "/responses" in recorded.path:
+    if chat.PATH in recorded.path:
+        response = litellm.completion(
+            messages=body.get("messages") or [],
+            tools=body.get("tools") or None,
+            max_tokens=upstream.max_tokens,
+            **common,
+        )
+        answer = json.loads(cast(Any, response).model_dump_json())
+    elif "/responses" in recorded.path:
         tools, items = responses_tools(body)
         response = litellm.responses(
             input=items,
@@ -167,16 +177,21 @@ def _call(upstream: Upstream, recorded: Recorded) -> tuple[JsonObject, float]:
 def _cost(model: str, answer: Mapping[str, Any]) -> float:
     import litellm
 
-    usage = answer.get("usage") or {}
+    prompt_tokens, completion_tokens = _tokens(answer)
     try:
         prompt, completion = litellm.cost_per_token(
-            model=model,
-            prompt_tokens=int(usage.get("input_tokens") or 0),
-            completion_tokens=int(usage.get("output_tokens") or 0),
+            model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
         )
     except Exception:  # a model without a price costs what litellm cannot say: 0
         return 0.0
     return float(prompt + completion)
+
+
+def _tokens(answer: Mapping[str, Any]) -> tuple[int, int]:
+    """Prompt and completion tokens of an answer in any of the three wires."""
+    usage = answer.get("usage") or {}
+    prompt = usage.get("input_tokens") or usage.get("prompt_tokens") or 0
+    return int(prompt), int(usage.get("output_tokens") or usage.get("completion_tokens") or 0)
 
 
 def _leaf_tools(body: JsonObject) -> Iterator[JsonObject]:
@@ -239,8 +254,15 @@ def _read(recorded: Recorded, answer: Mapping[str, Any]) -> tuple[Reply, tuple[i
 
     A call of a tool the agent declared free-form goes back as such, its ``input`` unwrapped.
     """
-    usage = answer.get("usage") or {}
-    tokens = (int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0))
+    tokens = _tokens(answer)
+    if chat.PATH in recorded.path:
+        choices: list[Any] = answer.get("choices") or [{}]
+        message: Mapping[str, Any] = choices[0].get("message") or {}
+        for call in message.get("tool_calls") or ():
+            function = call.get("function") or {}
+            name = str(function.get("name"))
+            return Reply(tool=name, raw_arguments=str(function.get("arguments") or "{}")), tokens
+        return Reply(text=str(message.get("content") or "") or DONE), tokens
     if "/responses" in recorded.path:
         custom = _custom_tools(recorded.body)
         for item in answer.get("output") or ():

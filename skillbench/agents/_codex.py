@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillbench._errors import SkillbenchError
+from skillbench.agents._layout import Folders, carrying, kind_folders, listing_of
 from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
 from skillbench.catalog import SourceKind, SourceSpec
@@ -36,7 +37,7 @@ _SYSTEM_ENTRY = re.compile(
 )
 
 
-FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
+FOLDERS: Folders = {
     "project": ("project", ".agents/skills"),
     "user": ("home", ".agents/skills"),
     "plugin": ("home", ".codex/skills"),
@@ -127,16 +128,10 @@ class Codex:
         }
 
     def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        for recorded in requests:
-            if skills_block(recorded.body) is not None:
-                return recorded
-        raise SkillbenchError("codex sent no request carrying a skills block")
+        return carrying(self.name, requests, skills_block)
 
     def listing(self, body: JsonObject) -> str:
-        block = skills_block(body)
-        if block is None:
-            raise SkillbenchError("codex: the request carries no skills block")
-        return block
+        return listing_of(self.name, body, skills_block)
 
     def tools(self, body: JsonObject) -> list[JsonObject]:
         tools = objects(body.get("tools"))
@@ -192,11 +187,7 @@ class Codex:
 
 
 def _folders(workspace: Workspace) -> dict[SourceKind, Path]:
-    """Each source kind's folder in ``workspace``."""
-    return {
-        kind: (workspace.project if base == "project" else workspace.home) / relative
-        for kind, (base, relative) in FOLDERS.items()
-    }
+    return kind_folders(workspace, FOLDERS)
 
 
 def _has_skills(folder: Path) -> bool:

@@ -1,7 +1,8 @@
 """A loopback model endpoint that records what an agent sends and answers like a model would.
 
-The agents speak two wire formats: Claude Code the Anthropic Messages API (streamed), Codex
-the OpenAI Responses API (streamed). The recorder answers each with the smallest valid reply
+The agents speak their vendors' wire formats: Claude Code the Anthropic Messages API
+(streamed), Codex the OpenAI Responses API (streamed), Qwen Code and opencode OpenAI chat
+completions (streamed, see ``_chat``). The recorder answers each with the smallest valid reply
 (one text block, or one tool call when a responder says so), so the agent ends its turn
 cleanly and never reaches the network.
 """
@@ -15,9 +16,10 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, NamedTuple
 
+from skillbench.agents import _chat as chat
 from skillbench.types import JsonObject, JsonValue
 
-Wire = Literal["anthropic", "responses"]
+Wire = Literal["anthropic", "responses", "chat"]
 
 
 class Recorded(NamedTuple):
@@ -52,6 +54,8 @@ class Reply:
     input_tokens: int = 1
     output_tokens: int = 1
 
+
+JSON = "application/json"
 
 Responder = Callable[[Recorded], Reply]
 """Decides the reply to one recorded request (the default always answers "ok")."""
@@ -254,6 +258,12 @@ class Recorder:
                 reply = recorder._responder(recorded)
                 model = str(recorded.body.get("model", "model"))
                 wire: Wire = "responses" if "/responses" in self.path else "anthropic"
+                if chat.PATH in self.path:
+                    stream, kind = chat.chat_stream(reply, model), "text/event-stream"
+                    if not recorded.body.get("stream"):
+                        stream, kind = json.dumps(chat.chat_message(reply, model)), JSON
+                    self._send(200, stream.encode(), kind)
+                    return
                 if wire == "anthropic" and not recorded.body.get("stream"):
                     body = json.dumps(_anthropic_message(reply, model)).encode()
                     self._send(200, body, "application/json")

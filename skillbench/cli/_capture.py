@@ -23,7 +23,9 @@ HELP = "run Claude Code or Codex once offline and keep the request it sends (the
 DESCRIPTION = """\
 Install SOURCEs where the agent looks for each kind (claude-code: project → .claude/skills,
 user → ~/.claude/skills, plugin → --plugin-dir, extra → --add-dir; codex: project →
-.agents/skills, user → ~/.agents/skills) in a temporary HOME and project, point the agent's
+.agents/skills, user → ~/.agents/skills; qwen-code: project → .qwen/skills, user →
+~/.qwen/skills, extra → ~/.agents/skills; opencode: project → .agents/skills, user →
+~/.agents/skills, extra → ~/.claude/skills) in a temporary HOME and project, point the agent's
 model endpoint at a loopback recorder that answers with a minimal valid reply, run one
 non-interactive turn, and write what the agent sent to DIR: request.json (the turn that
 carries the listing), requests/ (every request), listing.txt (the listing block exactly as

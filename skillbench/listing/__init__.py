@@ -4,7 +4,14 @@ Importing the package registers the four profiles (codebot, claude-code, codex,
 openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 """
 
-from skillbench.listing import _claude_code, _codebot, _codex, _openharness  # noqa: F401  (register)
+from skillbench.listing import (  # noqa: F401  (register)
+    _claude_code,
+    _codebot,
+    _codex,
+    _opencode,
+    _openharness,
+    _qwen_code,
+)
 from skillbench.listing._claude_code import DROP_RULES, FIXED_BUILTINS, DropRule, ListingLine
 from skillbench.listing._explain import (
     NOT_SHOWN_REASONS,

@@ -4,8 +4,9 @@ Per request the cell's catalog is installed where the agent looks for it, in a f
 temporary HOME and project, the cell's budget set through the agent's own setting where it
 has one; the agent runs one non-interactive turn with its model endpoint at a loopback
 ``Bridge``, which forwards the turn that carries the listing to the configured model through
-litellm and records it. The decision is the model's first call: Claude Code's ``Skill`` tool,
-or in Codex a tool call that reads a listed ``SKILL.md``.
+litellm and records it. The decision is the model's first call: the agent's skill tool
+(Claude Code's ``Skill``, Qwen Code's and opencode's ``skill``), or in Codex a tool call
+that reads a listed ``SKILL.md``.
 """
 
 from __future__ import annotations
@@ -40,9 +41,21 @@ from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
 from skillbench.types import JsonObject, RunStopped
 
-AgentName = Literal["claude-code", "codex"]
-INSTALLABLE = {"claude-code": ("project", "user", "extra"), "codex": ("project", "user")}
+AgentName = Literal["claude-code", "codex", "opencode", "qwen-code"]
+INSTALLABLE = {
+    "claude-code": ("project", "user", "extra"),
+    "codex": ("project", "user"),
+    "opencode": ("project", "user", "extra"),
+    "qwen-code": ("project", "user", "extra"),
+}
 """Source kinds a live run can install for each agent (others stand for built-ins)."""
+SKILL_TOOLS = {
+    "claude-code": ("Skill", "skill"),
+    "opencode": ("skill", "name"),
+    "qwen-code": ("skill", "skill"),
+}
+"""Each agent's skill tool and the argument that names the skill; an agent without one
+(Codex) triggers by reading a listed ``SKILL.md``."""
 BUDGET_VARIABLE = {"claude-code": "SLASH_COMMAND_TOOL_CHAR_BUDGET"}
 """The agent's own setting for the listing budget, in characters."""
 
@@ -208,11 +221,13 @@ class AgentSelector:
         reply = call.reply
         if reply.tool is None:
             return Decision("abstain", detail=detail)
-        if self.spec.name == "claude-code":
-            if reply.tool != "Skill":
+        skill_tool = SKILL_TOOLS.get(self.spec.name)
+        if skill_tool is not None:
+            tool, argument = skill_tool
+            if reply.tool != tool:
                 return Decision("abstain", detail={**detail, "tool": reply.tool})
             try:
-                chosen = json.loads(reply.raw_arguments, strict=False).get("skill")
+                chosen = json.loads(reply.raw_arguments, strict=False).get(argument)
             except (json.JSONDecodeError, AttributeError):
                 chosen = None
             if not isinstance(chosen, str) or not chosen:

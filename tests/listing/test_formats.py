@@ -163,7 +163,9 @@ def test_registry_lists_profiles_and_rejects_typos() -> None:
         "codex",
         "codex@0.169.0",
         "codex@0.171.0",
+        "opencode",
         "openharness",
+        "qwen-code",
     ]
     with pytest.raises(Exception, match="did you mean 'codex'"):
         render_listing([], profile="codx")

@@ -1,0 +1,67 @@
+"""Agents that take each source kind in one folder of their own: the shared parts.
+
+An agent module gives a table (source kind → HOME or project, and the folder under it) and
+a function that finds its listing in a request body; these helpers lay sources out, read
+them back and pick the request that carries the listing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from skillbench._errors import SkillbenchError
+from skillbench.agents._recorder import Recorded
+from skillbench.agents._spec import Workspace, copy_skills
+from skillbench.catalog import SourceKind, SourceSpec
+from skillbench.types import JsonObject
+
+Folders = Mapping[SourceKind, tuple[str, str]]
+"""Source kind → (``home`` or ``project``, the folder under it)."""
+
+
+def kind_folders(workspace: Workspace, table: Folders) -> dict[SourceKind, Path]:
+    """Each source kind's folder in ``workspace``."""
+    return {
+        kind: (workspace.project if base == "project" else workspace.home) / relative
+        for kind, (base, relative) in table.items()
+    }
+
+
+def copy_sources(
+    agent: str, table: Folders, sources: Sequence[SourceSpec], workspace: Workspace
+) -> None:
+    """Copy every source's skill folders where ``agent`` looks for its kind; a kind it has
+    no folder for is an error naming the source."""
+    folders = kind_folders(workspace, table)
+    for source in sources:
+        if source.kind not in folders:
+            raise SkillbenchError(
+                f"{source.kind}={source.path}: {agent} has no folder for {source.kind} skills "
+                "that a capture can fill (its own skills come from the agent)"
+            )
+        copy_skills(source, folders[source.kind])
+
+
+def installed_sources(workspace: Workspace, table: Folders) -> list[SourceSpec]:
+    """The sources as laid out in ``workspace``, the folders that exist."""
+    found = [SourceSpec(str(f), kind) for kind, f in kind_folders(workspace, table).items()]
+    return [s for s in found if Path(s.path).is_dir()]
+
+
+def carrying(
+    agent: str, requests: Sequence[Recorded], find: Callable[[JsonObject], str | None]
+) -> Recorded:
+    """The first request whose body holds the listing ``find`` looks for."""
+    for recorded in requests:
+        if find(recorded.body) is not None:
+            return recorded
+    raise SkillbenchError(f"{agent} sent no request carrying a skill listing")
+
+
+def listing_of(agent: str, body: JsonObject, find: Callable[[JsonObject], str | None]) -> str:
+    """The listing ``find`` finds in ``body``; its absence is an error."""
+    listing = find(body)
+    if listing is None:
+        raise SkillbenchError(f"{agent}: the request carries no skill listing")
+    return listing

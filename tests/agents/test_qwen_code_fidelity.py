@@ -1,0 +1,103 @@
+"""Qwen Code 0.24.4 live: the qwen-code profile's render equals the listing Qwen Code sends.
+
+Each test lays skills out where Qwen Code looks, runs one offline turn against the loopback
+recorder (OpenAI chat completions) and renders the same installed skills with the qwen-code
+profile (the capture's snapshot for the bundled skills), byte for byte. The expected
+elements are written out by hand from Qwen Code's format: the frontmatter text as YAML reads
+it (line breaks kept), XML-escaped, `` — when_to_use`` joined, the level in parentheses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillbench.agents import agent_fidelity, capture_agent
+from skillbench.catalog import SourceSpec
+from tests.support.agents import needs_agent
+
+CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
+
+
+def _write(root: Path, name: str, frontmatter: str) -> None:
+    (root / name).mkdir(parents=True)
+    (root / name / "SKILL.md").write_text(f"---\nname: {name}\n{frontmatter}---\nBody.\n")
+
+
+def _identical(sources: list[SourceSpec]) -> str:
+    result = agent_fidelity("qwen-code", sources)
+    assert result.version == "0.24.4"
+    assert result.identical, "\n".join(result.lines[:20])
+    assert not result.notes
+    return result.listing
+
+
+def _element(name: str, text: str, level: str) -> str:
+    return (
+        f"<skill>\n<name>\n{name}\n</name>\n<description>\n{text} ({level})\n</description>\n"
+        f"<location>\n{level}\n</location>\n</skill>"
+    )
+
+
+@needs_agent("qwen-code")
+def test_two_skills_project_and_user(tmp_path: Path) -> None:
+    project, user = tmp_path / "p", tmp_path / "u"
+    _write(
+        project,
+        "db-migrate",
+        'description: |\n  Migrate the "main" database.\n  Keeps <backups> & logs.\n'
+        "when_to_use: When asked\n",
+    )
+    _write(user, "zeta-tool", "description: Zeta's things.\n")
+    _write(user, "fold-end", "description: >\n  Folded\n  at the end.\n")
+    listing = _identical([SourceSpec(str(project), "project"), SourceSpec(str(user), "user")])
+    assert _element("fold-end", "Folded at the end.\n", "user") in listing
+    db = "Migrate the &quot;main&quot; database.\nKeeps &lt;backups&gt; &amp; logs.\n — When asked"
+    assert _element("db-migrate", db, "project") in listing
+    assert _element("zeta-tool", "Zeta&apos;s things.", "user") in listing
+    assert listing.startswith("<system-reminder>\n") and listing.endswith("</system-reminder>")
+    assert listing.index("<name>\ndb-migrate\n") < listing.index("<name>\nzeta-tool\n")
+
+
+@needs_agent("qwen-code")
+def test_past_8000_characters_user_skills_keep_their_first_line(tmp_path: Path) -> None:
+    """30 skills of ~330 characters each pass 8,000: each keeps ``Line one N.``, no
+    when_to_use; the bundled skills keep their whole text."""
+    skills = tmp_path / "s"
+    for i in range(30):
+        text = f"description: |\n  Line one {i}.\n  {'x' * 300}\nwhen_to_use: Now\n"
+        _write(skills, f"tool-{i:02d}", text)
+    listing = _identical([SourceSpec(str(skills), "project")])
+    for i in range(30):
+        assert _element(f"tool-{i:02d}", f"Line one {i}.", "project") in listing
+    assert "x" * 300 not in listing
+
+
+@needs_agent("qwen-code")
+@pytest.mark.parametrize("name", CATALOGS)
+def test_shared_catalog(shared_data: Path, name: str) -> None:
+    _identical([SourceSpec(str(shared_data / "catalogs" / name), "project")])
+
+
+@needs_agent("qwen-code")
+def test_all_four_catalogs_together(shared_data: Path) -> None:
+    """Every skill but those with ``disable-model-invocation: true`` is listed (224 of
+    the 248), descriptions cut to their first line."""
+    root = shared_data / "catalogs"
+    files = list(root.rglob("SKILL.md"))
+    hidden = [f for f in files if "\ndisable-model-invocation: true\n" in f.read_text()]
+    listing = _identical([SourceSpec(str(root), "project")])
+    assert listing.count("<location>\nproject\n</location>") == len(files) - len(hidden)
+
+
+@needs_agent("qwen-code")
+def test_the_snapshot_holds_the_bundled_skills_and_the_skill_tool(tmp_path: Path) -> None:
+    skills = tmp_path / "s"
+    _write(skills, "pdf-tools", "description: PDF things.\n")
+    cap = capture_agent("qwen-code", [f"project={skills}"], workdir=tmp_path / "w")
+    assert cap.snapshot is not None and len(cap.snapshot.builtin_skills) >= 10
+    assert "pdf-tools" not in {b.name for b in cap.snapshot.builtin_skills}
+    assert cap.listing.count("<location>\nbundled\n</location>") == len(cap.snapshot.builtin_skills)
+    assert any(t["function"]["name"] == "skill" for t in cap.tools)
+    assert cap.requests[0].path == "/v1/chat/completions"
