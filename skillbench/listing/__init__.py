@@ -1,10 +1,16 @@
 """Profiles (one per agent), their listing renderers, orderings and the listing types.
 
-Importing the package registers the four profiles (codebot, claude-code, codex,
+Importing the package registers the profiles (codebot, claude-code, codex, gemini-cli,
 openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 """
 
-from skillbench.listing import _claude_code, _codebot, _codex, _openharness  # noqa: F401  (register)
+from skillbench.listing import (  # noqa: F401  (register)
+    _claude_code,
+    _codebot,
+    _codex,
+    _gemini_cli,
+    _openharness,
+)
 from skillbench.listing._claude_code import DROP_RULES, FIXED_BUILTINS, DropRule, ListingLine
 from skillbench.listing._explain import (
     NOT_SHOWN_REASONS,
