@@ -5,7 +5,7 @@ temporary HOME and project, the cell's budget set through the agent's own settin
 has one; the agent runs one non-interactive turn with its model endpoint at a loopback
 ``Bridge``, which forwards the turn that carries the listing to the configured model through
 litellm and records it. The decision is the model's first call: Claude Code's ``Skill`` tool,
-or in Codex a tool call that reads a listed ``SKILL.md``.
+Gemini CLI's ``activate_skill``, or in Codex a tool call that reads a listed ``SKILL.md``.
 """
 
 from __future__ import annotations
@@ -40,11 +40,18 @@ from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
 from skillbench.types import JsonObject, RunStopped
 
-AgentName = Literal["claude-code", "codex"]
-INSTALLABLE = {"claude-code": ("project", "user", "extra"), "codex": ("project", "user")}
+AgentName = Literal["claude-code", "codex", "gemini-cli"]
+INSTALLABLE = {
+    "claude-code": ("project", "user", "extra"),
+    "codex": ("project", "user"),
+    "gemini-cli": ("project", "user"),
+}
 """Source kinds a live run can install for each agent (others stand for built-ins)."""
 BUDGET_VARIABLE = {"claude-code": "SLASH_COMMAND_TOOL_CHAR_BUDGET"}
 """The agent's own setting for the listing budget, in characters."""
+SKILL_TOOLS = {"claude-code": ("Skill", "skill"), "gemini-cli": ("activate_skill", "name")}
+"""The agent's skill tool and the argument naming the skill; an agent without one (Codex)
+triggers by reading a listed ``SKILL.md``."""
 
 
 def _number(value: Any) -> float:
@@ -212,11 +219,12 @@ class AgentSelector:
         reply = call.reply
         if reply.tool is None:
             return Decision("abstain", detail=detail)
-        if self.spec.name == "claude-code":
-            if reply.tool != "Skill":
+        if self.spec.name in SKILL_TOOLS:
+            tool, argument = SKILL_TOOLS[self.spec.name]
+            if reply.tool != tool:
                 return Decision("abstain", detail={**detail, "tool": reply.tool})
             try:
-                chosen = json.loads(reply.raw_arguments, strict=False).get("skill")
+                chosen = json.loads(reply.raw_arguments, strict=False).get(argument)
             except (json.JSONDecodeError, AttributeError):
                 chosen = None
             if not isinstance(chosen, str) or not chosen:
