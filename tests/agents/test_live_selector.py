@@ -1,8 +1,9 @@
 """The ``agent`` selector: the shipped CLIs decide, with a scripted loopback model behind them.
 
 The fake model is scripted per request: "trigger NAME now" calls the skill (Claude Code's
-``Skill`` tool, Gemini CLI's ``activate_skill``; in Codex a read of the skill's ``SKILL.md`` through its ``exec`` tool), any
-other text is answered in text. The live decisions must be the script's.
+``Skill`` tool, Gemini CLI's ``activate_skill``; in Codex a read of the skill's ``SKILL.md``
+through its ``exec`` tool), any other text is answered in text. The live decisions must be
+the script's.
 """
 
 from __future__ import annotations
