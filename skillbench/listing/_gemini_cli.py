@@ -160,14 +160,15 @@ class GeminiCliRenderer:
 
 
 def _in_agent_order(entries: list[Entry]) -> list[Entry]:
-    """Scope by scope, folder by folder as first met; within one, descending by folder name
-    (compared as names: ``code-review-excellence`` before ``code-review``)."""
-    first: dict[tuple[int, str], int] = {}
-    for i, e in enumerate(entries):
-        first.setdefault((GEMINI_CLI.rank(e.skill.source), _folder_key(e.skill)[0]), i)
+    """Scope by scope (the agent's scan order), folder by folder in catalog order; within
+    one, descending by folder name (compared as names: ``code-review-excellence`` before
+    ``code-review``)."""
+    first: dict[str, int] = {}
+    for e in sorted(entries, key=lambda e: e.index):
+        first.setdefault(_folder_key(e.skill)[0], e.index)
 
-    def group(e: Entry) -> int:
-        return first[(GEMINI_CLI.rank(e.skill.source), _folder_key(e.skill)[0])]
+    def group(e: Entry) -> tuple[int, int]:
+        return GEMINI_CLI.rank(e.skill.source), first[_folder_key(e.skill)[0]]
 
     ordered: list[Entry] = []
     for _, members in groupby(sorted(entries, key=group), key=group):
