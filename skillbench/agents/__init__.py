@@ -1,9 +1,14 @@
 """The shipped agents themselves: run their CLIs offline and read what they send.
 
-Importing the package registers Claude Code, Codex and Gemini CLI in ``AGENTS``.
+Importing the package registers Claude Code, Codex, Gemini CLI and GitHub Copilot CLI in ``AGENTS``.
 """
 
-from skillbench.agents import _claude_code, _codex, _gemini_cli  # noqa: F401  (register)
+from skillbench.agents import (  # noqa: F401  (register)
+    _claude_code,
+    _codex,
+    _copilot_cli,
+    _gemini_cli,
+)
 from skillbench.agents._bridge import Bridge, BridgeCall, Upstream, Wire, responses_tools
 from skillbench.agents._capture import (
     Capture,

@@ -1,13 +1,14 @@
 """Profiles (one per agent), their listing renderers, orderings and the listing types.
 
-Importing the package registers the profiles (codebot, claude-code, codex, gemini-cli,
-openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
+Importing the package registers the profiles (codebot, claude-code, codex,
+copilot-cli, gemini-cli, openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 """
 
 from skillbench.listing import (  # noqa: F401  (register)
     _claude_code,
     _codebot,
     _codex,
+    _copilot_cli,
     _gemini_cli,
     _openharness,
 )

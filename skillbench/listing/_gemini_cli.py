@@ -23,11 +23,9 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import NamedTuple
 
-from skillbench._errors import SkillbenchError
-from skillbench._io import read_text
-from skillbench._yaml import parse_yaml
 from skillbench.catalog import Precedence, Skill
 from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._raw_text import raw_description
 from skillbench.listing._renderer import Entry, Layout
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
@@ -36,8 +34,6 @@ AGENT_VERSION = "0.61.0"
 OPEN_TAG = "<available_skills>"
 CLOSE_TAG = "</available_skills>"
 _UNSAFE = re.compile(r'[:\\/<>*?"|]')
-_FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---")
-_KEPT_BREAKS = str.maketrans("", "", "\n\t")
 _ENTRY = re.compile(
     r"  <skill>\n    <name>(?P<name>.*?)</name>\n"
     r"    <description>(?P<description>.*?)</description>\n"
@@ -57,24 +53,6 @@ GEMINI_CLI = Precedence(
 def listed_name(name: str) -> str:
     """The name as Gemini CLI lists it (characters unsafe in a file name become ``-``)."""
     return _UNSAFE.sub("-", name)
-
-
-def raw_description(skill: Skill) -> str:
-    """The description as Gemini CLI reads it: the frontmatter's YAML value untouched (a
-    block scalar keeps its line breaks, a folded one its final newline). The catalog's
-    one-line form stands in when the file cannot be read again or the value holds anything
-    but printable text, tabs and line breaks."""
-    if skill.path is None or os.path.basename(skill.path) != "SKILL.md":
-        return skill.description
-    try:
-        found = _FRONTMATTER.match(read_text(skill.path, log_note=False).text)
-        meta = parse_yaml(found.group(1) + "\n", skill.path) if found else None
-    except SkillbenchError:
-        return skill.description
-    value = meta.get("description") if isinstance(meta, dict) else None
-    if isinstance(value, str) and value.translate(_KEPT_BREAKS).isprintable():
-        return value
-    return skill.description
 
 
 def skill_element(name: str, description: str, location: str) -> str:
