@@ -30,6 +30,15 @@ from skillbench.listing._orderings import (
     get_ordering,
 )
 from skillbench.listing._plan import ListingPlan, Place, listable_indices, render_listing
+from skillbench.listing._portability import (
+    AGENT_FOLDERS,
+    AgentView,
+    NotFound,
+    agent_profiles,
+    agent_views,
+    folder_of,
+    unread_by,
+)
 from skillbench.listing._profile import (
     PROFILES,
     Mention,
@@ -61,6 +70,7 @@ from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, 
 from skillbench.types import expected_shown
 
 __all__ = [
+    "AGENT_FOLDERS",
     "DROP_RULES",
     "FIXED_BUILTINS",
     "NOT_SHOWN_REASONS",
@@ -69,6 +79,7 @@ __all__ = [
     "SHOWN_STATUSES",
     "SOURCE_PRIORITY",
     "AgentSnapshot",
+    "AgentView",
     "BuiltinSkill",
     "DropRule",
     "Entry",
@@ -81,6 +92,7 @@ __all__ = [
     "ListingLine",
     "ListingPlan",
     "Mention",
+    "NotFound",
     "NotShown",
     "NotShownReason",
     "Ordering",
@@ -95,8 +107,11 @@ __all__ = [
     "SnapshotUse",
     "Trigger",
     "UsageOrdering",
+    "agent_profiles",
+    "agent_views",
     "expected_shown",
     "explain",
+    "folder_of",
     "get_ordering",
     "listable_indices",
     "make_renderer",
@@ -106,5 +121,6 @@ __all__ = [
     "resolve_snapshot",
     "save_snapshot",
     "snapshot_path",
+    "unread_by",
     "why_not_shown",
 ]

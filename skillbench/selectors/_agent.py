@@ -5,7 +5,8 @@ temporary HOME and project, the cell's budget set through the agent's own settin
 has one; the agent runs one non-interactive turn with its model endpoint at a loopback
 ``Bridge``, which forwards the turn that carries the listing to the configured model through
 litellm and records it. The decision is the model's first call: Claude Code's ``Skill`` tool,
-Gemini CLI's ``activate_skill``, or in Codex a tool call that reads a listed ``SKILL.md``.
+Gemini CLI's ``activate_skill``, Copilot CLI's ``skill``, or in Codex a tool call that reads
+a listed ``SKILL.md``.
 """
 
 from __future__ import annotations
@@ -40,16 +41,21 @@ from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
 from skillbench.types import JsonObject, RunStopped
 
-AgentName = Literal["claude-code", "codex", "gemini-cli"]
+AgentName = Literal["claude-code", "codex", "gemini-cli", "copilot-cli"]
 INSTALLABLE = {
     "claude-code": ("project", "user", "extra"),
     "codex": ("project", "user"),
     "gemini-cli": ("project", "user"),
+    "copilot-cli": ("project", "user"),
 }
 """Source kinds a live run can install for each agent (others stand for built-ins)."""
 BUDGET_VARIABLE = {"claude-code": "SLASH_COMMAND_TOOL_CHAR_BUDGET"}
 """The agent's own setting for the listing budget, in characters."""
-SKILL_TOOLS = {"claude-code": ("Skill", "skill"), "gemini-cli": ("activate_skill", "name")}
+SKILL_TOOLS = {
+    "claude-code": ("Skill", "skill"),
+    "gemini-cli": ("activate_skill", "name"),
+    "copilot-cli": ("skill", "skill"),
+}
 """The agent's skill tool and the argument naming the skill; an agent without one (Codex)
 triggers by reading a listed ``SKILL.md``."""
 
