@@ -29,7 +29,8 @@ def _widest(agents: Sequence[str]) -> tuple[str, list[str]]:
 
 def portability_findings(sources: Sequence[SourceSpec | str], key_line: KeyLine) -> list[Finding]:
     """One finding per skill some agents never find, per skill and agent whose rules hide
-    it, and per skill whose ``disable-model-invocation`` some agents ignore."""
+    it, and per skill whose ``disable-model-invocation`` some agents ignore. Only
+    ``SKILL.md`` folders are judged: the other declarations are one agent's own format."""
     views = agent_views(sources)
     named = {v.profile: f"{v.profile} {v.version}" for v in views}
     missing: dict[tuple[str | None, str], list[str]] = defaultdict(list)
@@ -43,16 +44,20 @@ def portability_findings(sources: Sequence[SourceSpec | str], key_line: KeyLine)
             missing[key].append(view.profile)
             reasons[key] = lost.reason.split(" (")[0].split(" does not read ")[-1]
         for entry in view.listing.entries:
+            if not (entry.skill.path or "").endswith("SKILL.md"):
+                continue  # other declarations are one agent's format, not a portable skill
             key = (entry.skill.path, entry.name)
             if entry.status == "hidden":
+                field = "description" if "description" in entry.reason else None
                 findings.append(
                     Finding(
                         AGENT_HIDES,
                         entry.skill.path,
-                        None,
+                        key_line(entry.skill.path, field) if field else None,
                         f"{named[view.profile]} leaves it out: {entry.reason}",
                         entry.name,
                         view.profile,
+                        field,
                     )
                 )
             if entry.skill.disable_model_invocation:
