@@ -60,10 +60,10 @@ def portability_findings(sources: Sequence[SourceSpec | str], key_line: KeyLine)
                         field,
                     )
                 )
-            if entry.skill.disable_model_invocation:
-                target = disabled_by if entry.status == "disabled" else listed_by
-                if entry.status == "disabled" or entry.status in SHOWN_STATUSES:
-                    target[key].append(view.profile)
+            if entry.status == "disabled":
+                disabled_by[key].append(view.profile)
+            elif entry.status in SHOWN_STATUSES:
+                listed_by[key].append(view.profile)
     widest, readers = _widest(list(named))
     for (path, name), agents in missing.items():
         findings.append(
