@@ -12,13 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillbench._errors import SkillbenchError
+from skillbench.agents._layout import (
+    Folders,
+    block_between,
+    carrying,
+    copy_into,
+    installed_in,
+)
 from skillbench.agents._recorder import Recorded, objects
-from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
-from skillbench.catalog import SourceKind, SourceSpec
+from skillbench.agents._spec import AGENTS, Workspace, base_environment
+from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, RenderOptions
 from skillbench.listing._copilot_cli import CLOSE_TAG, OPEN_TAG, parse_builtins
 from skillbench.types import JsonObject
@@ -28,7 +34,7 @@ if TYPE_CHECKING:
 
 DEFAULT_MODEL = "claude-sonnet-4.5"
 """The model named to the loopback endpoint when a capture names none."""
-FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
+FOLDERS: Folders = {
     "project": ("project", ".github/skills"),
     "user": ("home", ".copilot/skills"),
 }
@@ -45,12 +51,7 @@ def _system_texts(body: JsonObject) -> list[str]:
 
 def skills_block(body: JsonObject) -> str | None:
     """The ``<available_skills>`` block of a Messages request, tags included."""
-    for text in _system_texts(body):
-        start = text.find(OPEN_TAG)
-        end = text.find(CLOSE_TAG, start)
-        if start >= 0 and end >= 0:
-            return text[start : end + len(CLOSE_TAG)]
-    return None
+    return block_between(_system_texts(body), OPEN_TAG, CLOSE_TAG)
 
 
 @dataclass(frozen=True)
@@ -61,14 +62,7 @@ class CopilotCli:
     verified_version: str = "1.0.102"
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
-        for source in sources:
-            folder = FOLDERS.get(source.kind)
-            if folder is None:
-                raise SkillbenchError(
-                    f"{source.kind}={source.path}: Copilot CLI has no folder for "
-                    f"{source.kind} skills that a capture can fill (project and user only)"
-                )
-            copy_skills(source, _folders(workspace)[source.kind])
+        copy_into("Copilot CLI", FOLDERS, sources, workspace)
         return []
 
     def configure(
@@ -94,10 +88,7 @@ class CopilotCli:
         }
 
     def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        for recorded in requests:
-            if skills_block(recorded.body) is not None:
-                return recorded
-        raise SkillbenchError("copilot-cli sent no request carrying an <available_skills> block")
+        return carrying(self.name, requests, skills_block)
 
     def listing(self, body: JsonObject) -> str:
         block = skills_block(body)
@@ -109,8 +100,7 @@ class CopilotCli:
         return objects(body.get("tools"))
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        found = [SourceSpec(str(folder), kind) for kind, folder in _folders(workspace).items()]
-        return [s for s in found if Path(s.path).is_dir()]
+        return installed_in(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
         return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
@@ -128,13 +118,6 @@ class CopilotCli:
             tools=tuple(self.tools(body)),
             model=str(body.get("model")) if body.get("model") else None,
         )
-
-
-def _folders(workspace: Workspace) -> dict[SourceKind, Path]:
-    return {
-        kind: (workspace.project if base == "project" else workspace.home) / relative
-        for kind, (base, relative) in FOLDERS.items()
-    }
 
 
 AGENTS.register("copilot-cli")(CopilotCli())

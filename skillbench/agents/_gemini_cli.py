@@ -20,13 +20,19 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillbench._errors import SkillbenchError
+from skillbench.agents._layout import (
+    Folders,
+    block_between,
+    carrying,
+    copy_into,
+    installed_in,
+)
 from skillbench.agents._recorder import Recorded, objects
-from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
-from skillbench.catalog import SourceKind, SourceSpec
+from skillbench.agents._spec import AGENTS, Workspace, base_environment
+from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.listing._gemini_cli import CLOSE_TAG, OPEN_TAG, parse_skills
 from skillbench.types import JsonObject, JsonValue
@@ -37,7 +43,7 @@ if TYPE_CHECKING:
 DEFAULT_MODEL = "gemini-3.1-pro-preview"
 """The model Gemini CLI 0.61.0 resolves ``auto`` to when its router gives no grade."""
 SKILL_TOOL = "activate_skill"
-FOLDERS: Mapping[SourceKind, tuple[str, str]] = {
+FOLDERS: Folders = {
     "project": ("project", ".gemini/skills"),
     "user": ("home", ".gemini/skills"),
 }
@@ -62,12 +68,7 @@ def _system_texts(body: JsonObject) -> list[str]:
 
 def skills_block(body: JsonObject) -> str | None:
     """The ``<available_skills>`` block of a generateContent request, tags included."""
-    for text in _system_texts(body):
-        start = text.find(OPEN_TAG)
-        end = text.find(CLOSE_TAG, start)
-        if start >= 0 and end >= 0:
-            return text[start : end + len(CLOSE_TAG)]
-    return None
+    return block_between(_system_texts(body), OPEN_TAG, CLOSE_TAG)
 
 
 def _merge(base: JsonObject, extra: Mapping[str, JsonValue]) -> JsonObject:
@@ -89,14 +90,7 @@ class GeminiCli:
     verified_version: str = "0.61.0"
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
-        for source in sources:
-            folder = FOLDERS.get(source.kind)
-            if folder is None:
-                raise SkillbenchError(
-                    f"{source.kind}={source.path}: Gemini CLI has no folder for {source.kind} "
-                    "skills that a capture can fill (project and user only)"
-                )
-            copy_skills(source, _folders(workspace)[source.kind])
+        copy_into("Gemini CLI", FOLDERS, sources, workspace)
         return []
 
     def configure(
@@ -125,10 +119,7 @@ class GeminiCli:
         }
 
     def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        for recorded in requests:
-            if skills_block(recorded.body) is not None:
-                return recorded
-        raise SkillbenchError("gemini-cli sent no request carrying an <available_skills> block")
+        return carrying(self.name, requests, skills_block)
 
     def listing(self, body: JsonObject) -> str:
         block = skills_block(body)
@@ -144,8 +135,7 @@ class GeminiCli:
         ]
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        found = [SourceSpec(str(folder), kind) for kind, folder in _folders(workspace).items()]
-        return [s for s in found if Path(s.path).is_dir()]
+        return installed_in(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
         return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
@@ -164,13 +154,6 @@ class GeminiCli:
             tools=tuple(self.tools(body)),
             model=None,
         )
-
-
-def _folders(workspace: Workspace) -> dict[SourceKind, Path]:
-    return {
-        kind: (workspace.project if base == "project" else workspace.home) / relative
-        for kind, (base, relative) in FOLDERS.items()
-    }
 
 
 AGENTS.register("gemini-cli")(GeminiCli())
