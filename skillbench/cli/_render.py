@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, get_args
 
@@ -142,10 +143,25 @@ def _explain_text(rows: list[Explanation]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def skill_rows(listing: Listing, rows: Sequence[Explanation]) -> list[dict[str, Any]]:
+    """Each skill's fate as the json formats print it."""
+    chars = {e.name: e.chars for e in listing.entries}
+    return [
+        {
+            "name": r.name,
+            "source": r.source,
+            "status": r.fate,
+            "position": r.position,
+            "chars": chars.get(r.name, 0) if r.fate != "overridden" else 0,
+            "why": r.why,
+        }
+        for r in rows
+    ]
+
+
 def _json(listing: Listing, rows: list[Explanation], args: argparse.Namespace) -> dict[str, Any]:
     from skillbench.tokens import DEFAULT_TOKEN_MODEL, count_tokens
 
-    chars = {e.name: e.chars for e in listing.entries}
     return {
         "profile": listing.profile,
         "budget": listing.budget,
@@ -155,17 +171,7 @@ def _json(listing: Listing, rows: list[Explanation], args: argparse.Namespace) -
         "warning": listing.warning,
         "chars": listing.chars,
         "tokens": count_tokens(listing.text, args.model or DEFAULT_TOKEN_MODEL),
-        "skills": [
-            {
-                "name": r.name,
-                "source": r.source,
-                "status": r.fate,
-                "position": r.position,
-                "chars": chars.get(r.name, 0) if r.fate != "overridden" else 0,
-                "why": r.why,
-            }
-            for r in rows
-        ],
+        "skills": skill_rows(listing, rows),
     }
 
 

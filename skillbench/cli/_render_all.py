@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 from skillbench.cli._common import EXIT_OK
+from skillbench.cli._render import skill_rows
 from skillbench.listing import AgentView, agent_views
 
 COLUMNS = ("full", "truncated", "name_only", "dropped", "hidden", "disabled", "inactive")
@@ -23,7 +24,6 @@ def _tokens(text: str, model: str | None) -> int:
 
 def _agent_json(view: AgentView, model: str | None) -> dict[str, Any]:
     listing = view.listing
-    chars = {e.name: e.chars for e in listing.entries}
     counts: Counter[str] = Counter(r.fate for r in view.rows)
     counts["not_found"] = len(view.not_found)
     return {
@@ -34,17 +34,7 @@ def _agent_json(view: AgentView, model: str | None) -> dict[str, Any]:
         "chars": listing.chars,
         "tokens": _tokens(listing.text, model),
         "counts": dict(sorted(counts.items())),
-        "skills": [
-            {
-                "name": r.name,
-                "source": r.source,
-                "status": r.fate,
-                "position": r.position,
-                "chars": chars.get(r.name, 0) if r.fate != "overridden" else 0,
-                "why": r.why,
-            }
-            for r in view.rows
-        ]
+        "skills": skill_rows(listing, view.rows)
         + [
             {
                 "name": n.skill.name,
