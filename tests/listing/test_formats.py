@@ -155,7 +155,14 @@ def test_multiline_descriptions_become_one_line() -> None:
 
 
 def test_registry_lists_profiles_and_rejects_typos() -> None:
-    assert PROFILES.names() == ["claude-code", "codebot", "codex", "openharness"]
+    assert PROFILES.names() == [
+        "claude-code",
+        "codebot",
+        "codex",
+        "copilot-cli",
+        "gemini-cli",
+        "openharness",
+    ]
     with pytest.raises(Exception, match="did you mean 'codex'"):
         render_listing([], profile="codx")
     with pytest.raises(Exception, match="no option 'nope'"):
