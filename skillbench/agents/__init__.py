@@ -1,12 +1,15 @@
 """The shipped agents themselves: run their CLIs offline and read what they send.
 
-Importing the package registers Claude Code and Codex in ``AGENTS``. ``installed_agents``
-and ``check_agent`` tell whether the installed releases still list as skillbench renders.
+Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code
+and opencode in ``AGENTS``. ``installed_agents`` and ``check_agent`` tell whether the installed
+releases still list as skillbench renders.
 """
 
 from skillbench.agents import (  # noqa: F401  (register)
     _claude_code,
     _codex,
+    _copilot_cli,
+    _gemini_cli,
     _opencode,
     _qwen_code,
 )

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from skillbench.agents import _chat as chat
+from skillbench.agents._gemini_wire import is_gemini
 from skillbench.agents._recorder import Recorded, Reply, array, objects
 from skillbench.cache import ResponseCache, canonical_json
 from skillbench.types import JsonObject, JsonValue
@@ -140,7 +141,9 @@ def _call(upstream: Upstream, recorded: Recorded) -> tuple[JsonObject, float]:
     }
     if upstream.temperature is not None:
         common["temperature"] = upstream.temperature
-    if chat.PATH in recorded.path:
+    if is_gemini(recorded.path):
+        answer = _generate_content(upstream, body, common)
+    elif chat.PATH in recorded.path:
         response = litellm.completion(
             messages=body.get("messages") or [],
             tools=body.get("tools") or None,
@@ -174,24 +177,52 @@ def _call(upstream: Upstream, recorded: Recorded) -> tuple[JsonObject, float]:
     return answer, _cost(upstream.model, answer)
 
 
+def _generate_content(
+    upstream: Upstream, body: JsonObject, common: Mapping[str, Any]
+) -> JsonObject:
+    """A Gemini ``generateContent`` request through litellm's own interface for it: the
+    provider's API for Gemini models, its adapter to chat completions for any other."""
+    from litellm.google_genai import generate_content
+
+    config: dict[str, Any] = {"maxOutputTokens": upstream.max_tokens}
+    if "temperature" in common:
+        config["temperature"] = common["temperature"]
+    response = generate_content(
+        contents=body.get("contents") or [],
+        config=config,
+        tools=body.get("tools"),
+        systemInstruction=body.get("systemInstruction"),
+        **{k: v for k, v in common.items() if k != "temperature"},
+    )
+    dumped = response.model_dump(exclude_none=True) if hasattr(response, "model_dump") else response
+    return dict(json.loads(json.dumps(dumped, default=str)))
+
+
+def _usage(answer: Mapping[str, Any]) -> tuple[int, int]:
+    """Input and output tokens of an answer (Messages, Responses, chat or Gemini)."""
+    usage = answer.get("usage") or {}
+    gemini = answer.get("usageMetadata") or answer.get("usage_metadata") or {}
+    prompt = usage.get("input_tokens") or usage.get("prompt_tokens")
+    completion = usage.get("output_tokens") or usage.get("completion_tokens")
+    return (
+        int(prompt or gemini.get("promptTokenCount") or 0),
+        int(completion or gemini.get("candidatesTokenCount") or 0),
+    )
+
+
 def _cost(model: str, answer: Mapping[str, Any]) -> float:
     import litellm
 
-    prompt_tokens, completion_tokens = _tokens(answer)
+    prompt_tokens, completion_tokens = _usage(answer)
     try:
         prompt, completion = litellm.cost_per_token(
-            model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+            model=model,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
         )
     except Exception:  # a model without a price costs what litellm cannot say: 0
         return 0.0
     return float(prompt + completion)
-
-
-def _tokens(answer: Mapping[str, Any]) -> tuple[int, int]:
-    """Prompt and completion tokens of an answer in any of the three wires."""
-    usage = answer.get("usage") or {}
-    prompt = usage.get("input_tokens") or usage.get("prompt_tokens") or 0
-    return int(prompt), int(usage.get("output_tokens") or usage.get("completion_tokens") or 0)
 
 
 def _leaf_tools(body: JsonObject) -> Iterator[JsonObject]:
@@ -254,7 +285,9 @@ def _read(recorded: Recorded, answer: Mapping[str, Any]) -> tuple[Reply, tuple[i
 
     A call of a tool the agent declared free-form goes back as such, its ``input`` unwrapped.
     """
-    tokens = _tokens(answer)
+    tokens = _usage(answer)
+    if is_gemini(recorded.path):
+        return _gemini_read(answer), tokens
     if chat.PATH in recorded.path:
         choices: list[Any] = answer.get("choices") or [{}]
         message: Mapping[str, Any] = choices[0].get("message") or {}
@@ -285,3 +318,18 @@ def _read(recorded: Recorded, answer: Mapping[str, Any]) -> tuple[Reply, tuple[i
             return Reply(tool=block.get("name"), raw_arguments=raw), tokens
     texts = [b.get("text", "") for b in answer.get("content") or () if b.get("type") == "text"]
     return Reply(text="".join(texts) or DONE), tokens
+
+
+def _gemini_read(answer: Mapping[str, Any]) -> Reply:
+    """The first function call of a ``GenerateContentResponse``, else its text."""
+    texts = []
+    for candidate in (answer.get("candidates") or [])[:1]:
+        for part in (candidate.get("content") or {}).get("parts") or ():
+            call = part.get("functionCall") or part.get("function_call")
+            if call:
+                return Reply(
+                    tool=str(call.get("name")), raw_arguments=json.dumps(call.get("args") or {})
+                )
+            if isinstance(part.get("text"), str) and not part.get("thought"):
+                texts.append(part["text"])
+    return Reply(text="".join(texts) or DONE)

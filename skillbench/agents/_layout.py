@@ -7,7 +7,7 @@ them back and pick the request that carries the listing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from skillbench._errors import SkillbenchError
@@ -65,3 +65,13 @@ def listing_of(agent: str, body: JsonObject, find: Callable[[JsonObject], str | 
     if listing is None:
         raise SkillbenchError(f"{agent}: the request carries no skill listing")
     return listing
+
+
+def block_between(texts: Iterable[str], open_tag: str, close_tag: str) -> str | None:
+    """The first ``open_tag`` … ``close_tag`` block of ``texts``, tags included."""
+    for text in texts:
+        start = text.find(open_tag)
+        end = text.find(close_tag, start)
+        if start >= 0 and end >= 0:
+            return text[start : end + len(close_tag)]
+    return None

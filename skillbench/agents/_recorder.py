@@ -1,9 +1,10 @@
 """A loopback model endpoint that records what an agent sends and answers like a model would.
 
 The agents speak their vendors' wire formats: Claude Code the Anthropic Messages API
-(streamed), Codex the OpenAI Responses API (streamed), Qwen Code and opencode OpenAI chat
-completions (streamed, see ``_chat``). The recorder answers each with the smallest valid reply
-(one text block, or one tool call when a responder says so), so the agent ends its turn
+(streamed), Codex and Copilot CLI the OpenAI Responses API or Anthropic Messages, Qwen Code and
+opencode OpenAI chat completions (streamed, see ``_chat``), Gemini CLI the Gemini API's
+``streamGenerateContent`` (``_gemini_wire``). The recorder answers each with the smallest
+valid reply (one text block, or one tool call when a responder says so), so the agent ends its turn
 cleanly and never reaches the network.
 """
 
@@ -17,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, NamedTuple
 
 from skillbench.agents import _chat as chat
+from skillbench.agents._gemini_wire import gemini_reply, is_gemini
 from skillbench.types import JsonObject, JsonValue
 
 Wire = Literal["anthropic", "responses", "chat"]
@@ -256,6 +258,9 @@ class Recorder:
                     self._send(400, b'{"error": "body is not a JSON object"}', "application/json")
                     return
                 reply = recorder._responder(recorded)
+                if is_gemini(self.path):
+                    self._send(200, *gemini_reply(self.path, reply))
+                    return
                 model = str(recorded.body.get("model", "model"))
                 wire: Wire = "responses" if "/responses" in self.path else "anthropic"
                 if chat.PATH in self.path:

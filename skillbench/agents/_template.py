@@ -17,7 +17,7 @@ TEMPLATE = "request_template"
 REQUEST_MARK = "SKILLBENCH_REQUEST_MARKER"
 """The bare turn's message: one word that occurs nowhere else in a request."""
 LISTING_MARK = "SKILLBENCH_LISTING_MARKER"
-_KEPT = ("system", "messages", "tools", "instructions", "input")
+_KEPT = ("system", "messages", "tools", "instructions", "input", "systemInstruction", "contents")
 """What the model is asked; transport, session and sampling fields are left out."""
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from skillbench._sanitize import AGENT_SKILLS_NAME
 from skillbench.authoring._builtins import builtin_collisions
+from skillbench.authoring._lint_portability import portability_findings
 from skillbench.authoring._placeholders import unresolved
 from skillbench.authoring._rules import (
     BUDGET_SHARE,
@@ -415,6 +416,7 @@ def lint_sources(
     for profile, catalog in catalogs.items():
         findings += _cap_findings(profile, catalog.model_invocable, files)
         findings += _budget_findings(catalog, profile, budget, files)
+    findings += portability_findings(sources, files.key_line)
     covered = {
         (f.path or "", f.field or "")
         for f in findings

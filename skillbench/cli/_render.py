@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, get_args
 
@@ -40,6 +41,11 @@ that decided it). --explain prints one line per skill with that rule instead of 
 In text mode a one-line summary, and any warning the agent would show, go to stderr unless
 --quiet. Sources may be given in any order: the profile's own source order decides.
 
+--profile all: the same sources as every shipped agent skillbench has verified lists them
+(one row per agent: skills in full, cut, names only, dropped, hidden by the agent's rules,
+not found because the agent does not read their folder, files its loader rejects; the
+listing's characters and tokens), then every skill an agent does not list in full and why.
+
 Profile options (--option KEY=VALUE, repeatable; the value is read as JSON when it parses):
 codex context_window, roots; claude-code context_window, chars_per_token, budget_fraction,
 entry_cap, legacy, drop_rule, skill_overrides, snapshot; codebot line_cap, when_cap.
@@ -56,12 +62,15 @@ examples:
   skillbench render user=~/.claude/skills --profile claude-code --explain \
       --option context_window=1000000 --option 'skill_overrides={"pdf": "off"}'
   skillbench render ./skills --usage usage.json --half-life 1d --now 2025-03-01T12:00:00Z
+  skillbench render project=.claude/skills --profile all --format json
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sources(parser)
-    add_profile_and_budget(parser, PROFILES.names(), "loading rules and listing format")
+    add_profile_and_budget(
+        parser, [*PROFILES.names(), "all"], "loading rules and listing format; all: every agent"
+    )
     parser.add_argument(
         "--order",
         default=env_default("order"),
@@ -134,10 +143,25 @@ def _explain_text(rows: list[Explanation]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def skill_rows(listing: Listing, rows: Sequence[Explanation]) -> list[dict[str, Any]]:
+    """Each skill's fate as the json formats print it."""
+    chars = {e.name: e.chars for e in listing.entries}
+    return [
+        {
+            "name": r.name,
+            "source": r.source,
+            "status": r.fate,
+            "position": r.position,
+            "chars": chars.get(r.name, 0) if r.fate != "overridden" else 0,
+            "why": r.why,
+        }
+        for r in rows
+    ]
+
+
 def _json(listing: Listing, rows: list[Explanation], args: argparse.Namespace) -> dict[str, Any]:
     from skillbench.tokens import DEFAULT_TOKEN_MODEL, count_tokens
 
-    chars = {e.name: e.chars for e in listing.entries}
     return {
         "profile": listing.profile,
         "budget": listing.budget,
@@ -147,23 +171,17 @@ def _json(listing: Listing, rows: list[Explanation], args: argparse.Namespace) -
         "warning": listing.warning,
         "chars": listing.chars,
         "tokens": count_tokens(listing.text, args.model or DEFAULT_TOKEN_MODEL),
-        "skills": [
-            {
-                "name": r.name,
-                "source": r.source,
-                "status": r.fate,
-                "position": r.position,
-                "chars": chars.get(r.name, 0) if r.fate != "overridden" else 0,
-                "why": r.why,
-            }
-            for r in rows
-        ],
+        "skills": skill_rows(listing, rows),
     }
 
 
 def run(args: argparse.Namespace) -> int:
     from skillbench.catalog import load_catalog
 
+    if args.profile == "all":
+        from skillbench.cli._render_all import run_all
+
+        return run_all(args)
     options = key_values(args.option, "--option", parse_json=True)
     args.order = args.order or PROFILES.get(args.profile).ordering
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)

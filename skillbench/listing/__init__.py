@@ -1,13 +1,15 @@
 """Profiles (one per agent), their listing renderers, orderings and the listing types.
 
-Importing the package registers the four profiles (codebot, claude-code, codex,
-openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
+Importing the package registers the profiles (codebot, claude-code, codex,
+copilot-cli, gemini-cli, openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
 """
 
 from skillbench.listing import (  # noqa: F401  (register)
     _claude_code,
     _codebot,
     _codex,
+    _copilot_cli,
+    _gemini_cli,
     _opencode,
     _openharness,
     _qwen_code,
@@ -30,6 +32,15 @@ from skillbench.listing._orderings import (
     get_ordering,
 )
 from skillbench.listing._plan import ListingPlan, Place, listable_indices, render_listing
+from skillbench.listing._portability import (
+    AGENT_FOLDERS,
+    AgentView,
+    NotFound,
+    agent_profiles,
+    agent_views,
+    folder_of,
+    unread_by,
+)
 from skillbench.listing._profile import (
     PROFILES,
     Mention,
@@ -61,6 +72,7 @@ from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, 
 from skillbench.types import expected_shown
 
 __all__ = [
+    "AGENT_FOLDERS",
     "DROP_RULES",
     "FIXED_BUILTINS",
     "NOT_SHOWN_REASONS",
@@ -69,6 +81,7 @@ __all__ = [
     "SHOWN_STATUSES",
     "SOURCE_PRIORITY",
     "AgentSnapshot",
+    "AgentView",
     "BuiltinSkill",
     "DropRule",
     "Entry",
@@ -81,6 +94,7 @@ __all__ = [
     "ListingLine",
     "ListingPlan",
     "Mention",
+    "NotFound",
     "NotShown",
     "NotShownReason",
     "Ordering",
@@ -95,8 +109,11 @@ __all__ = [
     "SnapshotUse",
     "Trigger",
     "UsageOrdering",
+    "agent_profiles",
+    "agent_views",
     "expected_shown",
     "explain",
+    "folder_of",
     "get_ordering",
     "listable_indices",
     "make_renderer",
@@ -106,5 +123,6 @@ __all__ = [
     "resolve_snapshot",
     "save_snapshot",
     "snapshot_path",
+    "unread_by",
     "why_not_shown",
 ]

@@ -27,12 +27,13 @@ def _classify(
     renderer: Renderer, skills: Sequence[Skill], inactive: Collection[str]
 ) -> tuple[list[int], dict[int, tuple[EntryStatus, str]]]:
     """Indices of listable skills, and the status and reason of the others (disabled wins
-    over a profile's own rule, which wins over inactive)."""
+    over a profile's own rule, which wins over inactive). A renderer with ``lists_disabled``
+    models an agent that does not read ``disable-model-invocation`` (Gemini CLI)."""
     listable: list[int] = []
     excluded: dict[int, tuple[EntryStatus, str]] = {}
     for i, s in enumerate(skills):
         why = renderer.hidden(s)
-        if s.disable_model_invocation:
+        if s.disable_model_invocation and not getattr(renderer, "lists_disabled", False):
             excluded[i] = ("disabled", "")
         elif why is not None:
             excluded[i] = ("hidden", why)

@@ -5,8 +5,8 @@ temporary HOME and project, the cell's budget set through the agent's own settin
 has one; the agent runs one non-interactive turn with its model endpoint at a loopback
 ``Bridge``, which forwards the turn that carries the listing to the configured model through
 litellm and records it. The decision is the model's first call: the agent's skill tool
-(Claude Code's ``Skill``, Qwen Code's and opencode's ``skill``), or in Codex a tool call
-that reads a listed ``SKILL.md``.
+(Claude Code's ``Skill``, Gemini CLI's ``activate_skill``, Copilot CLI's, Qwen Code's and
+opencode's ``skill``), or in Codex a tool call that reads a listed ``SKILL.md``.
 """
 
 from __future__ import annotations
@@ -41,16 +41,20 @@ from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
 from skillbench.types import JsonObject, RunStopped
 
-AgentName = Literal["claude-code", "codex", "opencode", "qwen-code"]
+AgentName = Literal["claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"]
 INSTALLABLE = {
     "claude-code": ("project", "user", "extra"),
     "codex": ("project", "user"),
+    "copilot-cli": ("project", "user"),
+    "gemini-cli": ("project", "user"),
     "opencode": ("project", "user", "extra"),
     "qwen-code": ("project", "user", "extra"),
 }
 """Source kinds a live run can install for each agent (others stand for built-ins)."""
 SKILL_TOOLS = {
     "claude-code": ("Skill", "skill"),
+    "copilot-cli": ("skill", "skill"),
+    "gemini-cli": ("activate_skill", "name"),
     "opencode": ("skill", "name"),
     "qwen-code": ("skill", "skill"),
 }

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from tests.agents.test_live_selector import _TRIGGER, _expected, _run, _setup
-from tests.support.agents import needs_agent
 from tests.support.fake_openai import FakeOpenAI
 
 SKILL_TOOL = {"opencode": ("skill", "name"), "qwen-code": ("skill", "skill")}
@@ -52,7 +51,6 @@ def _rows(out: Path) -> dict[str, dict[str, str | None]]:
 def test_live_decisions_equal_the_direct_selectors(
     agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    needs_agent(agent)(lambda: None)()
     monkeypatch.setenv("SKILLBENCH_FAKE_KEY", "local")
     with FakeOpenAI(policy=script) as fake:
         config = _setup(tmp_path, agent, fake.base_url, 8, ", model: openai/fake")
@@ -78,7 +76,6 @@ def test_live_decisions_equal_the_direct_selectors(
 def test_a_live_run_stops_at_its_spend_cap(agent: str, tmp_path: Path) -> None:
     """gpt-4o-mini's list price on the agent's whole prompt (thousands of tokens a call):
     a $0.002 cap stops the run after a few calls, well before all 12."""
-    needs_agent(agent)(lambda: None)()
     with FakeOpenAI(policy=script) as fake:
         extra = ", model: openai/gpt-4o-mini, max_cost_usd: 0.002"
         config = _setup(tmp_path, agent, fake.base_url, 12, extra)

@@ -1,8 +1,9 @@
 """The ``agent`` selector: the shipped CLIs decide, with a scripted loopback model behind them.
 
 The fake model is scripted per request: "trigger NAME now" calls the skill (Claude Code's
-``Skill`` tool; in Codex a read of the skill's ``SKILL.md`` through its ``exec`` tool), any
-other text is answered in text. The live decisions must be the script's.
+``Skill`` tool, Gemini CLI's ``activate_skill``, Copilot CLI's ``skill``; in Codex a read of
+the skill's ``SKILL.md`` through its ``exec`` tool), any other text is answered in text. The
+live decisions must be the script's.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ def script(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
     tools = {t["function"]["name"] for t in body.get("tools") or ()}
     if "Skill" in tools:
         return [("Skill", json.dumps({"skill": name}))]
+    if "activate_skill" in tools:
+        return [("activate_skill", json.dumps({"name": name}))]
+    if "skill" in tools:
+        return [("skill", json.dumps({"skill": name}))]
     code = f"const r = await tools.exec_command({{cmd: 'cat r1/{name}/SKILL.md'}}); text(r.output)"
     return [("exec", json.dumps({"input": code}))]
 
@@ -102,7 +107,7 @@ def _expected(n: int) -> dict[str, str | None]:
 
 
 @pytest.mark.agents
-@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini-cli", "copilot-cli"])
 def test_live_decisions_are_the_scripted_ones(agent: str, tmp_path: Path) -> None:
     with FakeOpenAI(policy=script) as fake:
         config = _setup(tmp_path, agent, fake.base_url, 20, ", model: openai/fake")

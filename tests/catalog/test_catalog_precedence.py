@@ -95,6 +95,13 @@ def test_same_directory_twice_is_deduped_by_real_path(
 
 
 def test_rules_live_in_a_registry() -> None:
-    assert PRECEDENCE.names() == ["claude-code", "codebot", "codex", "openharness"]
+    assert PRECEDENCE.names() == [
+        "claude-code",
+        "codebot",
+        "codex",
+        "copilot-cli",
+        "gemini-cli",
+        "openharness",
+    ]
     assert PRECEDENCE.get("codex").order(["user", "bundled", "project"]) == [2, 0, 1]
     assert PRECEDENCE.get("codebot").order(["user", "bundled", "project"]) == [1, 0, 2]

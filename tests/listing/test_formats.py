@@ -163,6 +163,8 @@ def test_registry_lists_profiles_and_rejects_typos() -> None:
         "codex",
         "codex@0.169.0",
         "codex@0.171.0",
+        "copilot-cli",
+        "gemini-cli",
         "opencode",
         "openharness",
         "qwen-code",

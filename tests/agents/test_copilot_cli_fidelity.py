@@ -1,0 +1,116 @@
+"""GitHub Copilot CLI 1.0.102 live: the copilot-cli profile's render equals what it sends.
+
+Copilot CLI is closed source: its rules were learnt from captures, and these tests hold
+the profile to fresh ones. Each lays skills out where the CLI looks, runs one offline turn
+in its bring-your-own-key mode against the loopback recorder (Anthropic Messages) and
+renders the same installed skills (the capture's snapshot for its built-in skills), byte
+for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from skillbench.agents import agent_fidelity, capture_agent
+from skillbench.catalog import SourceSpec
+from tests.support.agents import needs_agent
+
+CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
+
+
+def _skill(root: Path, name: str, description: str, extra: str = "") -> None:
+    (root / name).mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: {description}\n{extra}---\nBody of {name}.\n"
+    (root / name / "SKILL.md").write_text(text)
+
+
+def _identical(sources: list[SourceSpec]) -> str:
+    result = agent_fidelity("copilot-cli", sources)
+    assert result.version == "1.0.102"
+    assert result.identical, "\n".join(result.lines[:20])
+    assert not result.notes
+    return result.listing
+
+
+def _full(listing: str) -> list[str]:
+    return re.findall(r"<skill>\n  <name>(.*?)</name>", listing)
+
+
+@needs_agent("copilot-cli")
+def test_two_skills(tmp_path: Path) -> None:
+    """Sorted by name, escaped, located by scope, the built-ins after them."""
+    _skill(tmp_path / "s", "zeta-tool", "Zeta <things> & 'quotes'.")
+    _skill(tmp_path / "s", "db-migrate", "Migrate.")
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    assert listing.startswith(
+        "<available_skills>\n<skill>\n  <name>db-migrate</name>\n"
+        "  <description>Migrate.</description>\n  <location>project</location>\n</skill>\n"
+        "<skill>\n  <name>zeta-tool</name>\n"
+        "  <description>Zeta &lt;things&gt; &amp; &apos;quotes&apos;.</description>\n"
+    )
+
+
+@needs_agent("copilot-cli")
+def test_rules_learnt_by_capture(tmp_path: Path) -> None:
+    """User skills after project ones; a 1,025-character description is not loaded, 1,024
+    is; ``disable-model-invocation`` is honoured; a block scalar keeps its line break."""
+    project, user = tmp_path / "p", tmp_path / "u"
+    _skill(project, "d1024", "y" * 1024)
+    _skill(project, "d1025", "y" * 1025)
+    _skill(project, "manual", "Manual.", "disable-model-invocation: true\n")
+    _skill(project, "blocky", "|-\n  line one\n  line two")
+    _skill(user, "a-user", "User.")
+    listing = _identical([SourceSpec(str(project), "project"), SourceSpec(str(user), "user")])
+    assert _full(listing)[:3] == ["blocky", "d1024", "a-user"]
+    assert "d1025" not in listing and "manual" not in listing
+    assert "<description>line one\nline two</description>" in listing
+
+
+@needs_agent("copilot-cli")
+def test_budget_boundary(tmp_path: Path) -> None:
+    """15,000 characters, each element counting itself and a newline. 74 elements of 200
+    characters (4-character names, 103-character descriptions) use 74 × 201 = 14,874; a
+    75th of 125 characters (a 28-character description) brings it to exactly 15,000 and
+    fits; a 76th never does, so it and the built-ins are named on one line."""
+    for i in range(74):
+        _skill(tmp_path / "s", f"s{i:03d}", "abcdefghij" * 10 + "abc")
+    _skill(tmp_path / "s", "s074", "a" * 28)
+    _skill(tmp_path / "s", "s075", "b")
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    assert len(_full(listing)) == 75
+    assert "\nAdditional skills available (invoke by name): s075, " in listing
+
+
+@needs_agent("copilot-cli")
+def test_one_more_character_moves_it_to_the_names(tmp_path: Path) -> None:
+    for i in range(74):
+        _skill(tmp_path / "s", f"s{i:03d}", "abcdefghij" * 10 + "abc")
+    _skill(tmp_path / "s", "s074", "a" * 29)
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    assert len(_full(listing)) == 74
+    assert "(invoke by name): s074, " in listing
+
+
+@needs_agent("copilot-cli")
+@pytest.mark.parametrize("name", CATALOGS)
+def test_shared_catalog(shared_data: Path, name: str) -> None:
+    _identical([SourceSpec(str(shared_data / "catalogs" / name), "project")])
+
+
+@needs_agent("copilot-cli")
+def test_all_shared_catalogs_together(shared_data: Path) -> None:
+    sources = [SourceSpec(str(shared_data / "catalogs" / n), "project") for n in CATALOGS]
+    listing = _identical(sources)
+    assert "Additional skills available (invoke by name): " in listing
+
+
+@needs_agent("copilot-cli")
+def test_capture_reads_the_builtins_and_the_skill_tool(tmp_path: Path) -> None:
+    _skill(tmp_path / "s", "pdf-tools", "PDF things.")
+    cap = capture_agent("copilot-cli", [f"project={tmp_path / 's'}"], workdir=tmp_path / "w")
+    assert cap.snapshot is not None and cap.snapshot.builtin_skills
+    assert any(t.get("name") == "skill" for t in cap.tools)
+    assert cap.requests[0].path == "/v1/messages"

@@ -1,0 +1,128 @@
+"""Gemini CLI 0.61.0 live: the gemini-cli profile's render equals the skills block it sends.
+
+Each test lays skills out where Gemini CLI looks, runs one offline turn against the loopback
+recorder (its Gemini ``streamGenerateContent`` wire) and renders the same installed skills
+with the gemini-cli profile (the capture's snapshot for the agent's built-in skills), byte
+for byte. The expected entries are written from the agent's rules by hand: built-ins first,
+then user skills, then workspace skills, each folder in descending folder-name order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from skillbench.agents import agent_fidelity, capture_agent
+from skillbench.catalog import SourceSpec, load_catalog
+from skillbench.listing import PROFILES
+from tests.support.agents import needs_agent
+
+SKILL = "---\nname: {name}\ndescription: {description}\n---\nBody of {name}.\n"
+CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
+
+
+def _skills(root: Path, **descriptions: str) -> Path:
+    for name, description in descriptions.items():
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(SKILL.format(name=name, description=description))
+    return root
+
+
+def _identical(sources: list[SourceSpec], **capture: object) -> str:
+    result = agent_fidelity("gemini-cli", sources, **capture)
+    assert result.version == "0.61.0"
+    assert result.identical, "\n".join(result.lines[:20])
+    assert not result.notes
+    return result.listing
+
+
+def _names(listing: str) -> list[str]:
+    return re.findall(r"<name>(.*?)</name>", listing)
+
+
+@needs_agent("gemini-cli")
+def test_two_skills(tmp_path: Path) -> None:
+    """Two project skills: the built-ins, then ``zeta-tool`` before ``db-migrate`` (the
+    folder's names in descending order), each as a five-line ``<skill>`` element whose
+    location is the installed ``SKILL.md``."""
+    skills = _skills(tmp_path / "s", **{"db-migrate": "Migrate.", "zeta-tool": "Zeta things."})
+    listing = _identical([SourceSpec(str(skills), "project")])
+    assert listing.startswith("<available_skills>\n  <skill>\n    <name>")
+    assert _names(listing)[-2:] == ["zeta-tool", "db-migrate"]
+    assert re.search(
+        r"  <skill>\n    <name>db-migrate</name>\n    <description>Migrate\.</description>\n"
+        r"    <location>/\S+/project/\.gemini/skills/db-migrate/SKILL\.md</location>\n"
+        r"  </skill>\n</available_skills>$",
+        listing,
+    )
+
+
+@needs_agent("gemini-cli")
+def test_user_before_workspace_and_text_unescaped(tmp_path: Path) -> None:
+    """User skills come before workspace skills whatever their names; a description goes
+    out as written (``<``, ``&`` and quotes unescaped)."""
+    user = _skills(tmp_path / "u", **{"zz-user": 'Says "hi" & <waves>.'})
+    _skills(tmp_path / "p", **{"aa-project": "Project."})
+    listing = _identical(
+        [SourceSpec(str(tmp_path / "p"), "project"), SourceSpec(str(user), "user")]
+    )
+    assert _names(listing)[-2:] == ["zz-user", "aa-project"]
+    assert '<description>Says "hi" & <waves>.</description>' in listing
+
+
+@needs_agent("gemini-cli")
+def test_block_scalars_keep_their_line_breaks(tmp_path: Path) -> None:
+    """YAML's folded ``>`` keeps a final newline and literal ``|-`` its inner ones: the
+    agent sends the parsed value untouched."""
+    for name, block in (("folded", ">\n  one\n  two\n"), ("literal", "|-\n  one\n  two\n")):
+        (tmp_path / "s" / name).mkdir(parents=True)
+        text = f"---\nname: {name}\ndescription: {block}---\nB\n"
+        (tmp_path / "s" / name / "SKILL.md").write_text(text)
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    assert "<description>one\ntwo</description>" in listing
+    assert "<description>one two\n</description>" in listing
+
+
+@needs_agent("gemini-cli")
+def test_disable_model_invocation_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "s" / "manual").mkdir(parents=True)
+    text = "---\nname: manual\ndescription: Manual.\ndisable-model-invocation: true\n---\nB\n"
+    (tmp_path / "s" / "manual" / "SKILL.md").write_text(text)
+    assert _names(_identical([SourceSpec(str(tmp_path / "s"), "project")]))[-1] == "manual"
+
+
+@needs_agent("gemini-cli")
+@pytest.mark.parametrize("name", CATALOGS)
+def test_shared_catalog(shared_data: Path, name: str) -> None:
+    _identical([SourceSpec(str(shared_data / "catalogs" / name), "project")])
+
+
+@needs_agent("gemini-cli")
+def test_all_shared_catalogs_together(shared_data: Path) -> None:
+    """Every shared skill in one folder, no budget: all are listed in full. The
+    anthropics ``skill-creator`` replaces the built-in of that name in its place (first)."""
+    sources = [SourceSpec(str(shared_data / "catalogs" / n), "project") for n in CATALOGS]
+    listing = _identical(sources)
+    catalog = load_catalog(sources, profile="gemini-cli")
+    assert _names(listing).count("skill-creator") == 1
+    assert _names(listing)[0] == "skill-creator"
+    assert len(_names(listing)) >= len(catalog.skills)
+
+
+@needs_agent("gemini-cli")
+def test_capture_reads_the_builtins_into_the_snapshot(tmp_path: Path) -> None:
+    """The snapshot holds the agent's own skills with their locations in the installed
+    package, and its tools hold ``activate_skill`` with the listed names as its enum."""
+    skills = _skills(tmp_path / "s", **{"pdf-tools": "PDF things."})
+    cap = capture_agent("gemini-cli", [f"project={skills}"], workdir=tmp_path / "w")
+    assert cap.snapshot is not None and cap.snapshot.builtin_skills
+    assert all(b.path and b.path.endswith("/SKILL.md") for b in cap.snapshot.builtin_skills)
+    tool = next(t for t in cap.tools if t.get("name") == "activate_skill")
+    enum = json.dumps(tool)
+    assert '"pdf-tools"' in enum
+    assert PROFILES.get("gemini-cli").agent_version == cap.version
+    saved = cap.save(tmp_path / "out")
+    assert (saved / "listing.txt").read_text() == cap.listing
