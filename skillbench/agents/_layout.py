@@ -40,7 +40,7 @@ def copy_sources(
                 f"{source.kind}={source.path}: {agent} has no folder for {source.kind} skills "
                 "that a capture can fill (its own skills come from the agent)"
             )
-        copy_skills(source, folders[source.kind])
+        copy_skills(source, folders[source.kind], workspace)
 
 
 def installed_sources(workspace: Workspace, table: Folders) -> list[SourceSpec]:
