@@ -25,7 +25,7 @@ from typing import NamedTuple
 from xml.sax.saxutils import escape, unescape
 
 from skillbench.catalog import Precedence, Skill, SourceKind
-from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._profile import Profile, Release, register_profile
 from skillbench.listing._raw_text import raw_description
 from skillbench.listing._renderer import Entry, Layout, Placed
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
@@ -202,6 +202,11 @@ register_profile(
         placement="system",
         trigger="skill_tool",
         summary="<skill> XML by scope and name; past 15,000 characters names only",
-        agent_version=AGENT_VERSION,
+        releases=(
+            Release(
+                AGENT_VERSION,
+                "byte-identical captures: four catalogs, all together, the 15,000 budget edge",
+            ),
+        ),
     )
 )

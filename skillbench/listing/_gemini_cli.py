@@ -24,7 +24,7 @@ from itertools import groupby
 from typing import NamedTuple
 
 from skillbench.catalog import Precedence, Skill
-from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._profile import Profile, Release, register_profile
 from skillbench.listing._raw_text import raw_description
 from skillbench.listing._renderer import Entry, Layout
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
@@ -171,6 +171,11 @@ register_profile(
         placement="system",
         trigger="skill_tool",
         summary="every skill in full as <skill> XML, built-ins first, no budget",
-        agent_version=AGENT_VERSION,
+        releases=(
+            Release(
+                AGENT_VERSION,
+                "byte-identical captures: four public catalogs, all together, a 2-skill catalog",
+            ),
+        ),
     )
 )

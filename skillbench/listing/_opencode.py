@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from skillbench.catalog import Precedence, Skill, SourceKind
 from skillbench.listing._claude_code_text import collation_key
-from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._profile import Profile, Release, register_profile
 from skillbench.listing._raw import escape_xml, raw_field
 from skillbench.listing._renderer import Entry, Layout
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
@@ -135,7 +135,12 @@ register_profile(
         placement="system",
         trigger="skill_tool",
         summary="every skill with a description, sorted by name, text as written; no budget",
-        agent_version=AGENT_VERSION,
+        releases=(
+            Release(
+                AGENT_VERSION,
+                "byte-identical captures: four public catalogs, all together, a 2-skill catalog",
+            ),
+        ),
         ordering="alpha",
     )
 )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from skillbench.catalog import Precedence, Skill, SourceKind
 from skillbench.listing._claude_code_text import collation_key, utf16_len
-from skillbench.listing._profile import Profile, register_profile
+from skillbench.listing._profile import Profile, Release, register_profile
 from skillbench.listing._raw import escape_xml, raw_field
 from skillbench.listing._renderer import Entry, Layout, Placed
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
@@ -166,7 +166,12 @@ register_profile(
         trigger="skill_tool",
         summary="every skill, sorted by name; past 8,000 characters descriptions cut to "
         "their first line",
-        agent_version=AGENT_VERSION,
+        releases=(
+            Release(
+                AGENT_VERSION,
+                "byte-identical captures: four public catalogs, all together, a 2-skill catalog",
+            ),
+        ),
         ordering="alpha",
     )
 )

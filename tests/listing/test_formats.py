@@ -164,10 +164,14 @@ def test_registry_lists_profiles_and_rejects_typos() -> None:
         "codex@0.169.0",
         "codex@0.171.0",
         "copilot-cli",
+        "copilot-cli@1.0.102",
         "gemini-cli",
+        "gemini-cli@0.61.0",
         "opencode",
+        "opencode@1.18.33",
         "openharness",
         "qwen-code",
+        "qwen-code@0.24.4",
     ]
     with pytest.raises(Exception, match="did you mean 'codex'"):
         render_listing([], profile="codx")
