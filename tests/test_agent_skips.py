@@ -1,7 +1,7 @@
 """The suite on a machine without the agent CLIs: every test that runs one skips, none fails.
 
-The agents' tests are run for real in a child pytest whose PATH holds no ``claude`` or
-``codex`` (and no ``SKILLBENCH_*_BIN``): what a fresh clone's ``pytest`` does.
+The agents' tests are run for real in a child pytest whose PATH holds none of the agents' CLIs
+(and no ``SKILLBENCH_*_BIN``): what a fresh clone's ``pytest`` does.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from skillbench.agents import AGENTS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,7 +24,7 @@ def _without_agents() -> dict[str, str]:
     kept = [
         d
         for d in os.environ.get("PATH", "").split(os.pathsep)
-        if not any(shutil.which(exe, path=d) for exe in ("claude", "codex"))
+        if not any(shutil.which(spec.executable, path=d) for spec in AGENTS.values())
     ]
     env["PATH"] = os.pathsep.join(kept)
     return env
@@ -39,7 +41,7 @@ def _pytest(env: dict[str, str], *args: str) -> str:
 
 def test_without_the_clis_every_agents_test_skips() -> None:
     env = _without_agents()
-    collected = _pytest(env, "-n", "0", "tests/agents", "-m", "agents", "--collect-only")
+    collected = _pytest(env, "-n", "0", "tests/agents", "-m", "agents and not slow", "--collect-only")
     marked = int(re.search(r"(\d+)/\d+ tests collected", collected).group(1))  # type: ignore[union-attr]
     assert marked >= 20, collected
     out = _pytest(env, "-n", "0", "tests/agents", "-rs")
@@ -53,7 +55,10 @@ def test_with_agents_required_a_missing_cli_fails() -> None:
     env = {**_without_agents(), "SKILLBENCH_REQUIRE_AGENTS": "1"}
     nodeid = "tests/agents/test_live_selector.py::test_live_decisions_are_the_scripted_ones"
     out = _pytest(env, "-n", "0", nodeid)
-    assert re.search(r"\b2 errors?\b", out.strip().splitlines()[-1]), out
+    last = out.strip().splitlines()[-1]
+    errors = re.search(r"\b(\d+) errors?\b", last)
+    assert errors and int(errors.group(1)) >= 2 and "passed" not in last, out
+    assert out.count("is not installed") >= int(errors.group(1)), out
     assert "is not installed" in out
 
 

@@ -43,26 +43,6 @@ SETTING_OPTIONS = {
     "skillOverrides": "skill_overrides",
 }
 """``settings.json`` keys that change the listing → the claude-code profile's options."""
-FOUR_CHARS_PER_TOKEN = frozenset(
-    {
-        "claude-3-opus",
-        "claude-3-sonnet",
-        "claude-3-haiku",
-        "claude-3-5-sonnet",
-        "claude-3-5-haiku",
-        "claude-3-7-sonnet",
-        "claude-opus-4-0",
-        "claude-opus-4-1",
-        "claude-opus-4-5",
-        "claude-opus-4-6",
-        "claude-sonnet-4-0",
-        "claude-sonnet-4-5",
-        "claude-sonnet-4-6",
-        "claude-haiku-4-5",
-    }
-)
-"""Model families whose listing budget counts 4 characters a token (later models: 3)."""
-_DATED = re.compile(r"-\d{8}$")
 _ENTRY_START = re.compile(r"\n(?=- [^\s:]+(?: \([^)\n]*\))?(?::|\n|$))")
 
 
@@ -217,8 +197,9 @@ class ClaudeCode:
         """The window the CLI reported, the snapshot, and every setting and variable of the
         capture that the profile models (``SETTING_OPTIONS``, ``BUDGET_VARIABLE``)."""
         options: dict[str, JsonValue | AgentSnapshot] = {}
-        if capture.model:
-            options["model"] = capture.model
+        model = capture.request.get("model") or capture.model
+        if isinstance(model, str):
+            options["model"] = model
         window = context_window(capture.output)
         if window is not None:
             options["context_window"] = window
@@ -227,9 +208,6 @@ class ClaudeCode:
         for setting, option in SETTING_OPTIONS.items():
             if setting in capture.settings:
                 options[option] = capture.settings[setting]
-        model = capture.request.get("model")
-        if isinstance(model, str) and _family(model) in FOUR_CHARS_PER_TOKEN:
-            options["chars_per_token"] = 4
         budget = capture.env.get(BUDGET_VARIABLE, "").strip()
         if budget.isdigit() and int(budget) > 0:
             options["budget"] = int(budget)
@@ -260,11 +238,6 @@ class ClaudeCode:
             model=model,
             context_window=_context_window(full.output, model),
         )
-
-
-def _family(model: str) -> str:
-    """``claude-sonnet-4-5-20250929`` → ``claude-sonnet-4-5`` (dots and ``_`` as ``-``)."""
-    return _DATED.sub("", model.strip().lower()).replace(".", "-").replace("_", "-")
 
 
 def _context_window(output: str, model: str | None) -> int | None:

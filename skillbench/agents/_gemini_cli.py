@@ -29,6 +29,7 @@ from skillbench.agents._layout import (
     carrying,
     copy_sources,
     installed_sources,
+    kind_folders,
 )
 from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
@@ -138,7 +139,14 @@ class GeminiCli:
         return installed_sources(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
-        return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
+        """The capture's folders as the locations' roots, and its snapshot."""
+        roots: dict[str, JsonValue] = {
+            kind: str(folder) for kind, folder in kind_folders(capture.workspace, FOLDERS).items()
+        }
+        options: dict[str, JsonValue | AgentSnapshot] = {"roots": roots}
+        if capture.snapshot is not None:
+            options["snapshot"] = capture.snapshot
+        return options
 
     def snapshot(self, version: str, body: JsonObject, workspace: Workspace) -> AgentSnapshot:
         """Gemini CLI's built-in skills as listed in a turn with no user skills (their

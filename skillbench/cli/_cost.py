@@ -144,13 +144,14 @@ def run(args: argparse.Namespace) -> int:
     if not given:
         cost_model = profile_calibration(args.profile, cost_model)
     constants = cost_model.basis
-    version = PROFILES.get(args.profile).agent_version
+    profile = PROFILES.get(args.profile)
+    version, agent = profile.agent_version, profile.agent
     if given:
         constants += " (given by hand)"
-    elif cost_model.basis == MODELLED and version and args.profile in SESSION_AGENTS.names():
+    elif cost_model.basis == MODELLED and version and agent in SESSION_AGENTS.names():
         constants += (
-            f" (no calibration of {args.profile} {version} in the cache: "
-            f"`skillbench cost --measure {args.profile}` measures it)"
+            f" (no calibration of {agent} {version} in the cache: "
+            f"`skillbench cost --measure {agent}` measures it)"
         )
     pricing = pricing_for(args.model)
     catalog = load_catalog(args.sources, profile=args.profile, cwd=args.cwd)

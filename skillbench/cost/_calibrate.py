@@ -234,7 +234,7 @@ def misses(measurements: Sequence[SkillMeasurement], model: CostModel) -> list[s
 
 def profile_calibration(profile: str, model: CostModel, root: Path | None = None) -> CostModel:
     """``model`` calibrated for ``profile``'s verified agent version when it was measured."""
-    version = PROFILES.get(profile).agent_version
-    if version is None:
+    resolved = PROFILES.get(profile)
+    if resolved.agent_version is None:
         return model
-    return calibrated(model, load_calibration(profile, version, root))
+    return calibrated(model, load_calibration(resolved.agent, resolved.agent_version, root))

@@ -14,7 +14,15 @@ from skillbench.listing import (  # noqa: F401  (register)
     _openharness,
     _qwen_code,
 )
-from skillbench.listing._claude_code import DROP_RULES, FIXED_BUILTINS, DropRule, ListingLine
+from skillbench.listing._claude_code import (
+    DROP_RULES,
+    FIXED_BUILTINS,
+    BudgetBasis,
+    DropRule,
+    ListingLine,
+    budget_basis,
+    older_model,
+)
 from skillbench.listing._explain import (
     NOT_SHOWN_REASONS,
     Explanation,
@@ -82,6 +90,7 @@ __all__ = [
     "SOURCE_PRIORITY",
     "AgentSnapshot",
     "AgentView",
+    "BudgetBasis",
     "BuiltinSkill",
     "DropRule",
     "Entry",
@@ -111,12 +120,14 @@ __all__ = [
     "UsageOrdering",
     "agent_profiles",
     "agent_views",
+    "budget_basis",
     "expected_shown",
     "explain",
     "folder_of",
     "get_ordering",
     "listable_indices",
     "make_renderer",
+    "older_model",
     "read_snapshot",
     "register_profile",
     "render_listing",

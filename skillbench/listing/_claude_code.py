@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePath
-from typing import Literal, cast
+from typing import Literal, NamedTuple, cast
 
 from skillbench._registry import Registry
 from skillbench.catalog import CLAUDE_CODE, Skill, loaded_fallback_description
@@ -54,11 +54,43 @@ DEFAULT_CONTEXT_WINDOW = 1_000_000
 """Context window of the verified version's default model, in tokens."""
 CHARS_PER_TOKEN = 3
 """Characters per token for current models; the agent uses 4 for older ones."""
-OLDER_MODELS = re.compile(r"^claude-(?:3[-.]|(?:opus|sonnet|haiku)-4(?:-[0-6])?(?:-\d{8})?$)")
-"""The claude-3.x and 4.0–4.6 families: 200,000 tokens at 4 characters a token (captured:
-claude-sonnet-4-6 gets an 8,000-character budget)."""
+_OLDER_MODELS = re.compile(r"^claude-(?:3-|(?:opus|sonnet|haiku)-4(?:-[0-6])?$)")
 OLDER_WINDOW = 200_000
 OLDER_CHARS_PER_TOKEN = 4
+
+
+def older_model(model: str) -> bool:
+    """Whether Claude Code budgets ``model`` at 200,000 tokens and 4 characters a token: the
+    claude-3.x and 4.0–4.6 families, dated or not, dots and ``_`` as ``-`` (captured:
+    claude-sonnet-4-6 gets an 8,000-character budget; later models 3 characters a token)."""
+    family = re.sub(r"-\d{8}$", "", model.strip().lower()).replace(".", "-").replace("_", "-")
+    return _OLDER_MODELS.match(family) is not None
+
+
+class BudgetBasis(NamedTuple):
+    """What the budget is a fraction of: the model's window and its characters a token."""
+
+    window: int
+    chars_per_token: int
+
+
+def budget_basis(
+    model: str | None,
+    context_window: int | None,
+    chars_per_token: int | None,
+    snapshot_window: int | None,
+) -> BudgetBasis:
+    """The window and characters a token Claude Code budgets with: an older model's (see
+    ``older_model``), else the snapshot's window at 3 characters a token, else the default
+    model's; ``context_window`` and ``chars_per_token`` win when given."""
+    older = model is not None and older_model(model)
+    default = OLDER_WINDOW if older else snapshot_window
+    return BudgetBasis(
+        context_window or default or DEFAULT_CONTEXT_WINDOW,
+        chars_per_token or (OLDER_CHARS_PER_TOKEN if older else CHARS_PER_TOKEN),
+    )
+
+
 BUDGET_FRACTION = 0.01
 ENTRY_CAP = 1536
 FALLBACK_CHARS = 100
@@ -345,11 +377,9 @@ def _claude_code(
         if legacy:
             budget = LEGACY_BUDGET
         else:
-            older = model is not None and OLDER_MODELS.match(model) is not None
-            default = OLDER_WINDOW if older else (snap and snap.context_window)
-            window = context_window or default or DEFAULT_CONTEXT_WINDOW
-            per_token = chars_per_token or (OLDER_CHARS_PER_TOKEN if older else CHARS_PER_TOKEN)
-            budget = max(1, int(window * per_token * budget_fraction))
+            snapshot_window = snap.context_window if snap else None
+            basis = budget_basis(model, context_window, chars_per_token, snapshot_window)
+            budget = max(1, int(basis.window * basis.chars_per_token * budget_fraction))
     typed = {k: cast(SkillOverride, v) for k, v in overrides.items()}
     builtins = snap.builtin_skills if snap and not legacy else ()
     fixed = frozenset((snap.texts.get(FIXED_BUILTINS, "") if snap else "").split())

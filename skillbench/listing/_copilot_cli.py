@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, unescape
 
 from skillbench.catalog import Precedence, Skill, SourceKind
 from skillbench.listing._profile import Profile, Release, register_profile
-from skillbench.listing._raw_text import raw_description
+from skillbench.listing._raw import raw_field
 from skillbench.listing._renderer import Entry, Layout, Placed
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
@@ -116,7 +116,7 @@ class CopilotCliRenderer:
         }
 
     def hidden(self, skill: Skill) -> str | None:
-        if len(raw_description(skill).strip()) > MAX_DESCRIPTION_CHARS:
+        if len(raw_field(skill, "description", skill.description).strip()) > MAX_DESCRIPTION_CHARS:
             return "Copilot CLI does not load a skill whose description is over 1,024 characters"
         if skill.path is not None and not skill.path.endswith("SKILL.md"):
             return "Copilot CLI loads only SKILL.md files, not other skill declarations"
@@ -126,7 +126,7 @@ class CopilotCliRenderer:
         return None
 
     def entry(self, skill: Skill, index: int) -> Entry:
-        description = raw_description(skill).strip()
+        description = raw_field(skill, "description", skill.description).strip()
         text = skill_element(skill.name, description, SCOPES[skill.source])
         return Entry(skill, index, text, "full", description, short=skill.name)
 

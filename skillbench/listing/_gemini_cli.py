@@ -19,13 +19,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 from typing import NamedTuple
 
-from skillbench.catalog import Precedence, Skill
+from skillbench.catalog import Precedence, Skill, SourceKind
 from skillbench.listing._profile import Profile, Release, register_profile
-from skillbench.listing._raw_text import raw_description
+from skillbench.listing._raw import raw_field
 from skillbench.listing._renderer import Entry, Layout
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
@@ -86,15 +86,23 @@ def _folder_key(skill: Skill) -> tuple[str, str]:
     return root, rel
 
 
+DEFAULT_ROOTS: Mapping[SourceKind, str] = {"project": ".gemini/skills", "user": "~/.gemini/skills"}
+"""Where each source kind lives on a user's machine (Gemini CLI prints the absolute path; a
+render can pass the real folders, as a fidelity check does), so no checkout path of the
+catalog's leaks into a listing."""
+
+
 @dataclass(frozen=True)
 class GeminiCliRenderer:
     """See the module docstring.
 
     Args:
         builtin_skills: Gemini CLI's own skills (from a snapshot), listed first.
+        roots: the folder of each source kind, as the locations show it.
     """
 
     builtin_skills: tuple[BuiltinSkill, ...] = ()
+    roots: Mapping[SourceKind, str] = field(default_factory=lambda: dict(DEFAULT_ROOTS))
     default_budget: int | None = None
     name: str = "gemini-cli"
     budgeted: bool = False
@@ -113,11 +121,14 @@ class GeminiCliRenderer:
         return None
 
     def shown_path(self, skill: Skill) -> str | None:
-        return os.path.abspath(skill.path) if skill.path else None
+        root = self.roots.get(skill.source)
+        if skill.rel_path is None or root is None:
+            return os.path.abspath(skill.path) if skill.path else None
+        return f"{root}/{skill.rel_path}"
 
     def entry(self, skill: Skill, index: int) -> Entry:
         location = self.shown_path(skill) or ""
-        description = raw_description(skill)
+        description = raw_field(skill, "description", skill.description)
         text = skill_element(listed_name(skill.name), description, location)
         return Entry(skill, index, text, "full", description)
 
@@ -154,13 +165,16 @@ def _in_agent_order(entries: list[Entry]) -> list[Entry]:
     return ordered
 
 
-def _gemini_cli(snapshot: AgentSnapshot | str | None = "auto") -> GeminiCliRenderer:
+def _gemini_cli(
+    snapshot: AgentSnapshot | str | None = "auto", roots: Mapping[SourceKind, str] | None = None
+) -> GeminiCliRenderer:
     """``snapshot`` supplies Gemini CLI's built-in skills (listed first): an AgentSnapshot,
     ``auto`` (the cached snapshot of the verified version, if any), ``none`` or a path to a
-    ``snapshot.json``."""
+    ``snapshot.json``. ``roots`` replaces the folders the locations start with."""
     if snapshot is None or isinstance(snapshot, str):
         snapshot = resolve_snapshot(snapshot, "gemini-cli", AGENT_VERSION)
-    return GeminiCliRenderer(snapshot.builtin_skills if snapshot is not None else ())
+    builtin = snapshot.builtin_skills if snapshot is not None else ()
+    return GeminiCliRenderer(builtin, {**DEFAULT_ROOTS, **(roots or {})})
 
 
 register_profile(

@@ -58,9 +58,12 @@ AGENT_FOLDERS: Mapping[str, Mapping[SourceKind, tuple[str, ...]]] = {
     },
 }
 """The skills folders each agent reads, by scope (project folders relative to the project
-root). Claude Code, Codex, Gemini CLI and Copilot CLI are as captured at their verified
-versions (Copilot CLI 1.0.102 did not read the documented ``~/.claude/skills``); the others
-as their sources and documents say."""
+root). The project folders of Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and
+opencode are as captured at their verified versions (a probe skill in each of ``.claude``,
+``.agents``, ``.qwen``, ``.opencode``, ``.gemini`` and ``.github``); their user folders as
+captured for Claude Code, Codex, Gemini CLI and Copilot CLI (1.0.102 did not read the
+documented ``~/.claude/skills``) and as their sources say for the others; Crush's from its
+sources only (it could not be installed)."""
 KNOWN_FOLDERS = sorted(
     {
         f.removeprefix("~/")
@@ -132,8 +135,13 @@ class AgentView:
 
 
 def agent_profiles() -> list[str]:
-    """Every registered profile verified against a shipped agent, by name."""
-    return sorted(p for p in PROFILES.names() if PROFILES.get(p).agent_version is not None)
+    """Every registered profile verified against a shipped agent, by name: each agent once,
+    as its newest verified release (``agent@version`` names are the same agent)."""
+    return sorted(
+        p
+        for p in PROFILES.names()
+        if PROFILES.get(p).agent_version is not None and PROFILES.get(p).agent == p
+    )
 
 
 def agent_views(

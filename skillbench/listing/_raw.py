@@ -1,15 +1,17 @@
 """A frontmatter value as an agent that keeps it raw reads it.
 
-The catalog folds every text field to one safe line. Qwen Code and opencode list the value
-as their YAML parser returns it, line breaks and edge spaces kept; their profiles take it
-from the skill's file, but only when it folds to exactly what the catalog loaded, so
-nothing the catalog removed (escapes, control characters) comes back.
+The catalog folds every text field to one safe line. Qwen Code, opencode, Gemini CLI and
+Copilot CLI list the value as their YAML parser returns it, line breaks and edge spaces kept;
+their profiles take it from the skill's file, but only when it folds to exactly what the
+catalog loaded and holds nothing but printable text, tabs and line breaks, so nothing the
+catalog removed (escapes, control characters) comes back.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import overload
 
 from skillbench._errors import InputError
 from skillbench._sanitize import clean_line
@@ -17,8 +19,15 @@ from skillbench._yaml import parse_yaml
 from skillbench.catalog import Skill
 
 _FRONTMATTER = re.compile(r"^---\n([\s\S]*?)\n---(?:\n|$)")
+_LINE_BREAKS = str.maketrans("", "", "\n\t")
 
 
+@overload
+def raw_field(skill: Skill, key: str, loaded: str) -> str: ...
+@overload
+def raw_field(skill: Skill, key: str, loaded: None) -> None: ...
+@overload
+def raw_field(skill: Skill, key: str, loaded: str | None) -> str | None: ...
 def raw_field(skill: Skill, key: str, loaded: str | None) -> str | None:
     """The frontmatter value ``key`` as written (line breaks and edge spaces kept), when
     the skill's file still holds what the catalog loaded; else ``loaded``.
@@ -37,9 +46,9 @@ def raw_field(skill: Skill, key: str, loaded: str | None) -> str | None:
     except InputError:  # the file changed since loading: keep what was loaded
         return loaded
     value = meta.get(key) if isinstance(meta, dict) else None
-    if isinstance(value, str) and clean_line(value).text == loaded:
-        return value
-    return loaded
+    if not isinstance(value, str) or not value.translate(_LINE_BREAKS).isprintable():
+        return loaded
+    return value if clean_line(value).text == loaded else loaded
 
 
 def escape_xml(text: str, apostrophe: str = "&apos;") -> str:

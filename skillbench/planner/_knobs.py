@@ -9,14 +9,13 @@ module only names the knobs and searches each one for the value that reaches a b
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, NamedTuple
 
 from skillbench._registry import Registry
-from skillbench.listing import Profile, RenderOptions, read_snapshot
+from skillbench.listing import Profile, RenderOptions, budget_basis, older_model, read_snapshot
 
 Unit = Literal["characters", "tokens"]
 """What a budget counts: characters (terminal cells for Claude Code) or approximate tokens."""
@@ -112,30 +111,32 @@ def _claude_code(profile: Profile, options: RenderOptions, given: int | None) ->
         return Derivation(budget, "characters", f"SLASH_COMMAND_TOOL_CHAR_BUDGET={budget}", None)
     if options.get("legacy"):
         return Derivation(budget, "characters", f"legacy flat budget of {budget:,}", None)
-    cpt = _option(profile, options, "chars_per_token")
     fraction = _option(profile, options, "budget_fraction")
-    assert isinstance(cpt, int | float) and isinstance(fraction, int | float)
-    option = options.get("context_window")
-    window = option if isinstance(option, int) else _snapshot_window(profile, options)
-    source = "given" if option else "the agent snapshot's model" if window else "default model"
-    if window is None and budget is not None:
-        window = round(budget / (cpt * fraction))
+    assert isinstance(fraction, int | float)
+    model, option, cpt = (options.get(k) for k in ("model", "context_window", "chars_per_token"))
+    snapshot_window = _snapshot_window(profile, options)
+    basis = budget_basis(
+        model if isinstance(model, str) else None,
+        option if isinstance(option, int) else None,
+        cpt if isinstance(cpt, int) else None,
+        snapshot_window,
+    )
+    if isinstance(option, int):
+        source = "given"
+    elif isinstance(model, str) and older_model(model):
+        source = f"{model}'s"
+    else:
+        source = "the agent snapshot's model" if snapshot_window else "default model"
     how = (
-        f"floor({window:,} tokens ({source}) × {cpt} characters/token × "
+        f"floor({basis.window:,} tokens ({source}) × {basis.chars_per_token} characters/token × "
         f"skillListingBudgetFraction {fraction:g}) = {budget:,}"
     )
-    return Derivation(budget, "characters", how, window)
-
-
-_OLDER_CLAUDE = re.compile(r"claude-(\d-|(opus|sonnet|haiku)-4(-[0-6])?(\b|-\d{8}|$))")
-"""Models Claude Code budgets at 200,000 tokens and 4 characters a token (claude-3.x and the
-4.0–4.6 families); newer ones follow the snapshot's window at 3."""
+    return Derivation(budget, "characters", how, basis.window)
 
 
 def _claude_code_model(model: str) -> RenderOptions:
-    if _OLDER_CLAUDE.match(model):
-        return {"context_window": 200_000, "chars_per_token": 4}
-    return {}
+    """The profile takes the model itself: it knows which models budget differently."""
+    return {"model": model}
 
 
 def _codex(profile: Profile, options: RenderOptions, given: int | None) -> Derivation:

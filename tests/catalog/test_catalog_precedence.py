@@ -95,13 +95,16 @@ def test_same_directory_twice_is_deduped_by_real_path(
 
 
 def test_rules_live_in_a_registry() -> None:
-    assert PRECEDENCE.names() == [
+    assert PRECEDENCE.get("codex@0.169.0") is PRECEDENCE.get("codex")
+    assert [n for n in PRECEDENCE.names() if "@" not in n] == [
         "claude-code",
         "codebot",
         "codex",
         "copilot-cli",
         "gemini-cli",
+        "opencode",
         "openharness",
+        "qwen-code",
     ]
     assert PRECEDENCE.get("codex").order(["user", "bundled", "project"]) == [2, 0, 1]
     assert PRECEDENCE.get("codebot").order(["user", "bundled", "project"]) == [1, 0, 2]

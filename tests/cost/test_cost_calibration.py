@@ -114,7 +114,8 @@ def test_cost_uses_the_calibration_and_says_so(
     skills = tmp_path / "skills" / "big"
     skills.mkdir(parents=True)
     (skills / "SKILL.md").write_text("---\nname: big\ndescription: d\n---\n" + "x y " * 900)
-    argv = ["cost", str(tmp_path / "skills"), "--profile", "claude-code", "--format", "json"]
+    profile = f"claude-code@{VERSION}"
+    argv = ["cost", str(tmp_path / "skills"), "--profile", profile, "--format", "json"]
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
     before = report["cost_model"]
@@ -142,11 +143,11 @@ def test_cost_uses_the_calibration_and_says_so(
 
 def test_a_run_names_measured_constants(cache: Path, tmp_path: Path) -> None:
     _store()
-    config = _project(tmp_path, "profiles: [claude-code, codebot]\n")
+    config = _project(tmp_path, f"profiles: [claude-code@{VERSION}, codebot]\n")
     run_experiment(load_config(config), output=tmp_path / "out")
     cells = json.loads((tmp_path / "out" / "summary.json").read_text())["cells"]
     by_profile = {c["profile"]: c["cost"] for c in cells}
-    measured, modelled = by_profile["claude-code"], by_profile["codebot"]
+    measured, modelled = by_profile[f"claude-code@{VERSION}"], by_profile["codebot"]
     assert measured["fork_constants"] == f"measured on claude-code {VERSION}"
     assert measured["fork_system_prompt_tokens"] == 7500
     assert "fork_constants" not in modelled and modelled["fork_system_prompt_tokens"] == 1000

@@ -13,6 +13,12 @@ docs/profiles/), not from the code:
 - ``.agents/skills/manual`` (``disable-model-invocation: true``): not read by Claude Code;
   Copilot CLI honours the field (disabled); Codex and Gemini CLI do not read it (full).
 - ``.github/skills/gh-only``: only Copilot CLI reads ``.github/skills`` (full there).
+- Qwen Code reads ``.qwen/skills`` and ``.agents/skills``, opencode ``.opencode/skills``,
+  ``.claude/skills`` and ``.agents/skills`` (captured with a probe skill in each folder).
+  Neither has a description limit that 1,106 characters meet (Qwen Code cuts descriptions to
+  their first line only past 8,000 characters of listing; this one is a single line), so
+  db-migrate is full for both; Qwen Code honours ``disable-model-invocation`` (disabled),
+  opencode does not read it (full).
 
 No snapshot is in the cache, so no agent's built-in skills join the listings.
 """
@@ -52,6 +58,18 @@ EXPECTED = {
         "db-migrate": "hidden",
         "manual": "disabled",
         "gh-only": "full",
+    },
+    "qwen-code": {
+        "pdf-tools": "not_found",
+        "db-migrate": "full",
+        "manual": "disabled",
+        "gh-only": "not_found",
+    },
+    "opencode": {
+        "pdf-tools": "full",
+        "db-migrate": "full",
+        "manual": "full",
+        "gh-only": "not_found",
     },
 }
 
@@ -123,10 +141,14 @@ def test_lint_names_the_agents_each_portability_finding_affects(project: list[st
         ("SB802", "db-migrate", "copilot-cli"),
         ("SB803", "manual", None),
     }
-    assert "never found by codex 0.169.0, gemini-cli 0.61.0" in found[("SB801", "pdf-tools", None)]
     assert (
-        "never found by claude-code 2.1.328, codex 0.169.0, gemini-cli 0.61.0"
-        in found[("SB801", "gh-only", None)]
+        "never found by codex 0.171.0, gemini-cli 0.61.0, qwen-code 0.24.4"
+        in found[("SB801", "pdf-tools", None)]
     )
-    assert "codex 0.169.0, gemini-cli 0.61.0" in found[("SB803", "manual", None)]
+    assert (
+        "never found by claude-code 2.1.332, codex 0.171.0, gemini-cli 0.61.0, "
+        "opencode 1.18.33, qwen-code 0.24.4" in found[("SB801", "gh-only", None)]
+    )
+    assert "codex 0.171.0, gemini-cli 0.61.0, opencode 1.18.33" in found[("SB803", "manual", None)]
+    assert "kept out by copilot-cli, qwen-code" in found[("SB803", "manual", None)]
     assert "kept out by copilot-cli" in found[("SB803", "manual", None)]

@@ -47,7 +47,9 @@ def test_budgets_in_each_agents_terms() -> None:
     older = derive(claude, {"snapshot": "none", "context_window": 200_000, "chars_per_token": 4})
     assert older.budget == 8_000 and "200,000 tokens" in older.how
     assert derive(claude, {"budget": 2500}).how == "SLASH_COMMAND_TOOL_CHAR_BUDGET=2500"
-    assert derive(codex, {"snapshot": "none"}).budget == 272_000 * 2 // 100
+    # Codex 0.169.0's default model has a 272,000-token window, 0.171.0's (gpt-6.2-sol) 500,000.
+    assert derive(PROFILES.get("codex@0.169.0"), {"snapshot": "none"}).budget == 272_000 * 2 // 100
+    assert derive(codex, {"snapshot": "none"}).budget == 500_000 * 2 // 100
     assert derive(codex, {"snapshot": "none", "context_window": 100_000}).budget == 2_000
     assert derive(codex, {"snapshot": "none", "context_window": 2_000_000}).budget == 17_440
 

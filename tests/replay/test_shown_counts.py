@@ -20,10 +20,10 @@ def _listed_lines(budget: int | None) -> list[str]:
     """The skill names of the Codex listing's ``- name: …`` lines, read from its text."""
     catalog = load_catalog(
         [SourceSpec(str(DEVTOOLS / "skills" / kind), kind) for kind in SOURCES],
-        profile="codex",
+        profile="codex@0.169.0",
         cwd=DEVTOOLS / "workspace",
     )
-    text = render_listing(catalog.skills, profile="codex", budget=budget).text
+    text = render_listing(catalog.skills, profile="codex@0.169.0", budget=budget).text
     block = text.split("### Available skills\n", 1)[1].split("### How to use skills", 1)[0]
     return [m.group(1) for m in re.finditer(r"^- ([^:\n]+):", block, flags=re.MULTILINE)]
 
@@ -33,7 +33,7 @@ def test_codex_shown_counts_entries_not_names(tmp_path: Path) -> None:
     config.write_text(
         "name: codex-shown\n"
         + DEVTOOLS_INPUTS
-        + "profiles: [codex]\nbudgets: [null, 2000]\norderings: [alpha]\n"
+        + "profiles: [codex@0.169.0]\nbudgets: [null, 2000]\norderings: [alpha]\n"
         + "selectors:\n  - {type: oracle}\nlimit: 300\nseed: 0\n",
         encoding="utf-8",
     )
