@@ -94,7 +94,8 @@ def _render_verdict(
             "bundled": f"{home}/.codex/skills/.system",
         }
         flags = [*flags, "-O", f"roots={json.dumps(roots)}"]
-    rendered = _cli(["render", *sources, "--profile", agent, *flags, "--quiet"], env)
+    release = f"{agent}@{described['version']}"  # the captured release's rules and snapshot
+    rendered = _cli(["render", *sources, "--profile", release, *flags, "--quiet"], env)
     assert rendered.returncode == 0, rendered.stderr
     recorded = (out / "listing.txt").read_text(encoding="utf-8")
     return 0 if rendered.stdout == recorded + "\n" else 100

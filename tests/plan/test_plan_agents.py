@@ -21,6 +21,9 @@ from skillbench.listing import PROFILES, AgentSnapshot, RenderOptions, save_snap
 from skillbench.planner import PlanOptions, Setup, derive, plan_catalog, what_fits
 from tests.support.agents import needs_agent, require_agent
 
+CLAUDE = f"claude-code@{AGENTS.get('claude-code').verified_version}"
+CODEX = f"codex@{AGENTS.get('codex').verified_version}"
+"""The pinned releases the tests capture: predictions use their rules and snapshots."""
 CATALOGS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "catalogs"
 SHARED = ["superpowers", "mattpocock", "wshobson-agents", "anthropics-skills"]
 CLAUDE_LINE = re.compile(r"^- (?P<name>[^\s:(]+(?::[^\s:(]+)?)(?: \([^)]*\))?(?P<text>: .*)?$")
@@ -110,11 +113,11 @@ def test_claude_code_name_only_and_hidden_sets(
     sources = _sources(catalog)
     env = {} if budget is None else {"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(budget)}
     capture = capture_agent("claude-code", sources, env=env, snapshot=False)
-    loaded = load_catalog(sources, profile="claude-code")
+    loaded = load_catalog(sources, profile=CLAUDE)
     options: RenderOptions = {"snapshot": claude_snapshot}
     if budget is not None:
         options["budget"] = budget
-    predicted = _predicted("claude-code", loaded, options, folders=True)
+    predicted = _predicted(CLAUDE, loaded, options, folders=True)
     assert predicted == _claude_sets(capture, loaded)
     if budget == 2500:
         assert predicted[0], "a 2,500-character budget must cut some description"
@@ -129,9 +132,9 @@ def test_codex_name_only_and_hidden_sets(
     sources = _sources(catalog)
     settings = {} if window is None else {"model_context_window": window}
     capture = capture_agent("codex", sources, settings=settings, snapshot=False)
-    loaded = load_catalog(sources, profile="codex")
+    loaded = load_catalog(sources, profile=CODEX)
     options = {**AGENTS.get("codex").render_options(capture), "snapshot": codex_snapshot}
-    predicted = _predicted("codex", loaded, options, folders=False)
+    predicted = _predicted(CODEX, loaded, options, folders=False)
     assert predicted == _codex_sets(capture, loaded)
 
 
@@ -156,7 +159,7 @@ def test_the_fits_value_plan_prints_lists_every_description(
 
     monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(tmp_path / "cache"))
     save_snapshot(claude_snapshot)
-    argv = ["plan", f"project={CATALOGS}", "--profile", "claude-code", "--weeks", "0"]
+    argv = ["plan", f"project={CATALOGS}", "--profile", CLAUDE, "--weeks", "0"]
     assert main([*argv, "--format", "json", "-q"]) == 0
     report = json.loads(capsys.readouterr().out)
     values = {v["setting"]: v["value"] for v in report["agents"][0]["fits"]["values"]}
@@ -180,15 +183,15 @@ def test_the_trim_plan_fits_the_default_budget(
     catalog as it is does not."""
     sources = _sources("all")
     options = PlanOptions(
-        profiles=("claude-code",), weeks=0, trim=True, extra={"snapshot": claude_snapshot}
+        profiles=(CLAUDE,), weeks=0, trim=True, extra={"snapshot": claude_snapshot}
     )
     planned = plan_catalog(sources, options, work=tmp_path / "work")
     trim = planned.report.agents[0].trim
     assert trim is not None and trim.fits and trim.edits
-    copy = planned.copies["claude-code"]
+    copy = planned.copies[CLAUDE]
     trimmed = [SourceSpec(path, kind) for path, kind in copy.source_pairs()]  # type: ignore[arg-type]
     capture = capture_agent("claude-code", trimmed, snapshot=False)
     assert _name_only_lines(capture.listing) == []
-    profile = PROFILES.get("claude-code")
-    as_is = Setup(load_catalog(sources, profile="claude-code"), profile, options.extra)
+    profile = PROFILES.get(CLAUDE)
+    as_is = Setup(load_catalog(sources, profile=CLAUDE), profile, options.extra)
     assert not what_fits(as_is, derive(profile, options.extra)).fits_default
