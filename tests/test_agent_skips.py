@@ -41,7 +41,8 @@ def _pytest(env: dict[str, str], *args: str) -> str:
 
 def test_without_the_clis_every_agents_test_skips() -> None:
     env = _without_agents()
-    collected = _pytest(env, "-n", "0", "tests/agents", "-m", "agents and not slow", "--collect-only")
+    marks = ("-m", "agents and not slow")
+    collected = _pytest(env, "-n", "0", "tests/agents", *marks, "--collect-only")
     marked = int(re.search(r"(\d+)/\d+ tests collected", collected).group(1))  # type: ignore[union-attr]
     assert marked >= 20, collected
     out = _pytest(env, "-n", "0", "tests/agents", "-rs")
