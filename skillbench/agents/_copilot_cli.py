@@ -21,6 +21,8 @@ from skillbench.agents._layout import (
     carrying,
     copy_sources,
     installed_sources,
+    listing_of,
+    refuse_usage,
 )
 from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
@@ -70,8 +72,7 @@ class CopilotCli:
     ) -> None:
         if settings:
             raise SkillbenchError("copilot-cli: no settings are modelled; drop --setting")
-        if usage:
-            raise SkillbenchError("copilot-cli keeps no skill-usage history: drop the usage option")
+        refuse_usage(self.name, usage)
 
     def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
         return [executable, "-p", prompt, "--model", model or DEFAULT_MODEL]
@@ -91,10 +92,7 @@ class CopilotCli:
         return carrying(self.name, requests, skills_block)
 
     def listing(self, body: JsonObject) -> str:
-        block = skills_block(body)
-        if block is None:
-            raise SkillbenchError("copilot-cli: the request carries no <available_skills> block")
-        return block
+        return listing_of(self.name, body, skills_block)
 
     def tools(self, body: JsonObject) -> list[JsonObject]:
         return objects(body.get("tools"))

@@ -17,12 +17,10 @@ which leaves its logic alone and makes the order the issued one.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from skillbench._errors import SkillbenchError
 from skillbench.agents._layout import (
     Folders,
     block_between,
@@ -30,6 +28,8 @@ from skillbench.agents._layout import (
     copy_sources,
     installed_sources,
     kind_folders,
+    listing_of,
+    write_settings,
 )
 from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
@@ -97,12 +97,9 @@ class GeminiCli:
     def configure(
         self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
     ) -> None:
-        if usage:
-            raise SkillbenchError("gemini-cli keeps no skill-usage history: drop the usage option")
         folder = workspace.home / ".gemini"
+        write_settings(self.name, folder / "settings.json", _merge(SETTINGS, settings), usage)
         (folder / "policies").mkdir(parents=True, exist_ok=True)
-        text = json.dumps(_merge(SETTINGS, settings), indent=2)
-        (folder / "settings.json").write_text(text, encoding="utf-8")
         (folder / "policies" / "skillbench.toml").write_text(POLICY, encoding="utf-8")
 
     def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
@@ -123,10 +120,7 @@ class GeminiCli:
         return carrying(self.name, requests, skills_block)
 
     def listing(self, body: JsonObject) -> str:
-        block = skills_block(body)
-        if block is None:
-            raise SkillbenchError("gemini-cli: the request carries no <available_skills> block")
-        return block
+        return listing_of(self.name, body, skills_block)
 
     def tools(self, body: JsonObject) -> list[JsonObject]:
         return [

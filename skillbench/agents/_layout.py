@@ -7,6 +7,7 @@ them back and pick the request that carries the listing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -75,3 +76,19 @@ def block_between(texts: Iterable[str], open_tag: str, close_tag: str) -> str | 
         if start >= 0 and end >= 0:
             return text[start : end + len(close_tag)]
     return None
+
+
+def write_settings(
+    agent: str, path: Path, settings: Mapping[str, object], usage: Mapping[str, int]
+) -> None:
+    """Write the agent's settings file (JSON), refusing a usage history (``refuse_usage``)."""
+    refuse_usage(agent, usage)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(dict(settings), indent=2), encoding="utf-8")
+
+
+def refuse_usage(agent: str, usage: Mapping[str, int]) -> None:
+    """An agent that keeps no skill-usage history refuses a seeded one rather than ignoring
+    it (the render would assume a history the agent never saw)."""
+    if usage:
+        raise SkillbenchError(f"{agent} keeps no skill-usage history: drop the usage option")

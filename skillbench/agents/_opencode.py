@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING
 from skillbench._errors import SkillbenchError
 from skillbench.agents._layout import (
     Folders,
+    block_between,
     carrying,
     copy_sources,
     installed_sources,
     kind_folders,
     listing_of,
+    write_settings,
 )
 from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
@@ -70,12 +72,7 @@ def _system(body: JsonObject) -> list[str]:
 
 def skills_block(body: JsonObject) -> str | None:
     """The ``<available_skills>`` block of the system prompt, tags included."""
-    for text in _system(body):
-        start = text.find(OPEN)
-        end = text.find("\n" + CLOSE, start)
-        if start >= 0 and end >= 0:
-            return text[start : end + 1 + len(CLOSE)]
-    return None
+    return block_between(_system(body), OPEN, "\n" + CLOSE)
 
 
 @dataclass(frozen=True)
@@ -92,11 +89,8 @@ class Opencode:
     def configure(
         self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
     ) -> None:
-        if usage:
-            raise SkillbenchError("opencode keeps no skill-usage history: drop the usage option")
         path = workspace.home / ".config" / "opencode" / "opencode.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(dict(settings), indent=2), encoding="utf-8")
+        write_settings(self.name, path, settings, usage)
 
     def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
         if model not in (None, DEFAULT_MODEL):

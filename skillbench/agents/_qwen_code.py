@@ -10,19 +10,18 @@ after the turn (its managed-memory pass) is answered like the first.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from skillbench._errors import SkillbenchError
 from skillbench.agents._layout import (
     Folders,
     carrying,
     copy_sources,
     installed_sources,
     listing_of,
+    write_settings,
 )
 from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
@@ -90,11 +89,8 @@ class QwenCode:
     def configure(
         self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
     ) -> None:
-        if usage:
-            raise SkillbenchError("qwen-code keeps no skill-usage history: drop the usage option")
         path = workspace.home / ".qwen" / "settings.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({**QUIET, **settings}, indent=2), encoding="utf-8")
+        write_settings(self.name, path, {**QUIET, **settings}, usage)
 
     def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
         model = model or DEFAULT_MODEL

@@ -105,6 +105,18 @@ def add_cwd(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_profile_options(parser: argparse.ArgumentParser, example: str) -> None:
+    """``-O/--option KEY=VALUE`` (JSON values), read with ``key_values(…, parse_json=True)``."""
+    parser.add_argument(
+        "-O",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"a profile option (repeatable; JSON values), {example}",
+    )
+
+
 def add_profile_and_budget(parser: argparse.ArgumentParser, profiles: list[str], what: str) -> None:
     """``--profile`` (``what`` says what it decides here) and ``--budget`` in characters."""
     parser.add_argument(

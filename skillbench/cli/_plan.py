@@ -16,6 +16,7 @@ from skillbench.cli._common import (
     EXIT_OK,
     add_cwd,
     add_format,
+    add_profile_options,
     add_quiet,
     add_sources,
     env_default,
@@ -74,14 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "tokenizer of token counts (default: gpt-4o's) [env: SKILLBENCH_MODEL]",
     )
     parser.add_argument("--window", type=positive_int, help="the model's context window in tokens")
-    parser.add_argument(
-        "-O",
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a profile option (repeatable; JSON values), given to each profile that takes it",
-    )
+    add_profile_options(parser, "given to each profile that takes it")
     parser.add_argument("--usage", help="usage history JSON (skillbench's or ~/.claude.json)")
     parser.add_argument("--now", help="ISO-8601 time of day 0 (default: now)")
     parser.add_argument(

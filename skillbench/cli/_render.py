@@ -16,6 +16,7 @@ from skillbench.cli._common import (
     add_cwd,
     add_format,
     add_profile_and_budget,
+    add_profile_options,
     add_quiet,
     add_sources,
     env_default,
@@ -90,14 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=env_default("model"),
         help="tokenizer model for the json token count (default: gpt-4o) [env: SKILLBENCH_MODEL]",
     )
-    parser.add_argument(
-        "-O",
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a profile option (repeatable), e.g. context_window=1000000",
-    )
+    add_profile_options(parser, "e.g. context_window=1000000")
     parser.add_argument(
         "--explain", action="store_true", help="print why each skill is shown or not, by rule"
     )
