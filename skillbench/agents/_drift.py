@@ -64,11 +64,11 @@ def _installed(agent: str, executable: str, found_by: str) -> Installed:
         return Installed(agent, executable, found_by, None, str(exc))
 
 
-def installed_agents(agent: str | None = None) -> list[Installed]:
-    """Every installed CLI of ``agent`` (None: of every known agent): the one on PATH or in
-    ``SKILLBENCH_<AGENT>_BIN``, then each ``SKILLBENCH_<AGENT>_<VERSION>_BIN`` by name."""
+def installed_agents(agents: Sequence[str] = ()) -> list[Installed]:
+    """Every installed CLI of ``agents`` (none named: of every known agent): the one on PATH or
+    in ``SKILLBENCH_<AGENT>_BIN``, then each ``SKILLBENCH_<AGENT>_<VERSION>_BIN`` by name."""
     found: list[Installed] = []
-    for name in [agent] if agent else AGENTS.names():
+    for name in agents or AGENTS.names():
         spec = AGENTS.get(name)
         default = bin_variable(name)
         try:

@@ -52,7 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "action", nargs="?", choices=["list", "check"], default="list", help="default: list"
     )
     parser.add_argument(
-        "--agent", choices=AGENTS.names(), help="only this agent (default: every agent)"
+        "--agent",
+        action="append",
+        default=[],
+        choices=AGENTS.names(),
+        help="only this agent; repeat for several (default: every agent)",
     )
     parser.add_argument(
         "--probe",
@@ -86,7 +90,7 @@ def _list(args: argparse.Namespace, found: list[Installed]) -> int:
     from skillbench.listing import PROFILES
 
     rows: list[JsonObject] = []
-    for name in [args.agent] if args.agent else AGENTS.names():
+    for name in args.agent or AGENTS.names():
         spec, profile = AGENTS.get(name), PROFILES.get(name)
         mine = [one for one in found if one.agent == name]
         verified = ", ".join(profile.verified_versions)

@@ -30,7 +30,7 @@ CLI = (sys.executable, "-m", "skillbench")
 
 def _codex(version: str) -> Installed:
     path = executable("codex", version)
-    return next(one for one in installed_agents("codex") if one.executable == path)
+    return next(one for one in installed_agents(["codex"]) if one.executable == path)
 
 
 @needs_agent("codex")

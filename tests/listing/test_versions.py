@@ -9,6 +9,7 @@ default gpt-6.2-sol 500,000 (10,000), where gpt-6.1-sol also has 500,000.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -186,3 +187,15 @@ def test_the_report_and_the_viewer_name_the_release(tmp_path: Path) -> None:
         assert f"{profile} \\u2192 {release}" in page or f"{profile} → {release}" in page
     assert "**Agent releases** the listings follow: " in report
     assert "no snapshot of claude-code 2.1.328 was found" in report
+
+
+def test_agents_takes_several_agents_in_the_order_given(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    for variable in [v for v in os.environ if v.startswith("SKILLBENCH_") and v.endswith("_BIN")]:
+        monkeypatch.delenv(variable)
+    assert main(["agents", "--agent", "qwen-code", "--agent", "codex", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["agent"] for row in rows] == ["qwen-code", "codex"]
+    assert rows[1]["pinned"] == "0.169.0" and rows[1]["installed"] == []
