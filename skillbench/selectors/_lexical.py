@@ -12,6 +12,7 @@ indexed once instead of once per batch.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -53,14 +54,15 @@ class BM25:
     def scores(self, queries: Sequence[str]) -> np.ndarray:
         """A (queries × documents) matrix of BM25 scores.
 
-        Each row is summed on its own, in vocabulary order: a query scores the same to the
-        last bit whatever batch it comes in (a matrix product would not promise that).
+        Each query's columns are added one at a time, in vocabulary order: element-wise
+        additions are rounded alike on every CPU, so a query scores the same to the last bit
+        whatever batch it comes in and whichever SIMD width numpy dispatches to (a matrix
+        product or a ``sum`` reduction promises neither).
         """
         out = np.zeros((len(queries), self.weights.shape[0]), dtype=np.float64)
         for i, q in enumerate(queries):
-            cols = sorted({self.vocab[w] for w in term_counts(q) if w in self.vocab})
-            if cols:
-                out[i] = self.weights[:, cols].sum(axis=1)
+            for col in sorted({self.vocab[w] for w in term_counts(q) if w in self.vocab}):
+                out[i] += self.weights[:, col]
         return out
 
 
@@ -81,9 +83,12 @@ def bm25_weights(
     cols = np.array([vocab[w] for doc in counts for w in doc], dtype=np.intp)
     tf = np.array([n for doc in counts for n in doc.values()], dtype=np.float64)
     lengths = np.bincount(rows, weights=tf, minlength=len(counts))
-    avg = float(lengths.mean()) if lengths.size and lengths.mean() > 0 else 1.0
+    total = math.fsum(lengths)  # exact, unlike a SIMD-width-dependent mean
+    avg = total / lengths.size if lengths.size and total > 0 else 1.0
     df = np.bincount(cols, minlength=len(vocab))
-    idf = np.log1p((len(counts) - df + 0.5) / (df + 0.5))
+    # The C library's log1p, not numpy's: numpy dispatches some CPUs to its own vectorised
+    # logarithm, which can differ in the last bit, and a score must not depend on the CPU.
+    idf = np.array([math.log1p(x) for x in (len(counts) - df + 0.5) / (df + 0.5)])
     weights = idf[cols] * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[rows] / avg))
     shape = (len(counts), len(vocab))
     return vocab, sparse.csr_matrix((weights, (rows, cols)), shape=shape)

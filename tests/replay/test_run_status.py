@@ -168,23 +168,24 @@ def test_a_selector_error_fails_the_run(tmp_path: Path, capsys: pytest.CaptureFi
     assert manifest["stop_reason"] == "provider refused the key (401)"
 
 
-def test_sigint_stops_within_two_seconds_and_marks_the_run_interrupted(tmp_path: Path) -> None:
+def test_sigint_stops_the_run_at_once_and_marks_it_interrupted(tmp_path: Path) -> None:
+    """Six calls of 5 s each: after Ctrl-C during the first, no further call is made (the
+    number of requests, not the wall clock, shows it: a loaded machine may be slow to exit)."""
     with FakeOpenAI(latency_s=5.0) as slow:
         config = project(tmp_path, model(slow.base_url))
         out = tmp_path / "run"
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
         cmd = [sys.executable, "-m", "skillbench", "run", str(config), "-o", str(out), "-q"]
         proc = subprocess.Popen([*cmd, "-j", "1"], env=env, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         while slow.requests == 0 and time.monotonic() < deadline:
             time.sleep(0.02)
-        sent = time.monotonic()
+        assert slow.requests == 1
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=30)
-        took = time.monotonic() - sent
+        code = proc.wait(timeout=180)
+        asked = slow.requests
     assert code == 130
-    # The six calls at 5 s each would take 30 s; a loaded machine gets slack.
-    assert took < 10.0
+    assert asked == 1
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
 
 
