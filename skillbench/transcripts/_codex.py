@@ -11,7 +11,8 @@ text), call_id}, ``function_call_output`` {call_id, output}, ``local_shell_call`
 A user turn is logged twice, as a user ``response_item`` message and as an ``event_msg``
 ``user_message``; the event is the one taken, since user-role messages also carry context
 Codex adds itself (environment, AGENTS.md, injected skill bodies). What the turn invoked
-is decided by Codex's rules (see ``_codex_skills``).
+is decided by Codex's rules (see ``_codex_skills``). The skills listing the model was shown
+is a developer ``response_item`` message holding the ``<skills_instructions>`` block.
 """
 
 from __future__ import annotations
@@ -23,8 +24,15 @@ from typing import Any, NamedTuple
 
 from skillbench.transcripts._codex_skills import implicit_skill, injected_skill, mentions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
+from skillbench.transcripts._listed import codex_block, codex_entries
 from skillbench.transcripts._turns import Turns
-from skillbench.transcripts._types import Diagnostic, Invocation, Item, LabelSource
+from skillbench.transcripts._types import (
+    Diagnostic,
+    Invocation,
+    Item,
+    LabelSource,
+    RecordedListing,
+)
 
 KNOWN_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 _CONTEXT = ("<", "# AGENTS.md")
@@ -106,12 +114,40 @@ def parse_codex(
         elif kind == "turn_context":
             cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else cwd
         elif kind == "response_item":
+            listing = _listing(payload, session, at, f"{name}:{number}", redact)
+            if listing is not None:
+                yield listing
             typed = _typed_text(payload)
             if typed is not None and typed != turns.open_text:
                 due = True
             for skill, by in _response_skills(payload, by_dir, cwd):
                 yield from use(skill, by, at)
     yield from turns.close()
+
+
+def _listing(
+    payload: dict[str, Any], session: str, at: Any, where: str, redact: Callable[[str], str]
+) -> RecordedListing | None:
+    """The skills listing a developer message carries, if it is one."""
+    if payload.get("type") != "message" or payload.get("role") != "developer":
+        return None
+    for part in payload.get("content") or ():
+        text = part.get("text") if isinstance(part, dict) else None
+        block = codex_block(text) if isinstance(text, str) else None
+        if block is None:
+            continue
+        entries = codex_entries(block)
+        return RecordedListing(
+            session=session,
+            at=at if isinstance(at, str) else None,
+            initial=True,
+            names=tuple(e.head for e in entries),
+            content=redact(block),
+            source=where,
+            entries=entries,
+            omits=bool(entries) and not any(e.text for e in entries),
+        )
+    return None
 
 
 def _typed_text(payload: dict[str, Any]) -> str | None:
