@@ -12,7 +12,9 @@ A user turn is logged twice, as a user ``response_item`` message and as an ``eve
 ``user_message``; the event is the one taken, since user-role messages also carry context
 Codex adds itself (environment, AGENTS.md, injected skill bodies). What the turn invoked
 is decided by Codex's rules (see ``_codex_skills``). The skills listing the model was shown
-is a developer ``response_item`` message holding the ``<skills_instructions>`` block.
+is a developer ``response_item`` message holding the ``<skills_instructions>`` block; Codex
+records it before the user's message of the turn it was sent with, so it is yielded once
+the turn before has closed.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ def parse_codex(
     version: str | None = None
     cwd: str | None = None  # the turn's working directory (turn_context)
     held: list[tuple[str, LabelSource]] = []  # uses seen before their turn's user_message
+    shown: RecordedListing | None = None  # a listing for the turn whose user_message is due
     due = False  # the user's message arrived as a response_item, its event not yet
 
     def use(skill: str, by: LabelSource, at: Any) -> Iterator[Item]:
@@ -105,6 +108,9 @@ def parse_codex(
             yield from turns.start(
                 session, text.strip(), at if isinstance(at, str) else None, f"{name}:{number}"
             )
+            if shown is not None:
+                yield shown
+                shown = None
             early, held[:] = list(held), []
             for skill, by in early:
                 yield from use(skill, by, at)
@@ -114,9 +120,7 @@ def parse_codex(
         elif kind == "turn_context":
             cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else cwd
         elif kind == "response_item":
-            listing = _listing(payload, session, at, f"{name}:{number}", redact)
-            if listing is not None:
-                yield listing
+            shown = _listing(payload, session, at, f"{name}:{number}", redact) or shown
             typed = _typed_text(payload)
             if typed is not None and typed != turns.open_text:
                 due = True
