@@ -13,6 +13,7 @@ from typing import Any, Literal
 from skillbench._errors import InputError
 from skillbench._io import file_size
 from skillbench.catalog import Skill
+from skillbench.transcripts._class_report import CLASSES_CSV, CLASSES_MD
 from skillbench.transcripts._classify import SessionListings, SkillClass
 from skillbench.transcripts._claude_code import parse_claude_code
 from skillbench.transcripts._codex import parse_codex
@@ -39,7 +40,15 @@ REQUESTS_FILE = "requests.jsonl"
 USAGE_FILE = "usage.json"
 LISTINGS_FILE = "listings.jsonl"
 DIAGNOSTICS_FILE = "diagnostics.txt"
-OUTPUT_FILES = (REQUESTS_FILE, USAGE_FILE, LISTINGS_FILE, DIAGNOSTICS_FILE)
+OUTPUT_FILES = (
+    REQUESTS_FILE,
+    USAGE_FILE,
+    LISTINGS_FILE,
+    DIAGNOSTICS_FILE,
+    CLASSES_MD,
+    CLASSES_CSV,
+)
+"""What an import folder may hold: what the import writes and what ``report`` adds."""
 _SUFFIXES: dict[Agent, tuple[str, ...]] = {
     "claude-code": (".jsonl",),
     "codex": (".jsonl", ".jsonl.zst"),

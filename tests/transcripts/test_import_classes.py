@@ -8,6 +8,7 @@ turn's session had shown by the end of the turn, the skills invoked in it and th
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -328,3 +329,58 @@ def test_the_summary_counts_the_classes(agent: str, tmp_path: Path, capsys) -> N
     )
     assert code == 0
     assert json.loads(capsys.readouterr().out)["classes"] == want
+
+
+# --- report --------------------------------------------------------------------------------
+
+
+def test_report_on_an_import_tabulates_the_classes_per_skill(tmp_path: Path, capsys) -> None:
+    logs = claude_code_logs(tmp_path / "logs")
+    skills = write_catalog(tmp_path / "skills")
+    labels = write_labels(tmp_path / "labels.jsonl", CC_LABELS)
+    out = tmp_path / "out"
+    args = ["import", "claude-code", str(logs), "-o", str(out), "--skills", f"user={skills}"]
+    assert main([*args, "--labels", str(labels), "-q"]) == 0
+    assert main(["report", str(out)]) == 0
+    assert capsys.readouterr().out.split() == [str(out / "classes.md"), str(out / "classes.csv")]
+    rows = list(csv.DictReader((out / "classes.csv").open(encoding="utf-8")))
+    got = {r["skill"]: r for r in rows}
+    # by hand from the classes of test_claude_code_turns_are_classified_from_the_recorded_listing
+    assert [r["skill"] for r in rows] == [
+        "deploy",
+        "format",
+        "lint",
+        "migrate",
+        "notes",
+        "review",
+        "rotate",
+    ]
+    assert {
+        k: got["deploy"][k]
+        for k in ("turns", "invoked_by_model", "listed_not_invoked", "listing_unknown")
+    } == {"turns": "3", "invoked_by_model": "1", "listed_not_invoked": "1", "listing_unknown": "1"}
+    assert (got["format"]["not_listed"], got["format"]["listed_not_invoked"]) == ("1", "1")
+    assert got["format"]["reasons"] == "not_loaded 1"
+    assert (got["review"]["invoked_by_user"], got["review"]["listed_cut"]) == ("1", "1")
+    never = {r["skill"] for r in rows if r["never_listed_in_full"] == "True"}
+    # deploy and format were shown in full once; the rest never were
+    assert never == {"lint", "migrate", "notes", "review", "rotate"}
+    text = (out / "classes.md").read_text(encoding="utf-8")
+    assert "| migrate | 1 | 1 | 0 | 0 | 0 | 0 | 0 | paths 1 |" in text
+    assert "- review: cut 2" in text
+    # the import folder still takes a new import over it, report files and all
+    assert main([*args, "-q"]) == 0
+    assert not (out / "classes.md").exists()
+
+
+def test_report_on_an_import_names_a_bad_line(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "imp"
+    out.mkdir()
+    (out / "requests.jsonl").write_text(
+        '{"id": "a#0", "classes": [{"skill": "x", "class": "listed_cut"}]}\n'
+        '{"id": "a#1", "classes": [{"skill": "x", "class": "forgotten"}]}\n',
+        encoding="utf-8",
+    )
+    assert main(["report", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "requests.jsonl:2" in err and "classes" in err
