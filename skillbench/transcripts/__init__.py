@@ -14,7 +14,7 @@ from skillbench.transcripts._class_report import (
     is_import,
     write_class_report,
 )
-from skillbench.transcripts._classify import TURN_CLASSES, SkillClass, TurnClass
+from skillbench.transcripts._classify import TURN_CLASSES, SkillClass, TurnClass, class_text
 from skillbench.transcripts._fidelity import (
     Comparison,
     ListingDiff,
@@ -87,6 +87,7 @@ __all__ = [
     "TurnClass",
     "check_listings",
     "class_table",
+    "class_text",
     "compare_listing",
     "dedupe",
     "diff_json",

@@ -22,7 +22,7 @@ its own is judged by its parent session's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -65,6 +65,16 @@ class SkillClass(NamedTuple):
         if self.reason is not None:
             out["reason"] = self.reason
         return out
+
+
+def class_text(record: object) -> str | None:
+    """``skill: class (detail)`` for one class as ``SkillClass.record`` writes it, the detail
+    being why it was not listed or how it was cut; None for anything else."""
+    if not isinstance(record, Mapping) or not isinstance(record.get("class"), str):
+        return None
+    cut = record.get("listed") if record["class"] == "listed_cut" else None
+    detail = record.get("reason") or cut
+    return f"{record.get('skill')}: {record['class']}" + (f" ({detail})" if detail else "")
 
 
 @dataclass
