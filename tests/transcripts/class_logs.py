@@ -149,9 +149,12 @@ def cx_message(second: int, role: str, text: str) -> dict[str, Any]:
     return cx(second, "response_item", {"type": "message", "role": role, "content": [part]})
 
 
-def cx_turn(second: int, text: str) -> list[dict[str, Any]]:
+def cx_turn(second: int, text: str, events: bool) -> list[dict[str, Any]]:
+    """The user's message as a response item and (unless ``events`` is off, as ``codex
+    exec`` 0.169.0 writes it) as a ``user_message`` event."""
     event = {"type": "user_message", "message": text, "images": []}
-    return [cx_message(second, "user", text), cx(second, "event_msg", event)]
+    said = cx_message(second, "user", text)
+    return [said, cx(second, "event_msg", event)] if events else [said]
 
 
 def cx_shell(second: int, command: str) -> dict[str, Any]:
@@ -178,7 +181,7 @@ def cx_skills(entries: list[str]) -> dict[str, Any]:
     return cx_message(0, "developer", block)
 
 
-def codex_log(root: Path) -> Path:
+def codex_log(root: Path, events: bool = True) -> Path:
     first = [
         "- deploy: Ship the current build to the staging servers. (file: r0/deploy/SKILL.md)",
         "- lint: (file: r0/lint/SKILL.md)",
@@ -197,16 +200,16 @@ def codex_log(root: Path) -> Path:
         [
             cx(0, "session_meta", meta),
             cx_skills(first),
-            *cx_turn(1, "Use $review on this diff"),
+            *cx_turn(1, "Use $review on this diff", events),
             cx_message(1, "user", injected),
-            *cx_turn(2, "ship the build"),
+            *cx_turn(2, "ship the build", events),
             cx_shell(3, f"cat {ROOT}/deploy/SKILL.md"),
-            *cx_turn(4, "tidy the warnings"),
-            *cx_turn(5, "notes for 2.0 please"),
-            *cx_turn(6, "put it on staging"),
-            *cx_turn(7, "add a column to users"),
+            *cx_turn(4, "tidy the warnings", events),
+            *cx_turn(5, "notes for 2.0 please", events),
+            *cx_turn(6, "put it on staging", events),
+            *cx_turn(7, "add a column to users", events),
             cx_skills(second),
-            *cx_turn(8, "format everything"),
-            *cx_turn(9, "ship it now"),
+            *cx_turn(8, "format everything", events),
+            *cx_turn(9, "ship it now", events),
         ],
     )

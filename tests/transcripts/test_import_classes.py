@@ -79,8 +79,9 @@ def test_without_a_catalog_only_the_log_speaks(tmp_path: Path) -> None:
     assert "cc-a#10" not in got  # no skill expected: no class
 
 
-def test_codex_turns_are_classified_from_the_skills_block(tmp_path: Path) -> None:
-    codex_log(tmp_path / "sessions")
+@pytest.mark.parametrize("events", [True, False], ids=["with-events", "exec-0.169-no-events"])
+def test_codex_turns_are_classified_from_the_skills_block(events: bool, tmp_path: Path) -> None:
+    codex_log(tmp_path / "sessions", events)
     skills = write_catalog(tmp_path / "skills")
     labels = write_labels(
         tmp_path / "labels.jsonl",
@@ -88,7 +89,7 @@ def test_codex_turns_are_classified_from_the_skills_block(tmp_path: Path) -> Non
             "cx-9#2": ["lint"],
             "cx-9#3": ["notes"],
             "cx-9#4": ["deploy"],
-            "cx-9#5": ["migrate"],
+            "cx-9#5": ["migrate", "notes"],
             "cx-9#6": ["format"],
             "cx-9#7": ["deploy"],
         },
@@ -103,12 +104,18 @@ def test_codex_turns_are_classified_from_the_skills_block(tmp_path: Path) -> Non
         # no ellipsis: the catalog shows the description was shortened
         "cx-9#3": [("notes", "listed_cut", "cut", None)],
         "cx-9#4": [("deploy", "listed_not_invoked", "full", None)],
-        # judged by the first block: the second comes with the next turn's message
-        "cx-9#5": [("migrate", "not_listed", "absent", "paths")],
+        # judged by the first block (notes still cut, not yet omitted): the second block
+        # is recorded before the next turn's message and belongs to it
+        "cx-9#5": [
+            ("migrate", "not_listed", "absent", "paths"),
+            ("notes", "listed_cut", "cut", None),
+        ],
         # a block of bare names is Codex's last resort, which omits what still does not fit
         "cx-9#6": [("format", "not_listed", "absent", "budget")],
         "cx-9#7": [("deploy", "listed_cut", "name_only", None)],
     }
+    texts = [r["text"] for r in read_jsonl(out / "requests.jsonl")]
+    assert texts[0] == "Use $review on this diff" and len(texts) == 8
 
 
 @pytest.mark.parametrize("agent", ["claude-code", "codex"])
