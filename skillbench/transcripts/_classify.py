@@ -22,7 +22,7 @@ its own is judged by its parent session's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -79,9 +79,10 @@ def class_text(record: object) -> str | None:
 
 @dataclass
 class _Seen:
-    """What one session has listed so far: each name's text (empty: name only)."""
+    """What one session has listed so far: how each name was shown (no text is kept, so
+    memory does not grow with the listings' size)."""
 
-    text: dict[str, str] = field(default_factory=dict)
+    shown: dict[str, Shown] = field(default_factory=dict)
     omits: bool = False
     """The last full listing says the budget left skills out."""
 
@@ -94,25 +95,21 @@ class SessionListings:
         skills: the catalog given to the import (may be empty): it says which skills a
             ``paths`` rule or a flag keeps out of the listing, and what a description
             shown in full reads.
-        redact: applied to catalog descriptions, as it was to the recorded listings.
     """
 
-    def __init__(self, skills: Iterable[Skill], redact: Callable[[str], str]) -> None:
+    def __init__(self, skills: Iterable[Skill] = ()) -> None:
         self._skills = {s.name: s for s in skills}
-        self._redact = redact
         self._seen: dict[str, _Seen] = {}
 
     def add(self, listing: RecordedListing) -> None:
         seen = self._seen.get(listing.session)
         if seen is None or listing.initial:
-            seen = self._seen[listing.session] = _Seen()
+            seen = self._seen[listing.session] = _Seen(omits=listing.omits)
         for entry in listing.entries:
             for name in entry_names(entry):
-                seen.text[name] = entry.text
+                seen.shown[name] = self._how(name, entry.text)
         for name in listing.names:
-            seen.text.setdefault(name, "")
-        if listing.initial:
-            seen.omits = listing.omits
+            seen.shown.setdefault(name, "name_only")
 
     def classify(self, request: ImportedRequest) -> tuple[SkillClass, ...]:
         """One class per expected skill of ``request`` (none when it expects none)."""
@@ -120,7 +117,7 @@ class SessionListings:
         return tuple(self._one(name, request, seen) for name in request.expected)
 
     def _one(self, name: str, request: ImportedRequest, seen: _Seen | None) -> SkillClass:
-        shown = self._shown(name, seen)
+        shown: Shown = "unknown" if seen is None else seen.shown.get(name, "absent")
         if name in request.by_user:
             return SkillClass(name, "invoked_by_user", shown)
         if name in request.by_model:
@@ -133,18 +130,14 @@ class SessionListings:
             return SkillClass(name, "listed_not_invoked", shown)
         return SkillClass(name, "listed_cut", shown)
 
-    def _shown(self, name: str, seen: _Seen | None) -> Shown:
-        if seen is None:
-            return "unknown"
-        text = seen.text.get(name)
-        if text is None:
-            return "absent"
+    def _how(self, name: str, text: str) -> Shown:
+        """How an entry showing ``text`` for ``name`` shows the skill (both unredacted)."""
         if not text:
             return "name_only"
         if text.endswith(CUT_MARKS):
             return "cut"
         skill = self._skills.get(name)
-        if skill is not None and not _flat(text).startswith(_flat(self._redact(skill.description))):
+        if skill is not None and not _flat(text).startswith(_flat(skill.description)):
             return "cut"
         return "full"
 

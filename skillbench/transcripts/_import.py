@@ -170,7 +170,7 @@ def _write(
     redact = Redactor(options.keep_paths)
     summary = ImportSummary(files=len(files), diagnostics=list(notes))
     uses: dict[str, list[str]] = {}
-    shown = SessionListings(options.skills, redact)
+    shown = SessionListings(options.skills)
     labels = options.labels or {}
     with ExitStack() as stack:
         requests = stack.enter_context((out / REQUESTS_FILE).open("w", encoding="utf-8"))

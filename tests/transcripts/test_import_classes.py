@@ -17,10 +17,13 @@ from transcript_helpers import read_jsonl
 from skillbench.cli._main import main
 from tests.transcripts.class_logs import (
     CC_LABELS,
+    cc_listing,
+    cc_user,
     claude_code_logs,
     codex_log,
     write_catalog,
     write_labels,
+    write_lines,
 )
 
 
@@ -77,6 +80,27 @@ def test_without_a_catalog_only_the_log_speaks(tmp_path: Path) -> None:
     # the user's typed /review is in the imported labels without any relabelling
     assert got["cc-a#1"] == [("review", "invoked_by_user", "full", None)]
     assert "cc-a#10" not in got  # no skill expected: no class
+
+
+def test_a_description_holding_a_home_path_is_compared_before_redaction(tmp_path: Path) -> None:
+    skills = tmp_path / "skills" / "backup"
+    skills.mkdir(parents=True)
+    text = "Copy /home/alice/notes to the backup disk."
+    (skills / "SKILL.md").write_text(f"---\nname: backup\ndescription: {text}\n---\nGo.\n")
+    log = write_lines(
+        tmp_path / "logs" / "s.jsonl",
+        [
+            cc_user("s", 0, "back up my notes"),
+            cc_listing("s", 0, f"- backup: {text}", initial=True),
+        ],
+    )
+    labels = write_labels(tmp_path / "labels.jsonl", {"s#0": ["backup"]})
+    out = tmp_path / "out"
+    args = ["import", "claude-code", str(log), "-o", str(out), "--labels", str(labels), "-q"]
+    assert main([*args, "--skills", f"user={skills.parent}"]) == 0
+    # the recorded listing is written redacted (~/notes), yet the entry is the catalog's text
+    assert classes(out) == {"s#0": [("backup", "listed_not_invoked", "full", None)]}
+    assert "~/notes" in (out / "listings.jsonl").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("events", [True, False], ids=["with-events", "exec-0.169-no-events"])
