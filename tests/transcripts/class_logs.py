@@ -118,6 +118,9 @@ def claude_code_logs(root: Path) -> Path:
             cc_user(s, 11, "what time is it"),
         ],
     )
+    # a sub-agent records no listing of its own: it is judged by its session's
+    task = {**cc_user(s, 12, "deploy the fix to staging"), "isSidechain": True}
+    write_lines(root / "proj" / "cc-a" / "subagents" / "agent-x.jsonl", [task])
     write_lines(root / "proj" / "cc-b.jsonl", [cc_user("cc-b", 0, "ship the build again")])
     return root
 
@@ -131,6 +134,7 @@ CC_LABELS = {
     "cc-a#7": ["format"],
     "cc-a#8": ["format"],
     "cc-a#9": ["review"],
+    "cc-a/agent-x#0": ["deploy"],
     "cc-b#0": ["deploy"],
 }
 

@@ -56,6 +56,8 @@ def test_claude_code_turns_are_classified_from_the_recorded_listing(tmp_path: Pa
         # the delta attachment of this turn added it in full
         "cc-a#8": [("format", "listed_not_invoked", "full", None)],
         "cc-a#9": [("review", "listed_cut", "cut", None)],
+        # the sub-agent takes its session's listing, where deploy is in full
+        "cc-a/agent-x#0": [("deploy", "listed_not_invoked", "full", None)],
         # cc-b#0: its session recorded no listing
         "cc-b#0": [("deploy", "listing_unknown", "unknown", None)],
     }
@@ -194,7 +196,7 @@ def test_report_on_an_import_tabulates_the_classes_per_skill(tmp_path: Path, cap
     assert {
         k: got["deploy"][k]
         for k in ("turns", "invoked_by_model", "listed_not_invoked", "listing_unknown")
-    } == {"turns": "3", "invoked_by_model": "1", "listed_not_invoked": "1", "listing_unknown": "1"}
+    } == {"turns": "4", "invoked_by_model": "1", "listed_not_invoked": "2", "listing_unknown": "1"}
     assert (got["format"]["not_listed"], got["format"]["listed_not_invoked"]) == ("1", "1")
     assert got["format"]["reasons"] == "not_loaded 1"
     assert (got["review"]["invoked_by_user"], got["review"]["listed_cut"]) == ("1", "1")
