@@ -181,7 +181,7 @@ def test_report_on_an_import_tabulates_the_classes_per_skill(tmp_path: Path, cap
     assert main([*args, "--labels", str(labels), "-q"]) == 0
     assert main(["report", str(out)]) == 0
     assert capsys.readouterr().out.split() == [str(out / "classes.md"), str(out / "classes.csv")]
-    rows = list(csv.DictReader((out / "classes.csv").open(encoding="utf-8")))
+    rows = list(csv.DictReader((out / "classes.csv").read_text(encoding="utf-8").splitlines()))
     got = {r["skill"]: r for r in rows}
     # by hand from the classes of test_claude_code_turns_are_classified_from_the_recorded_listing
     assert [r["skill"] for r in rows] == [
