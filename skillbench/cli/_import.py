@@ -35,6 +35,14 @@ With --skills, a model call to a skill outside them is counted and named (diagno
 the summary line); a turn whose only calls were such is left out of the requests rather
 than written as one that needs no skill.
 
+Every turn that expected a skill says why it did or did not fire (`classes`), from the
+listing the agent recorded in that session: not_listed (with the reason when the log or
+--skills tells: paths, disable-model-invocation, budget, not_loaded), listed_cut (name only
+or description cut), listed_not_invoked, invoked_by_model, invoked_by_user, or
+listing_unknown (no listing recorded). --labels FILE (JSONL of {id, expected}, as the
+viewer exports them) says which skills turns expected beyond what was invoked;
+`skillbench report DIR` tabulates the classes per skill.
+
 Secrets (API keys, tokens), e-mail addresses and home directories are redacted from the
 output; --keep-paths keeps home directories. Nothing leaves the machine.
 
@@ -46,6 +54,7 @@ examples:
   skillbench import claude-code ~/.claude/projects -o mine/claude
   skillbench import codex ~/.codex/sessions -o mine/codex --skills ~/.codex/skills
   skillbench import claude-code session.jsonl --skills .claude/skills --keep-paths
+  skillbench import claude-code ~/.claude/projects -o mine --labels mine-labels.jsonl
 """
 _SHOWN = 20
 """Diagnostics printed to the terminal; diagnostics.txt holds every one."""
@@ -61,6 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SOURCE",
         help="[KIND=]PATH of the skills in use (repeatable): only they become labels, and "
         "commands naming anything else (/clear …) are not requests",
+    )
+    parser.add_argument(
+        "--labels",
+        metavar="FILE",
+        help="JSONL of {id, expected}: the skills those turns expected (replaces what was "
+        "invoked as their label; their classes follow)",
     )
     parser.add_argument(
         "--keep-paths",
@@ -80,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
     options = ImportOptions(keep_paths=args.keep_paths)
     if args.skills:
         options = _with_catalog(options, args.skills, args.agent)
+    if args.labels:
+        from skillbench.dataset import load_labels
+
+        options = replace(options, labels=load_labels(args.labels))
     shown = 0
 
     def report(diagnostic: Diagnostic) -> None:
@@ -99,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
         "listings": summary.listings,
         "outside_skills": dict(sorted(summary.outside.items())),
         "turns_left_out": summary.left_out,
+        "classes": dict(sorted(summary.classes.items())),
         "skipped_lines": summary.skipped,
         "notes": len(summary.diagnostics) - summary.skipped,
         "output": str(out),
@@ -111,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
             f"{summary.listings} listings from {summary.files} files → {printable(str(out))}",
             file=sys.stderr,
         )
+        if summary.classes:
+            classes = ", ".join(f"{c} {n}" for c, n in sorted(summary.classes.items()))
+            print(f"expected skills by class: {classes}", file=sys.stderr)
         if summary.outside:
             calls = ", ".join(f"{name} ({n})" for name, n in sorted(summary.outside.items()))
             one = summary.left_out == 1
@@ -139,4 +162,9 @@ def _with_catalog(options: ImportOptions, sources: list[str], agent: str) -> Imp
 
     catalog = load_catalog(sources, profile=agent)
     by_dir = {Path(s.path).parent.name: s.name for s in catalog.skills if s.path}
-    return replace(options, known=frozenset(s.name for s in catalog.skills), by_dir=by_dir)
+    return replace(
+        options,
+        known=frozenset(s.name for s in catalog.skills),
+        by_dir=by_dir,
+        skills=tuple(catalog.skills),
+    )

@@ -14,6 +14,11 @@ Write the report of a run directory (also done at the end of `skillbench run`):
   report.html                the same, self-contained (plots embedded; opens from disk)
   summary.csv, decisions.csv one row per cell; one row per decision
 
+On an import's folder (`skillbench import … -o DIR`) it writes classes.md and classes.csv:
+per skill, how many of the turns that expected it fell in each class (invoked by the user or
+the model, listed in full but not invoked, listed cut, not listed, listing unknown) and the
+skills never listed in full.
+
 With --labels FILE the run is scored again under those label overrides (each decision keeps
 its choice; outcomes follow from the new labels and the listings shown) into a copy of the run
 (-o, default DIR/relabelled), and that copy is reported.
@@ -22,6 +27,7 @@ examples:
   skillbench report reports/budget-sweep --format html -o /tmp/sweep-report
   skillbench report reports/quickstart --objective false_invocation_rate
   skillbench report reports/quickstart --labels labels.jsonl
+  skillbench report mine                                  (an import: classes.md, classes.csv)
 """
 
 
@@ -57,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
     if not formats:
         raise SkillbenchError(f"--format: no report format given in {args.format!r}")
     run_dir, output = args.run_dir, args.output
+    from skillbench.transcripts import is_import
+
+    if is_import(run_dir):
+        return _import_report(args, formats)
     if args.labels:
         from pathlib import Path
 
@@ -75,4 +85,18 @@ def run(args: argparse.Namespace) -> int:
         for path in written:
             if path.suffix != ".png":
                 print(path)
+    return EXIT_OK
+
+
+def _import_report(args: argparse.Namespace, formats: list[str]) -> int:
+    """The per-skill class table of an import's folder (``--labels`` belongs to the import)."""
+    from skillbench.transcripts import write_class_report
+
+    if args.labels:
+        raise SkillbenchError(
+            f"--labels: {args.run_dir} is an import; relabel with `skillbench import … --labels`"
+        )
+    for path in write_class_report(args.run_dir, formats, args.output):
+        if not args.quiet:
+            print(path)
     return EXIT_OK

@@ -3,9 +3,18 @@
 ``import_logs`` turns logs into a requests file (one request per user turn, labelled with
 the skill invoked and who chose it), a usage history and, for Claude Code, the listings the
 model was shown; ``check_listings`` compares those listings with skillbench's rendering;
-``synthesize`` has a model write labelled requests for people without logs.
+``synthesize`` has a model write labelled requests for people without logs. Each turn that
+expected a skill is classified by why it fired or not (``SkillClass``), and
+``write_class_report`` tabulates those classes per skill.
 """
 
+from skillbench.transcripts._class_report import (
+    SkillClasses,
+    class_table,
+    is_import,
+    write_class_report,
+)
+from skillbench.transcripts._classify import TURN_CLASSES, SkillClass, TurnClass, class_text
 from skillbench.transcripts._fidelity import (
     Comparison,
     ListingDiff,
@@ -54,6 +63,7 @@ __all__ = [
     "DIAGNOSTICS_FILE",
     "LISTINGS_FILE",
     "REQUESTS_FILE",
+    "TURN_CLASSES",
     "USAGE_FILE",
     "Agent",
     "Comparison",
@@ -68,20 +78,27 @@ __all__ = [
     "ListingDiff",
     "RecordedListing",
     "Redactor",
+    "SkillClass",
+    "SkillClasses",
     "SynthEstimate",
     "SynthOptions",
     "SynthRequest",
     "SynthResult",
+    "TurnClass",
     "check_listings",
+    "class_table",
+    "class_text",
     "compare_listing",
     "dedupe",
     "diff_json",
     "estimate",
     "find_logs",
     "import_logs",
+    "is_import",
     "parse_logs",
     "plan",
     "read_lines",
     "synthesize",
+    "write_class_report",
     "write_review",
 ]

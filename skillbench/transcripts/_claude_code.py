@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
+from skillbench.transcripts._listed import claude_code_entries
 from skillbench.transcripts._turns import Turns
 from skillbench.transcripts._types import Diagnostic, Invocation, Item, RecordedListing
 
@@ -188,11 +189,13 @@ def _listing(
 ) -> RecordedListing:
     names = attachment.get("names")
     at = line.get("timestamp")
+    content = str(attachment.get("content") or "")
     return RecordedListing(
         session=session,
         at=at if isinstance(at, str) else None,
         initial=attachment.get("isInitial") is not False,
         names=tuple(str(n) for n in names) if isinstance(names, list) else (),
-        content=redact(str(attachment.get("content") or "")),
+        content=redact(content),
         source=where,
+        entries=claude_code_entries(content),
     )

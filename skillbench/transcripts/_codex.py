@@ -10,8 +10,13 @@ text), call_id}, ``function_call_output`` {call_id, output}, ``local_shell_call`
 
 A user turn is logged twice, as a user ``response_item`` message and as an ``event_msg``
 ``user_message``; the event is the one taken, since user-role messages also carry context
-Codex adds itself (environment, AGENTS.md, injected skill bodies). What the turn invoked
-is decided by Codex's rules (see ``_codex_skills``).
+Codex adds itself (environment, AGENTS.md, injected skill bodies). Rollouts of ``codex exec``
+0.169.0 log no such event: a typed user message (not Codex's context) opens the turn itself
+once the model's first item shows no event is coming. What the turn invoked
+is decided by Codex's rules (see ``_codex_skills``). The skills listing the model was shown
+is a developer ``response_item`` message holding the ``<skills_instructions>`` block; Codex
+records it before the user's message of the turn it was sent with, so it is yielded once
+the turn before has closed.
 """
 
 from __future__ import annotations
@@ -23,8 +28,15 @@ from typing import Any, NamedTuple
 
 from skillbench.transcripts._codex_skills import implicit_skill, injected_skill, mentions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
+from skillbench.transcripts._listed import codex_block, codex_entries
 from skillbench.transcripts._turns import Turns
-from skillbench.transcripts._types import Diagnostic, Invocation, Item, LabelSource
+from skillbench.transcripts._types import (
+    Diagnostic,
+    Invocation,
+    Item,
+    LabelSource,
+    RecordedListing,
+)
 
 KNOWN_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 _CONTEXT = ("<", "# AGENTS.md")
@@ -57,15 +69,31 @@ def parse_codex(
     version: str | None = None
     cwd: str | None = None  # the turn's working directory (turn_context)
     held: list[tuple[str, LabelSource]] = []  # uses seen before their turn's user_message
-    due = False  # the user's message arrived as a response_item, its event not yet
+    shown: RecordedListing | None = None  # a listing for the turn whose user_message is due
+    typed: _Typed | None = None  # the user's message as a response_item, its event not yet
 
     def use(skill: str, by: LabelSource, at: Any) -> Iterator[Item]:
         if known is not None and skill not in known:
             return
-        if due or turns.open_text is None:
+        if typed is not None or turns.open_text is None:
             held.append((skill, by))
         elif turns.invoked(skill, by) and isinstance(at, str):
             yield Invocation(skill, at)
+
+    def begin(text: str, at: Any, where: str) -> Iterator[Item]:
+        """Open the turn of the user's message ``text``."""
+        nonlocal shown, typed
+        typed = None
+        yield from turns.start(session, text, at if isinstance(at, str) else None, where)
+        if shown is not None:
+            yield shown
+            shown = None
+        early, held[:] = list(held), []
+        for skill, by in early:
+            yield from use(skill, by, at)
+        if known is not None:
+            for skill in mentions(text):
+                yield from use(skill, "user_invoked", at)
 
     for item in json_objects(path):
         if isinstance(item, Diagnostic):
@@ -91,27 +119,62 @@ def parse_codex(
                 version = version or cli
         elif kind == "event_msg" and payload.get("type") == "user_message":
             text = payload.get("message")
-            if not isinstance(text, str) or not text.strip():
-                continue
-            due = False
-            yield from turns.start(
-                session, text.strip(), at if isinstance(at, str) else None, f"{name}:{number}"
-            )
-            early, held[:] = list(held), []
-            for skill, by in early:
-                yield from use(skill, by, at)
-            if known is not None:
-                for skill in mentions(text):
-                    yield from use(skill, "user_invoked", at)
+            if isinstance(text, str) and text.strip():
+                yield from begin(text.strip(), at, f"{name}:{number}")
         elif kind == "turn_context":
             cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else cwd
         elif kind == "response_item":
-            typed = _typed_text(payload)
-            if typed is not None and typed != turns.open_text:
-                due = True
+            listing = _listing(payload, session, at, f"{name}:{number}", redact)
+            said = _typed_text(payload)
+            if typed is not None and (said or listing or _from_model(payload)):
+                yield from begin(*typed)  # no event came: releases that log none
+            shown = listing or shown
+            if said is not None and said != turns.open_text:
+                typed = _Typed(said, at, f"{name}:{number}")
             for skill, by in _response_skills(payload, by_dir, cwd):
                 yield from use(skill, by, at)
+    if typed is not None:
+        yield from begin(*typed)
     yield from turns.close()
+
+
+class _Typed(NamedTuple):
+    """A user's message seen as a ``response_item``, waiting for its ``user_message`` event."""
+
+    text: str
+    at: Any
+    where: str
+
+
+def _from_model(payload: dict[str, Any]) -> bool:
+    """Whether this item is the model's (an answer, reasoning, a call): the turn is under
+    way, so the user's message before it will get no event of its own."""
+    return payload.get("type") != "message" or payload.get("role") == "assistant"
+
+
+def _listing(
+    payload: dict[str, Any], session: str, at: Any, where: str, redact: Callable[[str], str]
+) -> RecordedListing | None:
+    """The skills listing a developer message carries, if it is one."""
+    if payload.get("type") != "message" or payload.get("role") != "developer":
+        return None
+    for part in payload.get("content") or ():
+        text = part.get("text") if isinstance(part, dict) else None
+        block = codex_block(text) if isinstance(text, str) else None
+        if block is None:
+            continue
+        entries = codex_entries(block)
+        return RecordedListing(
+            session=session,
+            at=at if isinstance(at, str) else None,
+            initial=True,
+            names=tuple(e.head for e in entries),
+            content=redact(block),
+            source=where,
+            entries=entries,
+            omits=bool(entries) and not any(e.text for e in entries),
+        )
+    return None
 
 
 def _typed_text(payload: dict[str, Any]) -> str | None:

@@ -6,12 +6,15 @@ import json
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from skillbench._errors import InputError
 from skillbench._io import file_size
+from skillbench.catalog import Skill
+from skillbench.transcripts._class_report import CLASSES_CSV, CLASSES_MD
+from skillbench.transcripts._classify import SessionListings, SkillClass
 from skillbench.transcripts._claude_code import parse_claude_code
 from skillbench.transcripts._codex import parse_codex
 from skillbench.transcripts._import_dir import (
@@ -37,7 +40,15 @@ REQUESTS_FILE = "requests.jsonl"
 USAGE_FILE = "usage.json"
 LISTINGS_FILE = "listings.jsonl"
 DIAGNOSTICS_FILE = "diagnostics.txt"
-OUTPUT_FILES = (REQUESTS_FILE, USAGE_FILE, LISTINGS_FILE, DIAGNOSTICS_FILE)
+OUTPUT_FILES = (
+    REQUESTS_FILE,
+    USAGE_FILE,
+    LISTINGS_FILE,
+    DIAGNOSTICS_FILE,
+    CLASSES_MD,
+    CLASSES_CSV,
+)
+"""What an import folder may hold: what the import writes and what ``report`` adds."""
 _SUFFIXES: dict[Agent, tuple[str, ...]] = {
     "claude-code": (".jsonl",),
     "codex": (".jsonl", ".jsonl.zst"),
@@ -52,11 +63,17 @@ class ImportOptions:
         keep_paths: keep home-directory paths (secrets and e-mail addresses still go).
         known: skill names of a catalog; when given, only they become labels.
         by_dir: skill directory name → skill name (Codex implicit use), from the catalog.
+        skills: the catalog's skills, which tell why a listing left one out and what a
+            description shown in full reads.
+        labels: request id → the skills a person says the turn expected, replacing
+            what was invoked as its label (the turn's classes follow the new label).
     """
 
     keep_paths: bool = False
     known: Collection[str] | None = None
     by_dir: Mapping[str, str] | None = None
+    skills: Sequence[Skill] = ()
+    labels: Mapping[str, tuple[str, ...]] | None = None
 
 
 def find_logs(agent: Agent, paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -153,6 +170,8 @@ def _write(
     redact = Redactor(options.keep_paths)
     summary = ImportSummary(files=len(files), diagnostics=list(notes))
     uses: dict[str, list[str]] = {}
+    shown = SessionListings(options.skills)
+    labels = options.labels or {}
     with ExitStack() as stack:
         requests = stack.enter_context((out / REQUESTS_FILE).open("w", encoding="utf-8"))
         listings = (
@@ -162,9 +181,15 @@ def _write(
         )
         for item in parse_logs(agent, files, options):
             if isinstance(item, ImportedRequest):
-                requests.write(_line(request_record(item, redact)))
+                if item.id in labels:
+                    item = replace(item, expected=labels[item.id])
+                classes = shown.classify(item)
+                for one in classes:
+                    summary.classes[one.turn_class] = summary.classes.get(one.turn_class, 0) + 1
+                requests.write(_line(request_record(item, redact, classes)))
                 summary.requests += 1
             elif isinstance(item, RecordedListing):
+                shown.add(item)
                 if listings is not None:
                     listings.write(_line(listing_record(item, redact)))
                     summary.listings += 1
@@ -188,8 +213,13 @@ def _write(
     return summary
 
 
-def request_record(request: ImportedRequest, redact: Callable[[str], str]) -> dict[str, Any]:
-    """The request as a line of skillbench's requests format (extra fields kept as-is)."""
+def request_record(
+    request: ImportedRequest,
+    redact: Callable[[str], str],
+    classes: Sequence[SkillClass] = (),
+) -> dict[str, Any]:
+    """The request as a line of skillbench's requests format (extra fields kept as-is);
+    ``classes`` say why each expected skill did or did not fire."""
     record: dict[str, Any] = {
         "id": request.id,
         "text": request.text,
@@ -204,6 +234,8 @@ def request_record(request: ImportedRequest, redact: Callable[[str], str]) -> di
         record["args"] = request.args
     if request.tags:
         record["tags"] = list(request.tags)
+    if classes:
+        record["classes"] = [c.record() for c in classes]
     return record
 
 

@@ -110,4 +110,6 @@ class Turns:
             source=turn.source,
             args=self._redact(turn.args) if turn.args else None,
             tags=turn.tags,
+            by_model=tuple(turn.model),
+            by_user=tuple(turn.user),
         )

@@ -39,6 +39,9 @@ class ImportedRequest:
         source: ``file:line`` of the user's message.
         args: arguments of a user-typed command, when there were any.
         tags: ``subagent`` for a sub-agent's task.
+        by_model: skills the model invoked during the turn (a user's choice hides them
+            from ``expected``, not from here).
+        by_user: skills the user invoked by typing them.
     """
 
     session: str
@@ -50,23 +53,37 @@ class ImportedRequest:
     source: str
     args: str | None = None
     tags: tuple[str, ...] = ()
+    by_model: tuple[str, ...] = ()
+    by_user: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
         return f"{self.session}#{self.turn}"
 
 
+class ListedEntry(NamedTuple):
+    """One entry of a recorded listing: its head (the name, or ``folder (name)``) and the
+    text shown after it (empty for a name-only entry)."""
+
+    head: str
+    text: str
+
+
 @dataclass(frozen=True, slots=True)
 class RecordedListing:
-    """A skill listing Claude Code showed the model (a ``skill_listing`` attachment).
+    """A skill listing the agent showed the model: a Claude Code ``skill_listing``
+    attachment, or the skills block of a Codex developer message.
 
     Attributes:
         session: the session it was shown in.
         at: ISO-8601 time of the attachment.
-        initial: True for the session's first, full listing; False for a later delta.
+        initial: True for a full listing; False for a later delta naming only new skills.
         names: the skill names it lists, as recorded.
-        content: the listing text, as recorded.
+        content: the listing text, as recorded (redacted).
         source: ``file:line`` of the attachment.
+        entries: the entries parsed from the unredacted text, in listing order.
+        omits: the agent's budget ran out in this listing, so skills past it were left out
+            (Codex: every entry is down to its bare name, its last resort).
     """
 
     session: str
@@ -75,6 +92,8 @@ class RecordedListing:
     names: tuple[str, ...]
     content: str
     source: str
+    entries: tuple[ListedEntry, ...] = ()
+    omits: bool = False
 
 
 class Invocation(NamedTuple):
@@ -128,6 +147,8 @@ class ImportSummary:
     """Model calls to skills outside ``--skills``, by skill name."""
     left_out: int = 0
     """Turns not written as requests because their only calls were outside ``--skills``."""
+    classes: dict[str, int] = field(default_factory=dict)
+    """Expected skills of the written turns, by class (see ``_classify``)."""
 
     @property
     def skipped(self) -> int:

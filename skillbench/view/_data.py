@@ -12,7 +12,8 @@ from typing import Any
 
 from skillbench.report._run import BASELINES, ORACLE
 from skillbench.results import ResultRow, RowKey
-from skillbench.types import CORRECT, CellKey, JsonObject
+from skillbench.transcripts import class_text
+from skillbench.types import CORRECT, CellKey, JsonObject, JsonValue
 from skillbench.view._diff import run_diff
 from skillbench.view._listings import Rebuilt, Span, rebuild_listings
 from skillbench.view._source import RunData
@@ -46,12 +47,17 @@ def _listing_record(lines: _Interner, text: str, spans: Sequence[Span]) -> JsonO
 def _request_record(rebuilt: Rebuilt, row: ResultRow) -> JsonObject:
     request = rebuilt.requests.get(row.request_id)
     source = request.extra.get("label_source") if request is not None else None
+    found = request.extra.get("classes") if request is not None else None
+    classes: list[JsonValue] = (
+        [t for c in found if (t := class_text(c))] if isinstance(found, list) else []
+    )
     return {
         "id": row.request_id,
         "text": request.text if request is not None else None,
         "expected": list(row.expected),
         "tags": list(row.tags or (request.tags if request is not None else ())),
         "labelSource": None if source is None else str(source),
+        "classes": classes,
     }
 
 

@@ -340,6 +340,10 @@
       dl.appendChild(el("dt", {}, "label source"));
       dl.appendChild(el("dd", {}, q.labelSource));
     }
+    if (q.classes && q.classes.length) {
+      dl.appendChild(el("dt", {}, "in the session"));
+      dl.appendChild(el("dd", { class: "session-class" }, q.classes.join("; ")));
+    }
     dl.appendChild(el("dt", {}, "relabel"));
     dl.appendChild(el("dd", {}, relabelControl(q)));
     const box = el("div", { class: "detail" }, dl, listingView(d));
