@@ -74,6 +74,7 @@ BUILT_AS_RECORDS = (
     "skillbench.replay._manifest:ManifestWriter.__init__",
     "skillbench.cli._cost:fork_overrides",
     "skillbench.cli._cost:to_text",
+    "skillbench.cli._cost_measure:measure_text",
 )
 """Private builders of records that reach a file or the screen: the manifest's run shape
 and the ``cost`` command's report travel as typed records there too."""
