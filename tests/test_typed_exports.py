@@ -66,3 +66,28 @@ def untyped_exports() -> list[str]:
 
 def test_no_exported_function_takes_or_returns_an_untyped_mapping() -> None:
     assert untyped_exports() == []
+
+
+BUILT_AS_RECORDS = (
+    "skillbench.replay._manifest:run_info",
+    "skillbench.replay._manifest:catalog_facts",
+    "skillbench.replay._manifest:ManifestWriter.__init__",
+    "skillbench.cli._cost:fork_overrides",
+    "skillbench.cli._cost:to_text",
+    "skillbench.cli._cost_measure:measure_text",
+)
+"""Private builders of records that reach a file or the screen: the manifest's run shape
+and the ``cost`` command's report travel as typed records there too."""
+
+
+def test_the_run_shape_and_the_cost_report_are_built_as_records() -> None:
+    untyped = []
+    for reference in BUILT_AS_RECORDS:
+        module, _, path = reference.partition(":")
+        obj: object = importlib.import_module(module)
+        for part in path.split("."):
+            obj = getattr(obj, part)
+        assert callable(obj)
+        if _untyped(obj):
+            untyped.append(reference)
+    assert untyped == []

@@ -27,7 +27,7 @@ from skillbench.authoring._scorecard import (
 )
 from skillbench.authoring._split import write_requests
 from skillbench.evalsets import HOLDOUT, TriggerQuery, TriggerSet, validation_split
-from skillbench.replay import RunConfig, SelectorConfig, run_experiment
+from skillbench.replay import RunConfig, SelectorConfig, SourceConfig, UsageConfig, run_experiment
 from skillbench.results import ResultRow, read_run
 
 
@@ -76,19 +76,17 @@ def eval_config(
 ) -> RunConfig:
     """The run config replaying ``requests`` over the catalog of ``sources``: the profile's
     listing in loading order, no usage history steering it."""
-    return RunConfig.model_validate(
-        {
-            "name": name,
-            "catalogs": {"skills": [{"path": str(Path(s).resolve())} for s in sources]},
-            "requests": str(requests),
-            "profiles": [options.profile],
-            "budgets": [options.budget],
-            "orderings": ["given"],
-            "selectors": [options.selector],
-            "repeats": options.repeats,
-            "seed": options.seed,
-            "usage": {"record": "label"},
-        }
+    return RunConfig(
+        name=name,
+        catalogs={"skills": [SourceConfig(path=str(Path(s).resolve())) for s in sources]},
+        requests=str(requests),
+        profiles=[options.profile],
+        budgets=[options.budget],
+        orderings=["given"],
+        selectors=[options.selector],
+        repeats=options.repeats,
+        seed=options.seed,
+        usage=UsageConfig(record="label"),
     )
 
 

@@ -128,11 +128,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def usage_counts(values: list[str]) -> dict[str, int]:
+    """``--usage SKILL=COUNT`` as counts; a count that is not a whole number of 0 or more
+    is one error naming the flag and the value."""
     counts = key_values(values, "--usage", parse_json=False)
     try:
-        return {name: int(count) for name, count in counts.items()}
+        out = {name: int(count) for name, count in counts.items()}
     except ValueError:
         raise SkillbenchError(f"--usage: counts must be whole numbers: {values}") from None
+    negative = [f"{name}={count}" for name, count in out.items() if count < 0]
+    if negative:
+        raise SkillbenchError(f"--usage {', '.join(negative)}: counts cannot be negative")
+    return out
 
 
 def capture_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -152,11 +158,10 @@ def run(args: argparse.Namespace) -> int:
 
     apply_strict_agents(args)
     sources = [parse_source_arg(s) for s in args.sources]
+    options = capture_kwargs(args)
     if not args.quiet:
         print(f"capturing {args.agent} with {len(sources)} source(s)…", file=sys.stderr)
-    capture = capture_agent(
-        args.agent, sources, snapshot=not args.no_snapshot, **capture_kwargs(args)
-    )
+    capture = capture_agent(args.agent, sources, snapshot=not args.no_snapshot, **options)
     from skillbench._sanitize import printable
 
     for note in capture.notes:

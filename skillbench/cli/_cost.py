@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from skillbench.agents import SESSION_AGENTS
 from skillbench.cli._common import (
@@ -19,6 +19,10 @@ from skillbench.cli._common import (
     positive_int,
 )
 from skillbench.listing import PROFILES, render_listing
+from skillbench.types import JsonObject
+
+if TYPE_CHECKING:
+    from skillbench.cost import CostModel, ListingCost, Pricing, SkillCost
 
 HELP = "per-skill inline vs fork token cost, break-even turns and the listing's per-turn cost"
 DESCRIPTION = """\
@@ -112,14 +116,51 @@ def follow_ups(text: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def fork_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """The fork constants given on the command line, by ``CostModel`` field."""
-    given = {
-        "fork_system_prompt_tokens": args.fork_system_tokens,
-        "fork_work_tokens": args.fork_work_tokens,
-        "summary_tokens": args.summary_tokens,
-    }
-    return {k: v for k, v in given.items() if v is not None}
+class ForkOverrides(TypedDict, total=False):
+    """Fork constants given on the command line, by ``CostModel`` field."""
+
+    fork_system_prompt_tokens: int
+    fork_work_tokens: int
+    summary_tokens: int
+
+
+def fork_overrides(args: argparse.Namespace) -> ForkOverrides:
+    """The fork constants given on the command line (the flags left out are absent)."""
+    given = ForkOverrides()
+    if args.fork_system_tokens is not None:
+        given["fork_system_prompt_tokens"] = args.fork_system_tokens
+    if args.fork_work_tokens is not None:
+        given["fork_work_tokens"] = args.fork_work_tokens
+    if args.summary_tokens is not None:
+        given["summary_tokens"] = args.summary_tokens
+    return given
+
+
+class CostReport(NamedTuple):
+    """What ``cost`` prints: the prices and fork constants used, then each skill's costs and
+    the listing's."""
+
+    pricing: Pricing
+    cost_model: CostModel
+    fork_constants: str
+    """Where the fork constants come from (modelled, calibrated or given by hand)."""
+    profile: str
+    budget: int | None
+    skills: list[SkillCost]
+    listing: ListingCost
+
+    def to_json(self) -> JsonObject:
+        """The ``--format json`` document."""
+        return {
+            "model": self.pricing.model,
+            "pricing": asdict(self.pricing),
+            "cost_model": asdict(self.cost_model),
+            "fork_constants": self.fork_constants,
+            "profile": self.profile,
+            "budget": self.budget,
+            "skills": [{**asdict(s), "verdict": s.verdict} for s in self.skills],
+            "listing": asdict(self.listing),
+        }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -158,37 +199,33 @@ def run(args: argparse.Namespace) -> int:
     listing = render_listing(
         catalog.skills, profile=args.profile, budget=args.budget, inactive=catalog.inactive
     )
-    report = {
-        "model": pricing.model,
-        "pricing": asdict(pricing),
-        "cost_model": asdict(cost_model),
-        "fork_constants": constants,
-        "profile": args.profile,
-        "budget": listing.budget,
-        "skills": [
-            {**asdict(s), "verdict": s.verdict}
-            for s in skill_costs(catalog.skills, cost_model, pricing, horizon=horizon)
-        ],
-        "listing": asdict(listing_cost(listing.text, args.model, pricing, horizon=horizon)),
-    }
+    report = CostReport(
+        pricing,
+        cost_model,
+        constants,
+        args.profile,
+        listing.budget,
+        skill_costs(catalog.skills, cost_model, pricing, horizon=horizon),
+        listing_cost(listing.text, args.model, pricing, horizon=horizon),
+    )
     if args.format == "json":
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         print(to_text(report))
     return EXIT_OK
 
 
-def to_text(report: dict[str, Any]) -> str:
+def to_text(report: CostReport) -> str:
     """The recommendation table, then the listing line and any shell injections."""
-    model, horizon = report["cost_model"], report["cost_model"]["horizon"]
-    p = report["pricing"]
-    cache = "" if p["cache_read"] is None else f", cache read ${p['cache_read'] * 1e6:.2f}"
+    model, p = report.cost_model, report.pricing
+    horizon = model.horizon
+    cache = "" if p.cache_read is None else f", cache read ${p.cache_read * 1e6:.2f}"
     lines = [
-        f"fork constants: {report['fork_constants']}",
-        f"model {report['model']}: ${p['input'] * 1e6:.2f} input, "
-        f"${p['output'] * 1e6:.2f} output per 1M tokens{cache}",
-        f"fork = system {model['fork_system_prompt_tokens']} + body + request + work "
-        f"{model['fork_work_tokens']} + summary {model['summary_tokens']} "
+        f"fork constants: {report.fork_constants}",
+        f"model {p.model}: ${p.input * 1e6:.2f} input, "
+        f"${p.output * 1e6:.2f} output per 1M tokens{cache}",
+        f"fork = system {model.fork_system_prompt_tokens} + body + request + work "
+        f"{model.fork_work_tokens} + summary {model.summary_tokens} "
         f"(summary carried by each remaining turn); inline = body × remaining turns",
         "",
     ]
@@ -206,31 +243,31 @@ def to_text(report: dict[str, Any]) -> str:
     )
     rows = [header] + [
         (
-            s["name"],
-            s["source"],
-            s["via"],
-            s["declared"],
-            str(s["body_tokens"]),
-            str(len(s["shell_injections"])),
-            f"{s['inline_tokens']} (${s['inline_dollars']:.4f})",
-            f"{s['fork_tokens']} (${s['fork_dollars']:.4f})",
-            "never" if s["break_even"] is None else f"{s['break_even']} turns",
-            s["verdict"],
+            s.name,
+            s.source,
+            s.via,
+            s.declared,
+            str(s.body_tokens),
+            str(len(s.shell_injections)),
+            f"{s.inline_tokens} (${s.inline_dollars:.4f})",
+            f"{s.fork_tokens} (${s.fork_dollars:.4f})",
+            "never" if s.break_even is None else f"{s.break_even} turns",
+            s.verdict,
         )
-        for s in report["skills"]
+        for s in report.skills
     ]
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-    listing = report["listing"]
-    budget = "no budget" if report["budget"] is None else f"budget {report['budget']}"
+    listing = report.listing
+    budget = "no budget" if report.budget is None else f"budget {report.budget}"
     lines += [
         "",
-        f"listing ({report['profile']}, {budget}): {listing['chars']} chars, "
-        f"{listing['tokens_per_turn']} tokens = ${listing['dollars_per_turn']:.5f} per turn; "
-        f"{listing['tokens_at_horizon']} tokens = ${listing['dollars_at_horizon']:.4f} "
+        f"listing ({report.profile}, {budget}): {listing.chars} chars, "
+        f"{listing.tokens_per_turn} tokens = ${listing.dollars_per_turn:.5f} per turn; "
+        f"{listing.tokens_at_horizon} tokens = ${listing.dollars_at_horizon:.4f} "
         f"over {horizon} turns",
     ]
-    injected = [(s["name"], c) for s in report["skills"] for c in s["shell_injections"]]
+    injected = [(s.name, c) for s in report.skills for c in s.shell_injections]
     if injected:
         lines += ["", "shell injections (left as text, never executed):"]
         lines += [f"  {name}: !`{command}`" for name, command in injected]

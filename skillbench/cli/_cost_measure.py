@@ -7,10 +7,46 @@ import json
 import sys
 import time
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.cli._common import EXIT_OK
+from skillbench.types import JsonObject
+
+if TYPE_CHECKING:
+    from skillbench.cost import Comparison, CostModel, ForkCalibration
+
+
+class MeasureReport(NamedTuple):
+    """What ``cost --measure`` prints: the calibration beside the model it corrects, each
+    skill's comparison, the model's misses and the skills left out."""
+
+    tokenizer: str
+    model: CostModel
+    calibration: ForkCalibration
+    calibration_path: str
+    skills: list[Comparison]
+    misses: list[str]
+    skipped: dict[str, str]
+
+    def to_json(self) -> JsonObject:
+        """The ``--format json`` document."""
+        model = self.model
+        return {
+            "agent": self.calibration.agent,
+            "version": self.calibration.version,
+            "tokenizer": self.tokenizer,
+            "modelled": {
+                "fork_system_prompt_tokens": model.fork_system_prompt_tokens,
+                "fork_work_tokens": model.fork_work_tokens,
+                "summary_tokens": model.summary_tokens,
+            },
+            "calibration": asdict(self.calibration),
+            "calibration_path": self.calibration_path,
+            "skills": [asdict(s) for s in self.skills],
+            "misses": list(self.misses),
+            "skipped": dict(self.skipped),
+        }
 
 
 def run_measure(args: argparse.Namespace) -> int:
@@ -59,22 +95,16 @@ def run_measure(args: argparse.Namespace) -> int:
         print(f"[{number}/{len(skills)}] {skill.name}: {took:.0f} s", file=sys.stderr, flush=True)
     calibration = calibrate(measured, args.model)
     path = save_calibration(calibration)
-    report = {
-        "agent": calibration.agent,
-        "version": calibration.version,
-        "tokenizer": args.model,
-        "modelled": {
-            "fork_system_prompt_tokens": model.fork_system_prompt_tokens,
-            "fork_work_tokens": model.fork_work_tokens,
-            "summary_tokens": model.summary_tokens,
-        },
-        "calibration": asdict(calibration),
-        "calibration_path": str(path),
-        "skills": [asdict(compare(m, model, calibration, args.follow_ups)) for m in measured],
-        "misses": misses(measured, model),
-        "skipped": skipped,
-    }
-    print(json.dumps(report, indent=2) if args.format == "json" else measure_text(report))
+    report = MeasureReport(
+        args.model,
+        model,
+        calibration,
+        str(path),
+        [compare(m, model, calibration, args.follow_ups) for m in measured],
+        misses(measured, model),
+        skipped,
+    )
+    print(json.dumps(report.to_json(), indent=2) if args.format == "json" else measure_text(report))
     return EXIT_OK
 
 
@@ -87,19 +117,19 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
-def measure_text(report: dict[str, Any]) -> str:
+def measure_text(report: MeasureReport) -> str:
     """Totals per skill and horizon, the break-evens, the misses and the calibration."""
-    cal, modelled = report["calibration"], report["modelled"]
-    by_agent = ", ".join(f"{k} {v}" for k, v in cal["fork_system_prompt_by_agent"].items())
+    cal, modelled = report.calibration, report.model
+    by_agent = ", ".join(f"{k} {v}" for k, v in cal.fork_system_prompt_by_agent.items())
     by_agent = f"({by_agent})" if by_agent else ""
     lines = [
-        f"{report['agent']} {report['version']}, tokens counted with {report['tokenizer']}: "
-        f"each skill run inline and forked, then {cal['follow_ups']} follow-up turns; "
+        f"{cal.agent} {cal.version}, tokens counted with {report.tokenizer}: "
+        f"each skill run inline and forked, then {cal.follow_ups} follow-up turns; "
         "totals cover the call's own turn and T follow-ups",
-        f"modelled: P {modelled['fork_system_prompt_tokens']}, W "
-        f"{modelled['fork_work_tokens']}, S {modelled['summary_tokens']}; calibrated: P "
-        f"{cal['fork_system_prompt_tokens']} {by_agent}, W {cal['fork_work_tokens']}, S "
-        f"{cal['summary_tokens']}, body {cal['body_overhead_tokens']:+d} over <skill>",
+        f"modelled: P {modelled.fork_system_prompt_tokens}, W "
+        f"{modelled.fork_work_tokens}, S {modelled.summary_tokens}; calibrated: P "
+        f"{cal.fork_system_prompt_tokens} {by_agent}, W {cal.fork_work_tokens}, S "
+        f"{cal.summary_tokens}, body {cal.body_overhead_tokens:+d} over <skill>",
         "",
     ]
     rows: list[tuple[str, ...]] = [
@@ -115,19 +145,19 @@ def measure_text(report: dict[str, Any]) -> str:
             "calibrated",
         )
     ]
-    for s in report["skills"]:
-        for i, horizon in enumerate(s["horizons"]):
+    for s in report.skills:
+        for i, horizon in enumerate(s.horizons):
             rows.append(
                 (
-                    s["name"] if i == 0 else "",
-                    s["declared"] if i == 0 else "",
+                    s.name if i == 0 else "",
+                    s.declared if i == 0 else "",
                     str(horizon),
-                    str(s["inline_measured"][i]),
-                    str(s["inline_modelled"][i]),
-                    str(s["inline_calibrated"][i]),
-                    str(s["fork_measured"][i]),
-                    str(s["fork_modelled"][i]),
-                    str(s["fork_calibrated"][i]),
+                    str(s.inline_measured[i]),
+                    str(s.inline_modelled[i]),
+                    str(s.inline_calibrated[i]),
+                    str(s.fork_measured[i]),
+                    str(s.fork_modelled[i]),
+                    str(s.fork_calibrated[i]),
                 )
             )
     lines += _table(rows)
@@ -135,16 +165,16 @@ def measure_text(report: dict[str, Any]) -> str:
     even: list[tuple[str, ...]] = [("SKILL", "BODY", "MEASURED", "MODELLED", "CALIBRATED")]
     even += [
         (
-            s["name"],
-            f"{s['body_measured']} measured, {s['body_modelled']} modelled",
-            _turns(s["break_even_measured"]),
-            _turns(s["break_even_modelled"]),
-            _turns(s["break_even_calibrated"]),
+            s.name,
+            f"{s.body_measured} measured, {s.body_modelled} modelled",
+            _turns(s.break_even_measured),
+            _turns(s.break_even_modelled),
+            _turns(s.break_even_calibrated),
         )
-        for s in report["skills"]
+        for s in report.skills
     ]
     lines += _table(even)
-    lines += ["", "what the model got wrong:"] + [f"  - {m}" for m in report["misses"]]
-    lines += [f"skipped {name}: {reason}" for name, reason in report["skipped"].items()]
-    lines += ["", f"calibration written to {report['calibration_path']}"]
+    lines += ["", "what the model got wrong:"] + [f"  - {m}" for m in report.misses]
+    lines += [f"skipped {name}: {reason}" for name, reason in report.skipped.items()]
+    lines += ["", f"calibration written to {report.calibration_path}"]
     return "\n".join(lines)

@@ -17,7 +17,15 @@ from skillbench.metrics._intervals import (
     wilson,
     wilson_json,
 )
-from skillbench.metrics._metric import METRICS, RENAMED, Metric, completed, find_metric
+from skillbench.metrics._metric import (
+    METRICS,
+    RENAMED,
+    Metric,
+    completed,
+    find_metric,
+    metric_key,
+    summarised,
+)
 from skillbench.metrics._paired import (
     Bootstrap,
     McNemar,
@@ -71,6 +79,7 @@ __all__ = [
     "group_repeats",
     "is_regression",
     "mcnemar_exact",
+    "metric_key",
     "ndcg",
     "not_shown",
     "paired_bootstrap",
@@ -81,6 +90,7 @@ __all__ = [
     "repeat_metrics",
     "resolution",
     "sign_test",
+    "summarised",
     "trigger_rates",
     "wilson",
     "wilson_json",

@@ -269,3 +269,18 @@ def find_metric(name: str) -> Metric:
     """The metric called ``name`` (old names accepted, plugins' too); a clear error with a
     suggestion."""
     return METRICS.get(RENAMED.get(name, name))
+
+
+def summarised(metric: Metric) -> bool:
+    """Whether summaries carry ``metric`` as a column: a registered metric, however it is
+    named; one that only a ``module:object`` name reaches is computed from a run's rows
+    wherever it is asked for."""
+    return metric.name in METRICS and METRICS.get(metric.name) is metric
+
+
+def metric_key(name: str) -> str:
+    """The one name a metric is keyed by in thresholds and gates, so that a
+    ``module:object`` name and the registered name are the same metric: the registered
+    name, or for a metric registered nowhere the reference (the name that finds it again)."""
+    metric = find_metric(name)
+    return metric.name if summarised(metric) else name

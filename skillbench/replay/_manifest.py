@@ -20,7 +20,18 @@ from skillbench.replay._experiment import Experiment, UsageSpec
 from skillbench.replay._grid import Grid
 from skillbench.replay._results import now_iso
 from skillbench.replay._types import Cell
-from skillbench.results import MANIFEST, Manifest, RunStatus, read_manifest, write_json
+from skillbench.results import (
+    MANIFEST,
+    CatalogFacts,
+    Manifest,
+    RunCalibration,
+    RunShape,
+    RunStatus,
+    SizeSweep,
+    Timeline,
+    read_manifest,
+    write_json,
+)
 from skillbench.selectors import Calibration
 
 PACKAGES = ("skillbench", "numpy", "sentence-transformers", "torch", "litellm")
@@ -38,20 +49,22 @@ def package_versions() -> dict[str, str | None]:
     return out
 
 
-def catalog_facts(catalog: Catalog) -> dict[str, Any]:
+def catalog_facts(catalog: Catalog) -> CatalogFacts:
     """What reports quote of a catalog: every skill's description, the status counts and the
     names the loader set aside for another skill (with its reason)."""
     statuses = {s.name: catalog.status(s) for s in catalog.skills}
     counts = list(statuses.values())
-    return {
-        "skills": {s.name: s.description for s in catalog.skills},
-        "count": len(catalog.skills),
-        **{status: counts.count(status) for status in ("active", "disabled", "inactive")},
-        "status": {name: status for name, status in statuses.items() if status != "active"},
-        "overridden": {
+    return CatalogFacts(
+        skills={s.name: s.description for s in catalog.skills},
+        count=len(catalog.skills),
+        active=counts.count("active"),
+        disabled=counts.count("disabled"),
+        inactive=counts.count("inactive"),
+        status={name: status for name, status in statuses.items() if status != "active"},
+        overridden={
             o.loser.name: o.reason for o in catalog.overrides if o.loser.name not in statuses
         },
-    }
+    )
 
 
 RESUME_CHECKS = (
@@ -130,52 +143,51 @@ def run_info(
     fitted: Mapping[Cell, Calibration],
     resumed: int,
     inputs: Mapping[str, str],
-) -> dict[str, Any]:
+) -> RunShape:
     """The run's shape: sizes, usage and timeline settings, catalogs (under the first
     profile), the input digests, skipped duplicate listings and the calibration split."""
     spec = experiment.grid
     profile = spec.profiles[0]
-    info: dict[str, Any] = {
-        "requests": len(grid.requests),
-        "cells": len(grid.cells),
-        "decisions": grid.decisions,
-        "resumed_rows": resumed,
-        "limit": spec.requests.limit,
-        "token_model": experiment.token_model,
-        "usage": experiment.usage.settings(),
-        "timeline": {"days": spec.requests.timeline_days, "seed": spec.requests.timeline_seed},
-        "catalogs": {v.name: catalog_facts(grid.catalogs[v.name, profile]) for v in spec.catalogs},
-        "inputs": dict(inputs),
-    }
-    if grid.agents:
-        info["agents"] = grid.agents
-    if grid.duplicates:
-        info["duplicate_listings_skipped"] = grid.duplicates
+    sweep = None
     if spec.sweep is not None:
         sizes = {c.key.catalog_size for c in grid.cells if c.key.catalog_size is not None}
-        info["catalog_sizes"] = {
-            "sizes": sorted(sizes),
-            "distractors": list(spec.sweep.modes),
-            "anchors": sorted({name for r in grid.requests for name in r.expected}),
-            "notes": grid.notes,
-        }
+        sweep = SizeSweep(
+            sizes=sorted(sizes),
+            distractors=list(spec.sweep.modes),
+            anchors=sorted({name for r in grid.requests for name in r.expected}),
+            notes=grid.notes,
+        )
+    calibration = None
     if fitted:
-        info["calibration"] = {
-            "train_fraction": experiment.calibration.train_fraction,
-            "seed": experiment.calibration.seed,
-            "train": len(grid.train),
-            "test": len(grid.requests) - len(grid.train),
-            "fitted": {cell.label: v for cell, v in fitted.items()},
-        }
-    return info
+        calibration = RunCalibration(
+            train_fraction=experiment.calibration.train_fraction,
+            seed=experiment.calibration.seed,
+            train=len(grid.train),
+            test=len(grid.requests) - len(grid.train),
+            fitted={cell.label: v for cell, v in fitted.items()},
+        )
+    return RunShape(
+        requests=len(grid.requests),
+        cells=len(grid.cells),
+        decisions=grid.decisions,
+        resumed_rows=resumed,
+        limit=spec.requests.limit,
+        token_model=experiment.token_model,
+        usage=experiment.usage.settings(),
+        timeline=Timeline(days=spec.requests.timeline_days, seed=spec.requests.timeline_seed),
+        catalogs={v.name: catalog_facts(grid.catalogs[v.name, profile]) for v in spec.catalogs},
+        inputs=dict(inputs),
+        agents=grid.agents or None,
+        duplicate_listings_skipped=grid.duplicates or None,
+        calibration=calibration,
+        catalog_sizes=sweep,
+    )
 
 
 class ManifestWriter:
     """Writes the manifest of one run; ``write(status)`` at start, stop and end."""
 
-    def __init__(
-        self, run_dir: Path, experiment: Experiment, started: str, info: Mapping[str, Any]
-    ) -> None:
+    def __init__(self, run_dir: Path, experiment: Experiment, started: str, info: RunShape) -> None:
         self.path = run_dir / MANIFEST
         self.fixed = {
             "name": experiment.name,
@@ -183,7 +195,7 @@ class ManifestWriter:
             "seed": experiment.seed,
             "started_at": started,
             "versions": package_versions(),
-            **info,
+            **dict(info),
         }
 
     def write(self, status: RunStatus, reason: str | None = None, errors: int = 0) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from skillbench._errors import InputError, Location, SkillbenchError, validated
-from skillbench.metrics import METRICS, find_metric
+from skillbench.metrics import METRICS, metric_key
 from skillbench.report._run import has_metric, rows_by_cell, run_name
 from skillbench.results import ResultRow, Run
 from skillbench.types import CELL_FIELDS, CellKey, JsonObject, Outcome, Record, cell_fields
@@ -180,11 +180,13 @@ def write_baseline(baseline: Baseline, path: str | Path) -> Path:
     return out
 
 
-def check_bounds(bounds: Mapping[str, Any], where: str) -> None:
-    """Every threshold names a known metric, says min or max, and is a finite number."""
+def check_bounds(bounds: Mapping[str, Any], where: str) -> dict[str, dict[str, float]]:
+    """Every threshold names a known metric, says min or max, and is a finite number; the
+    thresholds keyed by ``metric_key`` (a later one wins where two names are one metric)."""
+    out: dict[str, dict[str, float]] = {}
     for name, bound in bounds.items():
         try:
-            find_metric(name)
+            metric = metric_key(name)
         except SkillbenchError as exc:
             raise SkillbenchError(f"{where}: {exc}") from None
         if not isinstance(bound, Mapping) or not bound:
@@ -196,6 +198,8 @@ def check_bounds(bounds: Mapping[str, Any], where: str) -> None:
                     f"{where}: {name}.{key}: expected min or max with a finite number, "
                     f"got {value!r}"
                 )
+        out.setdefault(metric, {}).update(bound)
+    return out
 
 
 def load_baseline(path: str | Path) -> Baseline:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics import Metric, Resolution, find_metric
+from skillbench.metrics import Metric, Resolution, find_metric, metric_key, rate, summarised
 from skillbench.report._baseline import (
     Baseline,
     BaselineCell,
@@ -151,8 +151,7 @@ def bless_run(
 ) -> Path:
     """Write ``baseline`` (JSON) from a run directory, recording optional absolute thresholds
     that every later ``check`` enforces."""
-    bounds = merge_bounds({}, minimum or {}, maximum or {})
-    check_bounds(bounds, "--min/--max")
+    bounds = check_bounds(merge_bounds({}, minimum or {}, maximum or {}), "--min/--max")
     return write_baseline(baseline_from_run(read_finished_run(run_dir), bounds), baseline)
 
 
@@ -192,8 +191,8 @@ def check_run(
             with no per-request form gated on a drop, or cells/requests that differ from the
             baseline (a changed suite needs a re-bless, not a silent pass).
     """
-    relative = [find_metric(name) for name in thresholds.metrics]
-    for m in relative:
+    relative = {metric_key(name): find_metric(name) for name in thresholds.metrics}
+    for m in relative.values():
         if not m.per_row:
             raise SkillbenchError(
                 f"metric {m.name!r} has no per-request form, so no paired test: gate it with "
@@ -203,25 +202,25 @@ def check_run(
         raise SkillbenchError(f"--max-drop must be >= 0, got {thresholds.max_drop}")
     check_bounds(merge_bounds({}, thresholds.minimum, thresholds.maximum), "--min/--max")
     base = load_baseline(baseline)
-    bounds = thresholds.bounds(base.thresholds or {})
+    bounds = check_bounds(thresholds.bounds(base.thresholds or {}), "--min/--max")
     current = baseline_from_run(read_finished_run(run_dir))
     bcells, ccells = _cells_match(base, current, run_dir, baseline)
     keys = varying_keys(base.cells)
     labels = {key: cell_label(bcell, keys) for key, bcell in bcells.items()}
     scores = {
-        (key, m.name): _scores(m, labels[key], bcell, ccells[key])
+        (key, name): _scores(m, labels[key], bcell, ccells[key])
         for key, bcell in bcells.items()
-        for m in relative
+        for name, m in relative.items()
     }
     tests = sum(s is not None for s in scores.values())
     alpha = family_alpha(thresholds.alpha, tests)
-    gated = [*relative, *(find_metric(n) for n in bounds if n not in thresholds.metrics)]
+    gated = {**relative, **{n: find_metric(n) for n in bounds if n not in relative}}
     results: list[GateResult] = []
     coarsest: dict[str, CoarsestCell] = {}
     for key, bcell in bcells.items():
         label = labels[key]
-        for m in gated:
-            pair = scores.get((key, m.name))
+        for name, m in gated.items():
+            pair = scores.get((key, name))
             stats = None if pair is None else paired_stats(*pair, m, alpha=alpha)
             if stats is not None:
                 worst = coarsest.get(m.name)
@@ -229,7 +228,7 @@ def check_run(
                     coarsest[m.name] = CoarsestCell(
                         m.name, label, stats.resolution, m.higher_is_better
                     )
-            gate = _Gate(m, label, thresholds.max_drop, alpha, bounds.get(m.name, {}))
+            gate = _Gate(m, label, thresholds.max_drop, alpha, bounds.get(name, {}))
             results.append(gate.judge(bcell, ccells[key], stats))
     return GateReport(results, alpha, tests, thresholds.max_drop, list(coarsest.values()))
 
@@ -269,9 +268,7 @@ class _Gate:
         self, bcell: BaselineCell, ccell: BaselineCell, stats: PairedStats | None
     ) -> GateResult:
         name = self.m.name
-        b, c = bcell.metrics.get(name), ccell.metrics.get(name)
-        bv = b.value if b is not None else None
-        cv = c.value if c is not None else None
+        bv, cv = _value(self.m, bcell), _value(self.m, ccell)
         if cv is None and stats is None:
             return GateResult(self.label, name, "skip", f"{self.label} {name}: no value")
         head = f"{self.label} {name}: {_fmt(cv)} vs baseline {_fmt(bv)}"
@@ -304,6 +301,15 @@ class _Gate:
         if reasons:
             return GateResult(self.label, name, "fail", f"{head}: " + "; ".join(reasons), note)
         return GateResult(self.label, name, "pass", head + (f": {note}" if note else ""), note)
+
+
+def _value(m: Metric, cell: BaselineCell) -> float | None:
+    """The cell's value of ``m``: as blessed, or, for a metric summaries do not carry, from
+    the cell's requests (the per-decision form the paired test reads too)."""
+    if not summarised(m) and m.per_row:
+        return rate(*m.counts(request_rows(cell)))
+    entry = cell.metrics.get(m.name)
+    return entry.value if entry is not None else None
 
 
 def _fmt(value: float | None) -> str:

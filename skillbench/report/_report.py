@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics import METRICS, OUTCOMES, find_metric
+from skillbench.metrics import METRICS, OUTCOMES, Metric, find_metric
 from skillbench.report._advice import confused_pairs, hidden_skills
 from skillbench.report._advice_axes import axis_advice, budget_advice
 from skillbench.report._advice_half_life import half_life_advice
@@ -28,6 +28,7 @@ from skillbench.report._doc import (
 from skillbench.report._effects import Effects, is_baseline
 from skillbench.report._headline import OBJECTIVE, best_cell, headline
 from skillbench.report._models import model_section
+from skillbench.report._objective import objective_in_summary
 from skillbench.report._plots import render_plots
 from skillbench.report._plots_sizes import size_figure
 from skillbench.report._plots_skills import cost_table
@@ -250,6 +251,11 @@ def build_report(run: Run, objective: str = OBJECTIVE) -> Document:
             f"objective {objective!r} is not a per-decision metric; use accuracy, recall, "
             "precision or a rate"
         )
+    with objective_in_summary(run, metric, objective) as summarised_run:
+        return _document(summarised_run, metric)
+
+
+def _document(run: Run, metric: Metric) -> Document:
     doc = Document(f"skillbench report: {run_name(run)}")
     warning = banner(run)
     if warning:

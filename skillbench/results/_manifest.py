@@ -75,8 +75,8 @@ class SizeSweep(Record):
     """What was drawn or skipped."""
 
 
-class Manifest(Record):
-    """``manifest.json``: the run's identity, inputs, sizes and end state."""
+class RunState(Record):
+    """Which run a manifest is of, when and with what it was made, and how it ended."""
 
     schema_version: str = SCHEMA_VERSION
     """Run-directory schema of the file."""
@@ -99,6 +99,12 @@ class Manifest(Record):
     """End time (null while running)."""
     versions: dict[str, str | None]
     """Installed versions of skillbench, python and key libraries."""
+
+
+class RunShape(Record):
+    """What a run covers, fixed by its config and inputs when it starts: sizes, settings,
+    catalogs and the optional sections of the parts that took place."""
+
     requests: int
     """Requests replayed."""
     cells: int
@@ -133,6 +139,10 @@ class Manifest(Record):
     """Train split and fitted values of calibrated selectors."""
     catalog_sizes: SizeSweep | None = None
     """A catalog-size sweep: the sizes run, distractor modes, anchor skills and notes."""
+
+
+class Manifest(RunShape, RunState):
+    """``manifest.json``: the run's identity, inputs, sizes and end state."""
 
     def to_json(self) -> JsonObject:
         """The manifest as written (optional sections left out when absent)."""

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from skillbench._errors import InputError, Location, SkillbenchError, validated
 from skillbench.metrics import RENAMED, wilson_json
+from skillbench.results._config_copy import ConfigFacts
 from skillbench.results._files import CONFIG_COPY, MANIFEST, RESULTS, SUMMARY
 from skillbench.results._manifest import CLEAN, Manifest, RunStatus
 from skillbench.results._summary import Summary
@@ -66,18 +67,16 @@ class Run(BaseModel):
     def selector_types(self) -> dict[str, str]:
         """Selector name in the cells → its registry type, from ``config.yaml`` (a name the
         config does not rename is its type; absent when the config copy is)."""
-        selectors = self.config.get("selectors")
         out: dict[str, str] = {}
-        for sel in selectors if isinstance(selectors, list) else ():
-            if isinstance(sel, dict) and isinstance(sel.get("type"), str):
-                out.setdefault(str(sel.get("name") or sel["type"]), str(sel["type"]))
+        for selector in ConfigFacts.of(self.config).selectors:
+            out.setdefault(selector.label, selector.type)
         return out
 
     @property
     def requests_file(self) -> Path | None:
         """The requests file ``config.yaml`` names (None when it names none)."""
-        requests = self.config.get("requests")
-        return Path(requests) if isinstance(requests, str) and requests else None
+        requests = ConfigFacts.of(self.config).requests
+        return Path(requests) if requests else None
 
     def to_pandas(self) -> pd.DataFrame:
         """One row per result (request text included), ``detail`` as a dict column.

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +115,13 @@ def write_project(
     path = root / "config.yaml"
     path.write_text(json.dumps(body), encoding="utf-8")
     return path
+
+
+def wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
+    """Whether ``predicate`` holds within ``seconds`` (polled every 0.1 s)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False

@@ -10,17 +10,23 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 from llm_helpers import (
+    KEY_ENV,
     MAX_TOKENS,
     SECRET,
     calls,
+    fake_selector,
+    is_probe,
     price,
     queries,
     spend_cap,
+    wait_for,
     worst_case,
     write_project,
 )
@@ -126,8 +132,9 @@ def test_the_processes_flag_sets_every_litellm_selector(tmp_path: Path) -> None:
     assert with_processes(load_config(oracle), 2) == load_config(oracle)
 
 
-def worker_pids() -> list[int]:
-    """This process's model workers, from /proc (Linux)."""
+def worker_pids(parent: int | None = None) -> list[int]:
+    """The model workers of ``parent`` (default: this process), from /proc (Linux)."""
+    parent = os.getpid() if parent is None else parent
     found = []
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
@@ -135,10 +142,7 @@ def worker_pids() -> list[int]:
             stat = (cmdline.parent / "stat").read_text()
         except OSError:
             continue
-        if (
-            "_workers import serve" in text
-            and int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid()
-        ):
+        if "_workers import serve" in text and int(stat.rsplit(")", 1)[1].split()[1]) == parent:
             found.append(int(cmdline.parent.name))
     return found
 
@@ -156,3 +160,43 @@ def test_a_killed_worker_fails_its_calls_instead_of_hanging(make_selector, tmp_p
         with pytest.raises(SkillbenchError, match=r"model worker process \S+ exited"):
             sel.select(queries(texts))
     assert len(mine) == 3
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+def test_ctrl_c_hangs_up_every_workers_calls(tmp_path: Path) -> None:
+    """``-j 4`` over two worker processes: each worker holds two calls the server never
+    answers (``[[hang]]``); Ctrl-C ends the run with 130, all four connections are hung up,
+    no call is answered and both workers exit."""
+    texts = [f"merge the pdf files [[hang]] part {i}" for i in range(8)]
+    selector = fake_selector("", timeout=300, processes=2)
+    with FakeOpenAI(hang_s=120) as fake:
+        selector["api_base"] = fake.base_url
+        rows = [{"id": f"q{i}", "text": text} for i, text in enumerate(texts)]
+        config = write_project(tmp_path, rows, selector, budgets=[4000], orderings=["alpha"])
+        env = {**os.environ, KEY_ENV: SECRET, "SKILLBENCH_CACHE_DIR": str(tmp_path / "cache")}
+        run_dir = tmp_path / "run"
+        command = [sys.executable, "-m", "skillbench", "run", str(config), "-o", str(run_dir)]
+        proc = subprocess.Popen([*command, "-q", "-j", "4"], env=env, stderr=subprocess.PIPE)
+        try:
+            assert wait_for(lambda: len(calls(fake.bodies)) == 4, 120), fake.bodies
+            workers = worker_pids(proc.pid)
+            assert len(workers) == 2
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=30) == 130
+            assert wait_for(lambda: fake.disconnects == 4, 10), fake.disconnects
+            assert wait_for(lambda: not any(map(running, workers)), 10)
+            assert len(calls(fake.bodies)) == 4
+            assert [body for body, _ in fake.answered if not is_probe(body)] == []
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    status = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))["status"]
+    assert status == "interrupted"

@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from llm_helpers import (
     calls,
     fake_selector,
     spend_cap,
+    wait_for,
     write_project,
 )
 from support.fake_openai import FakeOpenAI
@@ -126,15 +126,6 @@ def test_a_request_too_long_for_the_context_is_that_decisions_error(
     assert "exceed context window of 512" in by_id["q4"].detail["error"]
     others = [by_id[f"q{i}"] for i in (0, 1, 2, 5, 6, 7, 8, 9)]
     assert all(r.outcome != "error" and r.chosen is not None for r in others)
-
-
-def wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def offline_reference(tmp_path: Path, texts: list[str]) -> set[tuple[str, str]]:

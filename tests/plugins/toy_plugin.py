@@ -4,8 +4,9 @@
 the first listed skill), a profile ``toy-names`` (``- name`` lines under a character budget)
 and a metric ``toy/invoke_rate``; it also holds parts that are only reachable by
 ``module:object`` names: ``skillbench_toy.selectors:LastShown`` (invoke the last listed skill,
-the class itself being the factory) and ``skillbench_toy.profiles:BARE`` (bare ``name`` lines,
-never registered). ``skillbench_broken`` raises on import.
+the class itself being the factory), ``skillbench_toy.profiles:BARE`` (bare ``name`` lines,
+never registered) and ``skillbench_toy.metrics:ABSTAIN_RATE`` (a metric never registered, so no
+summary column). ``skillbench_broken`` raises on import.
 """
 
 from __future__ import annotations
@@ -149,6 +150,22 @@ INVOKE_RATE = METRICS.register("toy/invoke_rate")(
         _invoked,
         _invoke_rate,
     )
+)
+def _abstain_rate(rows):
+    counted = [r for r in rows if completed(r)]
+    hits = sum(1 for r in counted if not _invoked(r))
+    return rate(hits, len(counted)), wilson_json(hits, len(counted))
+
+
+# Never registered: reachable as skillbench_toy.metrics:ABSTAIN_RATE only.
+ABSTAIN_RATE = Metric(
+    "toy/abstain_rate",
+    "decisions that invoked no skill / completed decisions",
+    False,
+    "wilson",
+    completed,
+    lambda row: not _invoked(row),
+    _abstain_rate,
 )
 NOT_A_METRIC = 42
 """
