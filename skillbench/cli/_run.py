@@ -204,10 +204,11 @@ def run(args: argparse.Namespace) -> int:
 
 def adaptive_line(cells: Sequence[CellFields]) -> str | None:
     """How many calls adaptive repeats saved (None: the run asked every repeat)."""
-    stats = [c.repeats for c in cells if c.repeats is not None and c.repeats.mode == "adaptive"]
-    if not stats:
+    from skillbench.metrics import calls_saved
+
+    saved = calls_saved(c.repeats for c in cells)
+    if saved is None:
         return None
-    saved = sum(s.skipped or 0 for s in stats)
     return f"adaptive repeats: {saved:,} repeat(s) settled early and skipped (calls saved)"
 
 

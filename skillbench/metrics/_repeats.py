@@ -150,6 +150,12 @@ def repeat_metrics(
     )
 
 
+def calls_saved(stats: Iterable[RepeatStats | None]) -> int | None:
+    """Repeats adaptive mode skipped over these cells (None: no cell was adaptive)."""
+    adaptive = [s for s in stats if s is not None and s.mode == "adaptive"]
+    return sum(s.skipped or 0 for s in adaptive) if adaptive else None
+
+
 def trigger_rates(requests: Sequence[RequestRepeats]) -> dict[str, float]:
     """Per-request trigger rate k/n, by request id."""
     return {r.request_id: r.trigger_rate for r in requests}

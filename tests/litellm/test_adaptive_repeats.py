@@ -153,6 +153,8 @@ def test_run_prints_the_calls_saved_and_dry_run_the_cost_per_cell(
     assert fake.requests == 0
     assert main(["run", str(config), "-o", str(tmp_path / "run")]) == 0
     assert "adaptive repeats: 6 repeat(s) settled early and skipped" in capsys.readouterr().out
+    report = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
+    assert "**Adaptive repeats**: 6 repeat(s) were not asked" in report
 
 
 def test_adaptive_repeats_are_refused_where_they_cannot_work(
