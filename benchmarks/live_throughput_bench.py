@@ -4,7 +4,7 @@ Per installed agent (Claude Code and Codex by default):
 
 - ``version``: a bare ``CLI --version`` (the process and its runtime starting);
 - ``bare turn``: one non-interactive turn with no skills against a loopback model that
-  answers at once (``skillbench capture`` without a snapshot): the CLI's own cost of a turn;
+  answers at once: the CLI's own cost of a turn;
 - ``live``: decisions per minute of the ``agent`` selector (a fresh workspace and one CLI
   process per decision, skills installed, the turn forwarded through the bridge to the
   scripted loopback model) at 1, 2 and 4 workers, and skillbench's overhead per decision
@@ -34,10 +34,11 @@ sys.path.insert(0, str(REPO))
 from skillbench.agents import (  # noqa: E402
     AGENTS,
     Recorder,
+    Turn,
     Workspace,
     agent_available,
-    capture_agent,
     find_executable,
+    run_turn,
     warm_agent,
 )
 from skillbench.catalog import SourceSpec, load_catalog  # noqa: E402
@@ -60,6 +61,21 @@ def median_time(work: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
+def workspace_in(root: Path) -> Workspace:
+    """A fresh HOME and project under ``root``, as the live selector makes per decision."""
+    workspace = Workspace(root / "home", root / "project")
+    for folder in workspace:
+        folder.mkdir()
+    return workspace
+
+
+def bare_turn(agent: str, executable: str) -> None:
+    """One turn of the CLI with nothing installed, its model a loopback answering at once."""
+    with tempfile.TemporaryDirectory(prefix="skillbench-bare-") as tmp:
+        turn = Turn(None, {}, {}, {}, "hello", 120.0, None)
+        run_turn(AGENTS.get(agent), executable, [], workspace_in(Path(tmp)), turn)
+
+
 def skills_folder(root: Path) -> Path:
     for name in SKILLS:
         folder = root / name
@@ -79,8 +95,11 @@ def prompts(n: int, tag: str) -> list[str]:
     ]
 
 
-def live_rate(agent: str, skills: Path, url: str, n: int, workers: int, cache: Path) -> float:
-    """Wall seconds of ``n`` live decisions of the agent selector at ``workers``."""
+def live_rate(
+    agent: str, skills: Path, url: str, n: int, workers: int, cache: Path
+) -> tuple[float, float]:
+    """Wall seconds of ``n`` live decisions of the agent selector at ``workers``, and the
+    mean seconds of their model call (the bridge forwarding it to the loopback model)."""
     sources = [SourceSpec(str(skills / name), "project") for name in SKILLS]
     catalog = load_catalog(sources, profile=agent)
     listing = render_listing(catalog.skills, profile=agent, ordering="alpha")
@@ -94,16 +113,15 @@ def live_rate(agent: str, skills: Path, url: str, n: int, workers: int, cache: P
     wall = time.perf_counter() - start
     errors = [d.detail.get("error") for d in decisions if d.kind == "error"]
     assert not errors, errors[:2]
-    return wall
+    model = statistics.mean(float(d.detail["model_latency_ms"]) / 1000 for d in decisions)
+    return wall, model
 
 
 def warm_rate(agent: str, skills: Path, n: int) -> float:
     """Wall seconds of ``n`` requests through one warm process (its start included)."""
     spec = AGENTS.get(agent)
     with tempfile.TemporaryDirectory(prefix="skillbench-warm-") as tmp:
-        workspace = Workspace(Path(tmp) / "home", Path(tmp) / "project")
-        for folder in workspace:
-            folder.mkdir()
+        workspace = workspace_in(Path(tmp))
         spec.lay_out([SourceSpec(str(skills / name), "project") for name in SKILLS], workspace)
         spec.configure(workspace, {}, {})
         start = time.perf_counter()
@@ -121,22 +139,25 @@ def bench(agent: str, n: int, runs: int) -> None:
     version = median_time(
         lambda: subprocess.run([executable, "--version"], capture_output=True, check=True), runs
     )
-    bare = median_time(lambda: capture_agent(agent, [], snapshot=False), runs)
+    bare = median_time(lambda: bare_turn(agent, executable), runs)
     print(f"{agent}: --version {version:.2f} s, bare turn {bare:.2f} s (median of {runs})")
     with tempfile.TemporaryDirectory() as tmp, FakeOpenAI(policy=script) as fake:
         skills = skills_folder(Path(tmp) / "skills")
-        per_decision = {}
+        per_decision, model = {}, {}
         for workers in WORKERS:
-            wall = live_rate(agent, skills, fake.base_url, n, workers, Path(tmp) / "cache")
+            wall, model[workers] = live_rate(
+                agent, skills, fake.base_url, n, workers, Path(tmp) / "cache"
+            )
             per_decision[workers] = wall / n
             print(
                 f"  live, {workers} worker(s): {n} decisions in {wall:.1f} s = "
                 f"{60 * n / wall:.1f} decisions/min ({wall / n:.2f} s each)"
             )
-        overhead = per_decision[1] - bare
+        overhead = per_decision[1] - bare - model[1]
         print(
-            f"  skillbench overhead per decision (1 worker, minus the bare turn): "
-            f"{overhead:.2f} s = {100 * overhead / bare:.0f}% of the bare turn"
+            f"  skillbench overhead per decision (1 worker, minus the bare turn and the "
+            f"{model[1]:.2f} s model call): {overhead:.2f} s = {100 * overhead / bare:.0f}% "
+            "of the bare turn"
         )
         warm = warm_rate(agent, skills, n)
         gain = per_decision[1] / (warm / n)
