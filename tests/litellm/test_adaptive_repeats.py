@@ -87,14 +87,19 @@ def verdicts(run_dir: Path) -> dict[str, bool]:
     return {r.request_id: r.passes_threshold(0.5) for r in cell}
 
 
+@pytest.mark.parametrize("ordering", ["alpha", "usage"])
 def test_adaptive_repeats_give_the_verdicts_of_full_repeats_with_fewer_calls(
-    tmp_path: Path, fake: FakeOpenAI, scripted: Scripted
+    tmp_path: Path, fake: FakeOpenAI, scripted: Scripted, ordering: str
 ) -> None:
-    full = run_experiment(load_config(project(tmp_path / "full", fake)))
+    """``usage`` makes each repeat's listing follow its own choices (one query at a time)."""
+    full = run_experiment(load_config(project(tmp_path / "full", fake, orderings=[ordering])))
     full_calls = len(calls(fake.bodies))
     fake.reset()
     scripted.seen.clear()
-    config = load_config(project(tmp_path / "adaptive", fake, repeats_mode="adaptive"))
+    adaptive_project = project(
+        tmp_path / "adaptive", fake, orderings=[ordering], repeats_mode="adaptive"
+    )
+    config = load_config(adaptive_project)
     adaptive = run_experiment(config)
     assert full.status == adaptive.status == "complete"
     assert verdicts(full.run_dir) == verdicts(adaptive.run_dir) == PASSES
