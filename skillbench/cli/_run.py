@@ -430,5 +430,8 @@ def estimate_line(cell: CellEstimate) -> str:
         f"{at_least}~{cell.prompt_tokens:,} prompt tokens, {at_least}{_dollars(cell.cost_usd)}"
     )
     if cell.lower_bound:
-        text += " (listing and request only; the agent adds its own prompt and tools)"
+        text += (
+            " (listing and request only; the agent adds its own prompt and tools: "
+            "`skillbench capture AGENT` keeps them for the estimate)"
+        )
     return text

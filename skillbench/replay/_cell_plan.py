@@ -3,16 +3,20 @@
 A model cell (a ``Plannable`` selector such as ``litellm``) says it itself: its calls after
 dedupe and cache, prompt tokens with the model's tokenizer, dollars at the list price. A
 live ``agent`` cell runs the agent once per decision, with one model call carrying the
-listing; that prompt also holds the agent's own system prompt and tools, which nobody knows
-before a call, so its estimate counts the listing and the request only: a lower bound.
+listing; that prompt also holds the agent's own system prompt and tools. The request
+template of the agent snapshot ``skillbench capture`` keeps holds them: with it they are
+counted once per call; without it the estimate counts the listing and the request only, a
+lower bound.
 Every repeat is counted; adaptive repeats may skip some, so the figures are the most.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from skillbench._errors import SkillbenchError
 from skillbench.replay._types import Plannable, cell_label
 from skillbench.selectors import Query, Selector
 from skillbench.tokens import estimate_usd, model_tokens
@@ -33,7 +37,8 @@ class CellEstimate:
         calls: the model calls they need (after the response cache, for a model cell).
         prompt_tokens: prompt tokens of those calls.
         cost_usd: their dollars at the bundled list price (None: the model has no price).
-        lower_bound: the prompt tokens leave out what the agent adds (a live cell).
+        lower_bound: the prompt tokens leave out what the agent adds (a live cell whose
+            agent has no snapshot).
     """
 
     cell: str
@@ -71,6 +76,28 @@ def estimate_cell(
     model = params.get("model")
     if kind != "agent" or not isinstance(model, str):
         return None
-    tokens = sum(model_tokens(f"{q.listing.text}\n{q.request.text}", model) for q in queries)
+    framing = agent_framing(str(params.get("agent")))
+    tokens = sum(
+        model_tokens(f"{framing or ''}\n{q.listing.text}\n{q.request.text}", model) for q in queries
+    )
     cost = estimate_usd(model, tokens, AGENT_COMPLETION_TOKENS * len(queries))
-    return CellEstimate(label, model, len(queries), len(queries), tokens, cost, lower_bound=True)
+    n = len(queries)
+    return CellEstimate(label, model, n, n, tokens, cost, lower_bound=framing is None)
+
+
+def agent_framing(agent: str) -> str | None:
+    """What the agent sends besides the listing and the request (system prompt, tool
+    definitions): the request template of its snapshot of the installed release (else of
+    the verified one), holes left empty; None without one."""
+    from skillbench.agents import AGENTS, agent_version, fill_template, find_executable
+    from skillbench.listing import resolve_snapshot
+
+    spec = AGENTS.get(agent)
+    for version in dict.fromkeys((agent_version(find_executable(spec)), spec.verified_version)):
+        snapshot = resolve_snapshot("auto", agent, version) if version else None
+        if snapshot is not None:
+            try:
+                return json.dumps(fill_template(snapshot, "", ""), ensure_ascii=False)
+            except SkillbenchError:  # an older snapshot without a request template
+                continue
+    return None
