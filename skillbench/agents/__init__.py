@@ -68,6 +68,7 @@ from skillbench.agents._spec import (
     verified_versions,
 )
 from skillbench.agents._template import fill_template, make_template
+from skillbench.agents._warm import WARM_AGENTS, WarmAgent, warm_agent
 
 __all__ = [
     "AGENTS",
@@ -75,6 +76,7 @@ __all__ = [
     "PROBE_USAGE",
     "SESSION_AGENTS",
     "STRICT_VARIABLE",
+    "WARM_AGENTS",
     "AgentCheck",
     "AgentFidelity",
     "AgentSpec",
@@ -96,6 +98,7 @@ __all__ = [
     "SessionRequest",
     "Turn",
     "Upstream",
+    "WarmAgent",
     "Wire",
     "Workspace",
     "agent_available",
@@ -124,4 +127,5 @@ __all__ = [
     "store_snapshot",
     "unverified_note",
     "verified_versions",
+    "warm_agent",
 ]

@@ -24,7 +24,7 @@ from skillbench.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from skillbench.replay import DryRun, RunConfig
+    from skillbench.replay import CellEstimate, DryRun, RunConfig
     from skillbench.results import CellFields, Run
 
 HELP = "replay labelled requests over a config's grid (budgets × orderings × selectors …)"
@@ -181,6 +181,9 @@ def run(args: argparse.Namespace) -> int:
         for note in result.notes:
             print(f"warning: {note}", file=sys.stderr)
         print(summary_table(finished.summary.cells))
+        saved = adaptive_line(finished.summary.cells)
+        if saved:
+            print(saved)
         if report is not None:
             from skillbench.report import headline_text
 
@@ -197,6 +200,16 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_ERROR
+
+
+def adaptive_line(cells: Sequence[CellFields]) -> str | None:
+    """How many calls adaptive repeats saved (None: the run asked every repeat)."""
+    from skillbench.metrics import calls_saved
+
+    saved = calls_saved(c.repeats for c in cells)
+    if saved is None:
+        return None
+    return f"adaptive repeats: {saved:,} repeat(s) settled early and skipped (calls saved)"
 
 
 def interrupted_message(config: str, run_dir: Path) -> str:
@@ -402,3 +415,23 @@ def print_plan(plan: DryRun) -> None:
         print(f"selector {name} ({what}): {sel.cells} cells, {sel.decisions:,} decisions")
         for line in plan_lines(estimate):
             print(f"  {line}")
+    if plan.estimates:
+        most = "; adaptive repeats: the most" if plan.adaptive else ""
+        print(f"per model or live cell (every repeat counted{most}):")
+        for cell in plan.estimates:
+            print(f"  {estimate_line(cell)}")
+
+
+def estimate_line(cell: CellEstimate) -> str:
+    """One cell's calls, prompt tokens and dollars; a live cell's are lower bounds."""
+    at_least = "≥ " if cell.lower_bound else ""
+    text = (
+        f"{cell.cell} ({cell.model}): {cell.calls:,} calls, "
+        f"{at_least}~{cell.prompt_tokens:,} prompt tokens, {at_least}{_dollars(cell.cost_usd)}"
+    )
+    if cell.lower_bound:
+        text += (
+            " (listing and request only; the agent adds its own prompt and tools: "
+            "`skillbench capture AGENT` keeps them for the estimate)"
+        )
+    return text

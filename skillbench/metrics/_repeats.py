@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from math import comb
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import SerializationInfo, model_serializer
 from pydantic_core.core_schema import SerializerFunctionWrapHandler
@@ -105,12 +105,19 @@ class RepeatStats(Record):
     """Share of requests on the right side of `threshold`."""
     threshold_accuracy_ci: list[float] | None = None
     """95% Wilson interval of `threshold_accuracy`."""
+    mode: Literal["full", "adaptive"] = "full"
+    """`adaptive`: a request's repeats stopped once its verdict was settled."""
+    skipped: int | None = None
+    """Adaptive mode: repeats not asked for (the calls saved); `repeats` is then the
+    fewest any request got."""
 
     @model_serializer(mode="wrap")
     def _only_counts_without_requests(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
+        if self.mode == "full":
+            del data["mode"], data["skipped"]
         if self.requests is None:
             return {"repeats": data["repeats"], "threshold": data["threshold"]}
         return data
@@ -141,6 +148,12 @@ def repeat_metrics(
         threshold_accuracy=passed / len(requests),
         threshold_accuracy_ci=wilson_json(passed, len(requests)),
     )
+
+
+def calls_saved(stats: Iterable[RepeatStats | None]) -> int | None:
+    """Repeats adaptive mode skipped over these cells (None: no cell was adaptive)."""
+    adaptive = [s for s in stats if s is not None and s.mode == "adaptive"]
+    return sum(s.skipped or 0 for s in adaptive) if adaptive else None
 
 
 def trigger_rates(requests: Sequence[RequestRepeats]) -> dict[str, float]:

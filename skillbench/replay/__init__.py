@@ -1,7 +1,9 @@
 """Replay experiments: the run config, the grid, the lockstep engine and the run directory."""
 
 from skillbench.replay import _cost, _repeats  # noqa: F401  (register the annotators)
+from skillbench.replay._adaptive import AdaptiveRepeats
 from skillbench.replay._annotators import ANNOTATORS, Annotator, AnnotatorFactory
+from skillbench.replay._cell_plan import CellEstimate
 from skillbench.replay._config import (
     CalibrationConfig,
     CostConfig,
@@ -50,12 +52,14 @@ __all__ = [
     "ANNOTATORS",
     "CELL_FIELDS",
     "EXECUTORS",
+    "AdaptiveRepeats",
     "Annotator",
     "AnnotatorFactory",
     "CalibrationConfig",
     "CalibrationSpec",
     "CatalogVariant",
     "Cell",
+    "CellEstimate",
     "CostAnnotator",
     "CostConfig",
     "DryRun",

@@ -16,6 +16,7 @@ from typing import Literal, TypeVar
 
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
+from skillbench.replay._adaptive import RepeatGate
 from skillbench.replay._retrieve import Retrieval, TopK, retrieval_fields
 from skillbench.replay._timeline import listing_at, recorded_use
 from skillbench.replay._types import Cell
@@ -97,7 +98,8 @@ class CellRun:
     retrieve stage (each request's top k), whose listing shows those skills only; the full
     listing of each issued request waits in ``full`` for its row. ``span`` (request
     indices) leaves the other requests to other workers: an independent cell passes over
-    them as over kept rows, asking nothing.
+    them as over kept rows, asking nothing. ``gate`` (adaptive repeats) holds a repeat back
+    until the earlier repeats of its request are in, and skips it once they settle it.
     """
 
     cell: Cell
@@ -111,6 +113,7 @@ class CellRun:
     retrieved: TopK | None = None
     span: range | None = None
     full: dict[str, Listing] = field(default_factory=dict)
+    gate: RepeatGate | None = None
     pos: int = 0
     waiting: bool = False
 
@@ -147,9 +150,15 @@ class CellRun:
             i, request = self.pos, requests[self.pos]
             row = self.done.get(request.id)
             if row is None and (self.span is None or i in self.span):
-                query = Query(request, self.listing_at(request), self.cell.repeat, self.cell.label)
-                out.append((i, query))
-                self.waiting = self.dependent
+                gate = "ask" if self.gate is None else self.gate.check(self.cell, i, request)
+                if gate == "wait":
+                    break
+                if gate == "ask":
+                    query = Query(
+                        request, self.listing_at(request), self.cell.repeat, self.cell.label
+                    )
+                    out.append((i, query))
+                    self.waiting = self.dependent
             if self.record_label:
                 self._record(request, None)
             elif row is not None and self.dependent:

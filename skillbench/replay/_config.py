@@ -122,7 +122,9 @@ class SelectorConfig(BaseModel):
 
 SWEEP_KEYS = ("catalog_sizes", "distractors", "anchors")
 """Catalog-size sweep keys: hashed only when set, so older configs keep their hash."""
-OPTIONAL_KEYS = (*SWEEP_KEYS, "labels")
+ADAPTIVE_KEYS = ("repeats_mode", "repeats_ci_width")
+"""Adaptive-repeats keys: hashed only when set, so older configs keep their hash."""
+OPTIONAL_KEYS = (*SWEEP_KEYS, *ADAPTIVE_KEYS, "labels")
 """Every key hashed only when set."""
 
 STAGE_KEYS = ("retrieve",)
@@ -152,6 +154,10 @@ class RunConfig(_Strict):
     half_lives: list[str] = Field(default_factory=lambda: ["7d"], min_length=1)
     selectors: list[SelectorConfig] = Field(min_length=1)
     repeats: StrictInt = Field(default=1, ge=1)
+    repeats_mode: Literal["full", "adaptive"] | None = None
+    """``adaptive``: a request's repeats stop once its verdict is settled (default ``full``)."""
+    repeats_ci_width: float | None = Field(default=None, gt=0.0, lt=1.0)
+    """With ``adaptive``: also stop once the trigger rate's 95% Wilson interval is this narrow."""
     seed: StrictInt = 0
     cwd: str | None = None
     usage: UsageConfig = UsageConfig()
@@ -384,6 +390,7 @@ def _check_semantics(path: Path, raw: LineDict, config: RunConfig) -> None:
     if len(set(config.half_lives)) != len(config.half_lives):
         problems.append(InputError(where("half_lives"), "duplicate half-life"))
     problems += _sweep_problems(config, where)
+    problems += _adaptive_problems(config, where)
     if problems:
         raise InputErrors(problems)
 
@@ -405,6 +412,20 @@ def _sweep_problems(config: RunConfig, where: Callable[..., Location]) -> list[I
         problems.append(InputError(where("catalog_sizes"), "catalog_sizes needs a size"))
     if len(set(config.catalog_sizes)) != len(config.catalog_sizes):
         problems.append(InputError(where("catalog_sizes"), "duplicate catalog size"))
+    return problems
+
+
+def _adaptive_problems(config: RunConfig, where: Callable[..., Location]) -> list[InputError]:
+    """Adaptive repeats need repeats to skip; an interval width needs adaptive repeats."""
+    problems = []
+    if config.repeats_mode == "adaptive" and config.repeats < 2:
+        problems.append(
+            InputError(where("repeats_mode"), "adaptive repeats need repeats of at least 2")
+        )
+    if config.repeats_ci_width is not None and config.repeats_mode != "adaptive":
+        problems.append(
+            InputError(where("repeats_ci_width"), "repeats_ci_width needs repeats_mode: adaptive")
+        )
     return problems
 
 

@@ -18,6 +18,7 @@ from skillbench._errors import Location
 from skillbench.cache import default_cache_root
 from skillbench.catalog import SourceSpec
 from skillbench.cost import CostModel
+from skillbench.replay._adaptive import AdaptiveRepeats
 from skillbench.replay._config import RunConfig
 from skillbench.selectors import SelectorEnv
 from skillbench.types import DistractorMode, JsonObject
@@ -170,6 +171,7 @@ class Experiment:
         output: the default run directory.
         executor: where the replay runs.
         document: the config with absolute input paths, as the run's ``config.yaml``.
+        adaptive: how adaptive repeats stop (None: every repeat is asked).
     """
 
     name: str
@@ -182,6 +184,7 @@ class Experiment:
     output: Path
     executor: ExecutorChoice
     document: JsonObject
+    adaptive: AdaptiveRepeats | None = None
 
     @property
     def seed(self) -> int:
@@ -232,6 +235,9 @@ def resolve_experiment(
         output=config.output_path(),
         executor=_executor_choice(config, executor),
         document=config.resolved(),
+        adaptive=(
+            AdaptiveRepeats(config.repeats_ci_width) if config.repeats_mode == "adaptive" else None
+        ),
     )
 
 

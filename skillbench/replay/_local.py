@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from skillbench.replay._adaptive import RepeatGate
 from skillbench.replay._cell import FactsCache
 from skillbench.replay._executor import EXECUTORS, ReplayJob
 from skillbench.replay._lockstep import Lockstep
+from skillbench.replay._repeats import trigger_thresholds
 
 
 @EXECUTORS.register("local")
@@ -12,6 +14,17 @@ class LocalExecutor:
     """Every cell in this process (see ``_lockstep``), each row written as it finishes."""
 
     def replay(self, job: ReplayJob) -> None:
+        rule = job.experiment.adaptive
+        if rule is not None:
+            gate = RepeatGate(
+                rule,
+                job.experiment.grid.repeats,
+                trigger_thresholds(job.experiment),
+                job.grid.cells,
+                job.rows,
+            )
+            for run in job.runs:
+                run.gate = gate
         Lockstep(
             job.runs,
             job.grid.requests,

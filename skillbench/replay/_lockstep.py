@@ -168,5 +168,7 @@ class Lockstep:
         row = make_row(run.cell, query, decision, facts, split, share, retrieval)
         for annotator in self.annotators:
             row = annotator.annotate_row(row, query, decision)
+        if run.gate is not None:
+            row = run.gate.mark(run.cell, i, row)
         self.record(run.cell.index, i, row)
         run.finish(query.request, row)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from skillbench.replay._cell_plan import CellEstimate, estimate_cell
 from skillbench.replay._config import RunConfig
 from skillbench.replay._executor import make_executor
 from skillbench.replay._experiment import resolve_experiment
@@ -12,7 +13,7 @@ from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._timeline import listing_at
 from skillbench.replay._types import Plannable
 from skillbench.selectors import Query
-from skillbench.types import DistractorMode, JsonObject
+from skillbench.types import CellKey, DistractorMode, JsonObject
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,10 @@ class DryRun:
     grid: GridAxes
     selectors: dict[str, SelectorPlan]
     notes: tuple[str, ...] = ()
+    estimates: tuple[CellEstimate, ...] = ()
+    """Per model or live cell: its calls, prompt tokens and dollars (``_cell_plan``)."""
+    adaptive: bool = False
+    """Adaptive repeats: the calls are the most the run makes."""
 
 
 def dry_run(
@@ -87,18 +92,25 @@ def dry_run(
     tracker = experiment.usage.trackers()
     stages = RetrieveStages(spec.selectors, env, grid.requests)
     selectors: dict[str, SelectorPlan] = {}
+    estimates: list[CellEstimate] = []
     for name, selector in pool.shared().items():
         cells = [c for c in grid.cells if c.key.selector == name]
+        sel = grid.selectors[name]
         estimate = None
-        if isinstance(selector, Plannable):
-            queries = []
+        if isinstance(selector, Plannable) or sel.type == "agent":
+            by_key: dict[CellKey, list[Query]] = {}
             for cell in cells:
                 plan, usage = grid.plans[cell], tracker(cell.key.half_life)
                 top = stages.top(name, plan)
                 for r in grid.requests:
                     shown = listing_at(plan, usage, r, None if top is None else top[r.id])
-                    queries.append(Query(r, shown.listing, cell.repeat, cell.label))
-            estimate = dict(selector.plan(queries))
+                    query = Query(r, shown.listing, cell.repeat, cell.label)
+                    by_key.setdefault(cell.key, []).append(query)
+            for key, queries in by_key.items():
+                found = estimate_cell(key, selector, sel.type, sel.params, queries)
+                estimates += [] if found is None else [found]
+            if isinstance(selector, Plannable):
+                estimate = dict(selector.plan([q for qs in by_key.values() for q in qs]))
         selectors[name] = SelectorPlan(
             grid.selectors[name].type,
             len({c.key for c in cells}),
@@ -127,4 +139,6 @@ def dry_run(
         grid=axes,
         selectors=selectors,
         notes=tuple(grid.notes),
+        estimates=tuple(estimates),
+        adaptive=experiment.adaptive is not None,
     )

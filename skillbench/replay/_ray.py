@@ -92,7 +92,14 @@ class RayExecutor:
     """Cells as Ray tasks on the cluster at ``RAY_ADDRESS`` (else a local instance)."""
 
     def check(self, experiment: Experiment) -> None:
-        """Ray importable and no per-process spend cap, before the run folder is touched."""
+        """Ray importable, no per-process spend cap and no adaptive repeats (a repeat waits
+        for its request's earlier repeats, which other tasks hold), before the run folder is
+        touched."""
+        if experiment.adaptive is not None:
+            raise SkillbenchError(
+                "repeats_mode: adaptive needs every repeat of a request in one process; "
+                "run it with the local executor"
+            )
         capped = [s.label for s in experiment.selectors if s.params.get("max_cost_usd")]
         if capped:
             raise SkillbenchError(

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from skillbench._errors import InputError
 from skillbench.metrics import DEFAULT_TRIGGER_THRESHOLD, group_repeats, repeat_metrics
+from skillbench.replay._adaptive import skipped_repeats
 from skillbench.replay._annotators import ANNOTATORS
 from skillbench.replay._experiment import Experiment, SelectorSpec
 from skillbench.replay._grid import Grid
@@ -21,8 +22,9 @@ class RepeatsAnnotator:
     by default): a request counts as triggering when its trigger rate reaches it.
     """
 
-    def __init__(self, thresholds: Mapping[str, float]) -> None:
+    def __init__(self, thresholds: Mapping[str, float], adaptive: bool = False) -> None:
         self.thresholds = thresholds
+        self.adaptive = adaptive
 
     def annotate_row(self, row: ResultRow, query: Query, decision: Decision) -> ResultRow:
         return row
@@ -32,7 +34,10 @@ class RepeatsAnnotator:
         if not groups:
             return cell
         threshold = self.thresholds.get(cell.selector, DEFAULT_TRIGGER_THRESHOLD)
-        return cell.model_copy(update={"repeats": repeat_metrics(groups[0], threshold)})
+        stats = repeat_metrics(groups[0], threshold)
+        if self.adaptive:
+            stats = stats.model_copy(update={"mode": "adaptive", "skipped": skipped_repeats(rows)})
+        return cell.model_copy(update={"repeats": stats})
 
 
 @ANNOTATORS.register("repeats")
@@ -40,7 +45,12 @@ def repeats_annotator(experiment: Experiment, grid: Grid) -> RepeatsAnnotator | 
     """Takes part only when the config asks for more than one repeat."""
     if experiment.grid.repeats < 2:
         return None
-    return RepeatsAnnotator({s.label: _trigger_threshold(s) for s in experiment.selectors})
+    return RepeatsAnnotator(trigger_thresholds(experiment), experiment.adaptive is not None)
+
+
+def trigger_thresholds(experiment: Experiment) -> dict[str, float]:
+    """Each selector's trigger threshold, by selector label."""
+    return {s.label: _trigger_threshold(s) for s in experiment.selectors}
 
 
 def _trigger_threshold(selector: SelectorSpec) -> float:

@@ -28,11 +28,15 @@ class Cell:
 
     @property
     def label(self) -> str:
-        key = self.key
-        budget = "default" if key.budget is None else str(key.budget)
-        parts = (key.catalog, key.profile, budget, key.ordering, key.half_life, key.selector)
-        size = "" if key.catalog_size is None else f"/n{key.catalog_size}-{key.distractors}"
-        return "/".join(parts) + size + f"/r{self.repeat}"
+        return cell_label(self.key) + f"/r{self.repeat}"
+
+
+def cell_label(key: CellKey) -> str:
+    """``catalog/profile/budget/ordering/half-life/selector`` (and the size in a sweep)."""
+    budget = "default" if key.budget is None else str(key.budget)
+    parts = (key.catalog, key.profile, budget, key.ordering, key.half_life, key.selector)
+    size = "" if key.catalog_size is None else f"/n{key.catalog_size}-{key.distractors}"
+    return "/".join(parts) + size
 
 
 class RunObserver(Protocol):

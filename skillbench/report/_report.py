@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.metrics import METRICS, OUTCOMES, Metric, find_metric
+from skillbench.metrics import METRICS, OUTCOMES, Metric, calls_saved, find_metric
 from skillbench.report._advice import confused_pairs, hidden_skills
 from skillbench.report._advice_axes import axis_advice, budget_advice
 from skillbench.report._advice_half_life import half_life_advice
@@ -186,6 +186,15 @@ def _notes(run: Run) -> list[Block]:
                 f"**{key} changed no rate**: cells differing only in {key} ({values}) have "
                 f"identical outcomes and coverage. Plots and advice show {key} "
                 f"`{fmt_value(getattr(cells[0], key))}` only; the tables list every cell."
+            )
+        )
+    saved = calls_saved(c.repeats for c in cells)
+    if saved is not None:
+        out.append(
+            Para(
+                f"**Adaptive repeats**: {saved:,} repeat(s) were not asked: their request's "
+                "verdict under the trigger rule was already settled (calls saved). "
+                "Per-decision rates pool the repeats made."
             )
         )
     recorded = run.summary.recorded_note()

@@ -20,6 +20,7 @@ from skillbench.tokens._bundled import (
     cost_map,
     encoding,
     encoding_name,
+    price_per_token,
 )
 
 DEFAULT_TOKEN_MODEL = "gpt-4o"
@@ -73,6 +74,22 @@ def _counter(model: str) -> Callable[[str], int]:
     return count
 
 
+def estimate_usd(model: str, prompt: int, completion: int) -> float | None:
+    """Dollars for these token counts at the bundled list price; None when unpriced."""
+    price = price_per_token(model)
+    if price is None:
+        return None
+    return prompt * price[0] + completion * price[1]
+
+
+def model_tokens(text: str, model: str) -> int:
+    """Tokens of ``text`` with ``model``'s tokenizer when litellm knows it, else gpt-4o's."""
+    try:
+        return count_tokens(text, model)
+    except Exception:
+        return count_tokens(text, DEFAULT_TOKEN_MODEL)
+
+
 @lru_cache(maxsize=200_000)
 def count_tokens(text: str, model: str = DEFAULT_TOKEN_MODEL) -> int:
     """Tokens in ``text`` as ``model``'s tokenizer counts them (no chat-message overhead)."""
@@ -81,4 +98,12 @@ def count_tokens(text: str, model: str = DEFAULT_TOKEN_MODEL) -> int:
     return int(_counter(model)(text))
 
 
-__all__ = ["DEFAULT_TOKEN_MODEL", "ModelCost", "cost_map", "count_tokens", "litellm_offline"]
+__all__ = [
+    "DEFAULT_TOKEN_MODEL",
+    "ModelCost",
+    "cost_map",
+    "count_tokens",
+    "estimate_usd",
+    "litellm_offline",
+    "model_tokens",
+]

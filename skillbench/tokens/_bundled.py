@@ -55,6 +55,16 @@ def cost_map() -> dict[str, ModelCost]:
     return data
 
 
+def price_per_token(model: str) -> tuple[float, float] | None:
+    """``model``'s list price per prompt and per completion token (a ``provider/`` prefix
+    is tried without it too); None when the bundled map has no price for it."""
+    known = cost_map()
+    entry = known.get(model) or known.get(model.split("/", 1)[-1])
+    if not entry or "input_cost_per_token" not in entry:
+        return None
+    return entry["input_cost_per_token"], entry.get("output_cost_per_token", 0.0)
+
+
 def encoding_name(model: str) -> str | None:
     """The tiktoken encoding litellm counts ``model`` with, when tiktoken names the model
     exactly (None: litellm's own resolution decides)."""

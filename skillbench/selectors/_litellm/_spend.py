@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from skillbench.tokens import DEFAULT_TOKEN_MODEL, count_tokens, litellm_offline
+from skillbench.tokens import DEFAULT_TOKEN_MODEL, litellm_offline, model_tokens
 
 EST_COMPLETION_TOKENS = 40
 """Output tokens assumed per call for estimates: one short tool call, no prose."""
@@ -96,11 +96,8 @@ def call_estimate(model: str, request: Mapping[str, Any]) -> float | None:
 
 
 def prompt_tokens(model: str, text: str) -> int:
-    """Tokens of ``text`` with ``model``'s tokenizer when litellm knows it, else gpt-4o's."""
-    try:
-        return count_tokens(text, model)
-    except Exception:
-        return count_tokens(text, DEFAULT_TOKEN_MODEL)
+    """Tokens of ``text`` as ``model`` is billed for it (``model_tokens``)."""
+    return model_tokens(text, model)
 
 
 def estimate_cost(model: str, prompt: int, completion: int) -> float | None:
