@@ -146,3 +146,10 @@ def printable(text: str) -> str:
         c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
         for c in text
     )
+
+
+def clip(text: str, limit: int = 120) -> str:
+    """``text`` made printable and cut to ``limit`` characters (an ellipsis marks the cut): a
+    value echoed in an error line stays one short line whatever it held."""
+    shown = printable(text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"

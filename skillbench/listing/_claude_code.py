@@ -368,6 +368,12 @@ def _claude_code(
     ``snapshot``: ``auto`` (the cached one of the profile's release), ``none``, a path, or
     an ``AgentSnapshot``; its built-ins follow the user's skills."""
     DROP_RULES.get(drop_rule)
+    if isinstance(budget_fraction, bool) or not isinstance(budget_fraction, (int, float)):
+        raise ValueError(f"budget_fraction is {budget_fraction!r}: a number above 0, at most 1")
+    if not 0 < budget_fraction <= 1:
+        raise ValueError(f"budget_fraction is {budget_fraction!r}: a number above 0, at most 1")
+    if isinstance(entry_cap, bool) or not isinstance(entry_cap, int) or entry_cap < 1:
+        raise ValueError(f"entry_cap is {entry_cap!r}: a whole number of characters, at least 1")
     overrides = dict(skill_overrides or {})
     for skill, value in overrides.items():
         if value not in OVERRIDES:

@@ -20,6 +20,7 @@ from typing import Literal, NamedTuple
 from skillbench._errors import SkillbenchError, suggest
 from skillbench._plugins import instance_of
 from skillbench._registry import Registry
+from skillbench._sanitize import clip
 from skillbench.catalog import PRECEDENCE, Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory, RenderOptions
 from skillbench.listing._snapshot import (
@@ -187,12 +188,23 @@ class Profile:
         try:
             renderer = self.renderer(**opts)
         except (TypeError, ValueError) as exc:
-            raise SkillbenchError(f"profile {self.name!r}: bad options {opts}: {exc}") from None
+            # the options as given, never the resolved snapshot (the agent's own text)
+            given = ", ".join(f"{k}={_shown(v)}" for k, v in (options or {}).items())
+            raise SkillbenchError(
+                f"profile {self.name!r}: bad options ({given}): {clip(str(exc))}"
+            ) from None
         if self.name != self.agent and is_dataclass(renderer) and renderer.name == self.agent:
             # a release's listings name it (``codex@0.169.0``), so what reads them back (the
             # agent's own prompt, explanations) finds that release's profile
             renderer = replace(renderer, name=self.name)
         return renderer
+
+
+def _shown(value: object) -> str:
+    """An option's value for an error line: plain values as written, an object (a snapshot
+    holding the agent's own text) by its type alone."""
+    plain = value is None or isinstance(value, (str, int, float, bool, list, dict))
+    return clip(repr(value)) if plain else f"<{type(value).__name__}>"
 
 
 PROFILES: Registry[Profile] = Registry("profile", adopt=instance_of(Profile))

@@ -199,3 +199,20 @@ def test_agents_takes_several_agents_in_the_order_given(
     rows = json.loads(capsys.readouterr().out)
     assert [row["agent"] for row in rows] == ["qwen-code", "codex"]
     assert rows[1]["pinned"] == "0.169.0" and rows[1]["installed"] == []
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("budget_fraction", "abc"), ("budget_fraction", -1), ("budget_fraction", 2), ("entry_cap", 0)],
+)
+def test_a_bad_claude_code_setting_is_one_line_without_the_agents_text(
+    option: str, value: object
+) -> None:
+    ours = BuiltinSkill("house-style", "MARKER-OF-THE-SNAPSHOT " * 50)
+    snapshot = AgentSnapshot("claude-code", "2.1.328", builtin_skills=(ours,))
+    with pytest.raises(SkillbenchError) as caught:
+        PROFILES.get("claude-code@2.1.328").make_renderer({option: value, "snapshot": snapshot})
+    message = str(caught.value)
+    assert "\n" not in message and len(message) < 400
+    assert f"{option} is {value!r}" in message
+    assert "MARKER-OF-THE-SNAPSHOT" not in message and "snapshot=<AgentSnapshot>" in message
