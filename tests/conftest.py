@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 
@@ -14,6 +15,12 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # Runs in tests write their caches here, never into the working tree.
 os.environ.setdefault("SKILLBENCH_CACHE_DIR", tempfile.mkdtemp(prefix="skillbench-test-cache-"))
+
+# Tests send Ctrl-C to child processes. A shell that starts this suite in the background
+# (`pytest &`) sets SIGINT to ignored, an ignored signal stays ignored across exec, and Python
+# then never raises KeyboardInterrupt in a child: give the children a SIGINT they can see.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
