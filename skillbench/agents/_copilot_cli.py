@@ -10,23 +10,19 @@ Of the documented user folders, ``~/.claude/skills`` was not read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._layout import (
+    FolderAgent,
     Folders,
     block_between,
-    carrying,
-    copy_sources,
-    installed_sources,
-    listing_of,
     refuse_usage,
 )
-from skillbench.agents._recorder import Recorded, objects
+from skillbench.agents._recorder import objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
-from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, RenderOptions
 from skillbench.listing._copilot_cli import CLOSE_TAG, OPEN_TAG, parse_builtins
 from skillbench.types import JsonObject
@@ -57,15 +53,15 @@ def skills_block(body: JsonObject) -> str | None:
 
 
 @dataclass(frozen=True)
-class CopilotCli:
+class CopilotCli(FolderAgent):
     name: str = "copilot-cli"
     executable: str = "copilot"
     npm_package: str = "@github/copilot"
     verified_version: str = "1.0.102"
+    folders: ClassVar[Folders] = FOLDERS
 
-    def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
-        copy_sources("Copilot CLI", FOLDERS, sources, workspace)
-        return []
+    def block(self, body: JsonObject) -> str | None:
+        return skills_block(body)
 
     def configure(
         self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
@@ -87,18 +83,6 @@ class CopilotCli:
             "COPILOT_MODEL": DEFAULT_MODEL,
             "COPILOT_OFFLINE": "true",
         }
-
-    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        return carrying(self.name, requests, skills_block)
-
-    def listing(self, body: JsonObject) -> str:
-        return listing_of(self.name, body, skills_block)
-
-    def tools(self, body: JsonObject) -> list[JsonObject]:
-        return objects(body.get("tools"))
-
-    def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        return installed_sources(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
         return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}

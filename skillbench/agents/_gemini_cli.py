@@ -17,23 +17,19 @@ which leaves its logic alone and makes the order the issued one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from skillbench.agents._layout import (
+    FolderAgent,
     Folders,
     block_between,
-    carrying,
-    copy_sources,
-    installed_sources,
     kind_folders,
-    listing_of,
     write_settings,
 )
-from skillbench.agents._recorder import Recorded, objects
+from skillbench.agents._recorder import objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
-from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.listing._gemini_cli import CLOSE_TAG, OPEN_TAG, parse_skills
 from skillbench.types import JsonObject, JsonValue
@@ -84,15 +80,15 @@ def _merge(base: JsonObject, extra: Mapping[str, JsonValue]) -> JsonObject:
 
 
 @dataclass(frozen=True)
-class GeminiCli:
+class GeminiCli(FolderAgent):
     name: str = "gemini-cli"
     executable: str = "gemini"
     npm_package: str = "@google/gemini-cli"
     verified_version: str = "0.61.0"
+    folders: ClassVar[Folders] = FOLDERS
 
-    def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
-        copy_sources("Gemini CLI", FOLDERS, sources, workspace)
-        return []
+    def block(self, body: JsonObject) -> str | None:
+        return skills_block(body)
 
     def configure(
         self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
@@ -116,21 +112,12 @@ class GeminiCli:
             "UV_THREADPOOL_SIZE": "1",
         }
 
-    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        return carrying(self.name, requests, skills_block)
-
-    def listing(self, body: JsonObject) -> str:
-        return listing_of(self.name, body, skills_block)
-
     def tools(self, body: JsonObject) -> list[JsonObject]:
         return [
             declaration
             for tool in objects(body.get("tools"))
             for declaration in objects(tool.get("functionDeclarations"))
         ]
-
-    def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        return installed_sources(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
         """The capture's folders as the locations' roots, and its snapshot."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import ClassVar
 
 from skillbench._errors import SkillbenchError
-from skillbench.agents._recorder import Recorded
+from skillbench.agents._recorder import Recorded, objects
 from skillbench.agents._spec import Workspace, copy_skills
 from skillbench.catalog import SourceKind, SourceSpec
 from skillbench.types import JsonObject
@@ -92,3 +93,32 @@ def refuse_usage(agent: str, usage: Mapping[str, int]) -> None:
     it (the render would assume a history the agent never saw)."""
     if usage:
         raise SkillbenchError(f"{agent} keeps no skill-usage history: drop the usage option")
+
+
+class FolderAgent:
+    """The parts of an agent spec shared by the agents that take each source kind from one
+    folder and carry their listing in one block of one request: a subclass (a frozen
+    dataclass naming the agent) sets ``folders`` and says where the block is (``block``)."""
+
+    name: str
+    folders: ClassVar[Folders]
+
+    def block(self, body: JsonObject) -> str | None:
+        """The listing block of a request body, tags included, or None."""
+        raise NotImplementedError
+
+    def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
+        copy_sources(self.name, self.folders, sources, workspace)
+        return []
+
+    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
+        return carrying(self.name, requests, self.block)
+
+    def listing(self, body: JsonObject) -> str:
+        return listing_of(self.name, body, self.block)
+
+    def tools(self, body: JsonObject) -> list[JsonObject]:
+        return objects(body.get("tools"))
+
+    def installed(self, workspace: Workspace) -> list[SourceSpec]:
+        return installed_sources(workspace, self.folders)

@@ -11,24 +11,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._layout import (
+    FolderAgent,
     Folders,
     block_between,
-    carrying,
-    copy_sources,
-    installed_sources,
     kind_folders,
-    listing_of,
     write_settings,
 )
-from skillbench.agents._recorder import Recorded, objects
+from skillbench.agents._recorder import objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
-from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.types import JsonObject, JsonValue
 
@@ -76,15 +72,15 @@ def skills_block(body: JsonObject) -> str | None:
 
 
 @dataclass(frozen=True)
-class Opencode:
+class Opencode(FolderAgent):
     name: str = "opencode"
     executable: str = "opencode"
     npm_package: str = "opencode-ai"
     verified_version: str = "1.18.33"
+    folders: ClassVar[Folders] = FOLDERS
 
-    def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
-        copy_sources(self.name, FOLDERS, sources, workspace)
-        return []
+    def block(self, body: JsonObject) -> str | None:
+        return skills_block(body)
 
     def configure(
         self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
@@ -121,18 +117,6 @@ class Opencode:
             "HOME": str(workspace.home),
             "OPENCODE_CONFIG_CONTENT": json.dumps(config),
         }
-
-    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        return carrying(self.name, requests, skills_block)
-
-    def listing(self, body: JsonObject) -> str:
-        return listing_of(self.name, body, skills_block)
-
-    def tools(self, body: JsonObject) -> list[JsonObject]:
-        return objects(body.get("tools"))
-
-    def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        return installed_sources(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
         """The capture's folders as the locations' roots, and its snapshot."""

@@ -11,21 +11,17 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from skillbench.agents._layout import (
+    FolderAgent,
     Folders,
-    carrying,
-    copy_sources,
-    installed_sources,
-    listing_of,
     write_settings,
 )
-from skillbench.agents._recorder import Recorded, objects
+from skillbench.agents._recorder import objects
 from skillbench.agents._spec import AGENTS, Workspace, base_environment
-from skillbench.catalog import SourceSpec
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.types import JsonObject
 
@@ -76,15 +72,15 @@ def skills_reminder(body: JsonObject) -> str | None:
 
 
 @dataclass(frozen=True)
-class QwenCode:
+class QwenCode(FolderAgent):
     name: str = "qwen-code"
     executable: str = "qwen"
     npm_package: str = "@qwen-code/qwen-code"
     verified_version: str = "0.24.4"
+    folders: ClassVar[Folders] = FOLDERS
 
-    def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
-        copy_sources(self.name, FOLDERS, sources, workspace)
-        return []
+    def block(self, body: JsonObject) -> str | None:
+        return skills_reminder(body)
 
     def configure(
         self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
@@ -103,18 +99,6 @@ class QwenCode:
             "OPENAI_BASE_URL": f"{base_url}/v1",
             "OPENAI_API_KEY": "skillbench-capture",
         }
-
-    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        return carrying(self.name, requests, skills_reminder)
-
-    def listing(self, body: JsonObject) -> str:
-        return listing_of(self.name, body, skills_reminder)
-
-    def tools(self, body: JsonObject) -> list[JsonObject]:
-        return objects(body.get("tools"))
-
-    def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        return installed_sources(workspace, FOLDERS)
 
     def render_options(self, capture: Capture) -> RenderOptions:
         return {"snapshot": capture.snapshot} if capture.snapshot is not None else {}
