@@ -18,7 +18,8 @@ from skillbench._errors import Location
 from skillbench.cache import default_cache_root
 from skillbench.catalog import SourceSpec
 from skillbench.cost import CostModel
-from skillbench.replay._config import RunConfig
+from skillbench.metrics import DEFAULT_CONTROL_THRESHOLD, DEFAULT_CONTROLS
+from skillbench.replay._config import ControlsConfig, RunConfig
 from skillbench.selectors import SelectorEnv
 from skillbench.types import DistractorMode, JsonObject
 from skillbench.usage import UsageTracker
@@ -155,6 +156,16 @@ class GridSpec:
     """The config's directory (None: a config built in code)."""
 
 
+class ControlSpec(NamedTuple):
+    """Positive controls of model and live cells (the config's ``controls``)."""
+
+    per_cell: int = DEFAULT_CONTROLS
+    threshold: float = DEFAULT_CONTROL_THRESHOLD
+
+
+DEFAULT_CONTROL_SPEC = ControlSpec()
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A run config resolved: each engine part reads its own piece.
@@ -170,6 +181,7 @@ class Experiment:
         output: the default run directory.
         executor: where the replay runs.
         document: the config with absolute input paths, as the run's ``config.yaml``.
+        controls: the positive controls of model and live cells.
     """
 
     name: str
@@ -182,6 +194,7 @@ class Experiment:
     output: Path
     executor: ExecutorChoice
     document: JsonObject
+    controls: ControlSpec = DEFAULT_CONTROL_SPEC
 
     @property
     def seed(self) -> int:
@@ -232,6 +245,7 @@ def resolve_experiment(
         output=config.output_path(),
         executor=_executor_choice(config, executor),
         document=config.resolved(),
+        controls=ControlSpec(**(config.controls or ControlsConfig()).model_dump()),
     )
 
 

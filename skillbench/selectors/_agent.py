@@ -24,22 +24,28 @@ from typing import Any, Literal
 from skillbench._errors import SkillbenchError
 from skillbench.agents import (
     AGENTS,
+    LISTING_PARSERS,
     Bridge,
+    Recorded,
     Turn,
     Upstream,
     Workspace,
     agent_version,
+    capture_agent,
     find_executable,
     install_notes,
+    listing_difference,
     map_agent_turns,
     run_turn,
 )
 from skillbench.cache import ResponseCache
-from skillbench.catalog import SourceSpec
+from skillbench.catalog import Skill, SourceSpec
+from skillbench.listing import ListedSkill
+from skillbench.selectors._controls import ExplicitForm, explicit_request
 from skillbench.selectors._params import check_params, positive_int_param, str_param
 from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
-from skillbench.types import JsonObject, RunStopped
+from skillbench.types import LISTING_MISMATCH, JsonObject, RunStopped
 
 AgentName = Literal["claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"]
 INSTALLABLE = {
@@ -62,6 +68,13 @@ SKILL_TOOLS = {
 (Codex) triggers by reading a listed ``SKILL.md``."""
 BUDGET_VARIABLE = {"claude-code": "SLASH_COMMAND_TOOL_CHAR_BUDGET"}
 """The agent's own setting for the listing budget, in characters."""
+EXPLICIT_FORMS: dict[str, ExplicitForm] = {"codex": "mention"}
+"""How a user names a skill outright in each agent (in words where not listed here)."""
+USAGE_AGENTS = frozenset({"claude-code"})
+"""Agents that keep a skill-usage history of their own, seeded from the cell's per request."""
+USAGE_SCALE = 1000
+"""Seeded use counts are the cell's scores times this, rounded: the agent keeps whole
+counts, and its order of skills by score is the cell's."""
 
 
 def _number(value: Any) -> float:
@@ -136,10 +149,19 @@ class AgentSelector:
             temperature=params.temperature,
         )
         self._spent = 0.0
+        self._builtins: frozenset[str] | None = None
         self._lock = threading.Lock()
+        self._builtins_lock = threading.Lock()
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
         return map_agent_turns(self._decide, queries, self.workers, "skillbench-agent")
+
+    def control_request(self, entry: ListedSkill) -> str | None:
+        """The request naming ``entry`` in the agent's explicit form (None: a skill this
+        selector cannot install, which the agent never lists)."""
+        if not self._installable(entry.skill):
+            return None
+        return explicit_request(EXPLICIT_FORMS.get(self.spec.name, "words"), entry.name)
 
     def _decide(self, query: Query) -> Decision:
         cap = self.params.max_cost_usd
@@ -164,7 +186,8 @@ class AgentSelector:
                 if variable and query.listing.budget is not None
                 else {}
             )
-            turn = Turn(None, {}, env, {}, query.request.text, self.params.timeout, bridge)
+            usage = _seeded_usage(query) if self.spec.name in USAGE_AGENTS else {}
+            turn = Turn(None, {}, env, usage, query.request.text, self.params.timeout, bridge)
             try:
                 with install_notes() as notes:
                     requests, _ = run_turn(self.spec, self.executable, sources, workspace, turn)
@@ -182,17 +205,43 @@ class AgentSelector:
             return False
         return True
 
+    def _installable(self, skill: Skill) -> bool:
+        """Whether the skill is a ``SKILL.md`` folder of a kind this agent can be given."""
+        kinds = INSTALLABLE[self.spec.name]
+        return bool(skill.path and skill.path.endswith("SKILL.md") and skill.source in kinds)
+
     def _sources(self, query: Query) -> tuple[list[SourceSpec], int]:
         """One source per installable skill folder of the cell's catalog."""
-        kinds = INSTALLABLE[self.spec.name]
         sources, skipped = [], 0
         for entry in query.listing.entries:
             skill = entry.skill
-            if skill.path and skill.path.endswith("SKILL.md") and skill.source in kinds:
+            if skill.path and self._installable(skill):
                 sources.append(SourceSpec(str(Path(skill.path).parent), skill.source))
             else:
                 skipped += 1
         return sources, skipped
+
+    def _builtin_names(self) -> frozenset[str]:
+        """The names the agent lists with no skill installed (its own), asked once."""
+        with self._builtins_lock:
+            if self._builtins is None:
+                name, timeout = self.spec.name, self.params.timeout
+                bare = capture_agent(
+                    name, executable=self.executable, snapshot=False, timeout=timeout
+                )
+                self._builtins = frozenset(e.name for e in LISTING_PARSERS[name](bare.listing))
+            return self._builtins
+
+    def _listing_check(self, query: Query, requests: Sequence[Recorded]) -> dict[str, Any]:
+        """``{LISTING_MISMATCH: first difference or None}`` for an agent whose listing
+        skillbench reads entry by entry; nothing for another."""
+        if self.spec.name not in LISTING_PARSERS:
+            return {}
+        sent = self.spec.listing(self.spec.main_request(requests).body)
+        builtins = self._builtin_names()
+        return {
+            LISTING_MISMATCH: listing_difference(self.spec.name, sent, query.listing.text, builtins)
+        }
 
     def _read(
         self,
@@ -212,6 +261,7 @@ class AgentSelector:
         if not bridge.calls:
             return Decision("error", detail={**detail, "error": "the agent made no model call"})
         call = bridge.calls[0]
+        detail.update(self._listing_check(query, requests))
         with self._lock:
             self._spent += call.cost_usd
         detail.update(
@@ -242,6 +292,17 @@ class AgentSelector:
         if read is None:
             return Decision("abstain", detail={**detail, "tool": reply.tool})
         return Decision("invoke", chosen=read, detail=detail)
+
+
+def _seeded_usage(query: Query) -> dict[str, int]:
+    """The cell's usage scores of its catalog's skills as the agent's use counts, all used
+    just now (see ``USAGE_SCALE``): the agent then ranks them as the cell did."""
+    listed = {entry.name for entry in query.listing.entries}
+    return {
+        name: max(1, round(score * USAGE_SCALE))
+        for name, score in query.usage.items()
+        if name in listed and score > 0
+    }
 
 
 def _read_skill(text: str, query: Query) -> str | None:
