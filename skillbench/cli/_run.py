@@ -204,6 +204,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"every decision, filterable: skillbench view {result.run_dir}")
     if result.status == "complete":
         return EXIT_OK
+    if result.status == "incomplete" and not result.errors:
+        print(f"error: run incomplete: {result.reason}", file=sys.stderr)
+        return EXIT_ERROR
     print(
         f"error: run {result.status}: {result.reason}\n"
         f"continue it with: skillbench run {args.config} --resume -o {result.run_dir}",

@@ -63,6 +63,12 @@ def test_a_model_that_never_triggers_fails_every_cells_controls(
         f"control:{s.name}" for s in sorted(SKILLS, key=lambda s: s.name)
     ]
     assert all(r.control and r.outcome == "missed" for r in run.controls)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "### Positive controls and listings" in report
+    failures = [line for line in report.splitlines() if line.startswith("- **profile=")]
+    assert len(failures) == 2 and all("triggered 0/3 (0%, below 95%)" in f for f in failures)
+    greyed = [line for line in report.splitlines() if line.startswith("| *")]
+    assert len(greyed) == 2, greyed
 
 
 def test_allow_failed_controls_ends_complete_and_still_marks_the_cells(

@@ -1,0 +1,95 @@
+"""Positive controls and listing checks of live cells: the shipped CLIs against the fake model.
+
+Each live cell gets one control per listed skill (four, under the default five) in the
+agent's explicit form. A model that never calls a tool fails them all and the run ends
+incomplete; the script that takes a named skill passes them, and its cell's listings match
+the render. A wrapper around the CLI that adds a user skill the catalog does not hold
+(only in turns that install skills, so not in the turn that learns the agent's own) makes
+every decision a listing mismatch.
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from skillbench.agents import AGENTS, bin_variable, find_executable
+from skillbench.results import read_run
+from tests.agents.test_live_selector import SKILLS, _run, _setup, never, script
+from tests.support.fake_openai import FakeOpenAI
+
+EXTRA = "extra-notes"
+FOLDER = {"claude-code": ".claude/skills", "codex": ".agents/skills"}
+"""Per agent: the skills folder, in the project a live turn installs into and under HOME."""
+
+
+def _wrapper(root: Path, agent: str) -> Path:
+    """A CLI wrapper that puts the extra skill in HOME when the project holds skills."""
+    folder = FOLDER[agent]
+    skill = f"---\\nname: {EXTRA}\\ndescription: Notes the catalog does not hold.\\n---\\nBody.\\n"
+    wrapper = root / f"{agent}-with-extra"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'if [ -d "{folder}" ]; then\n'
+        f'  mkdir -p "$HOME/{folder}/{EXTRA}"\n'
+        f"  printf '{skill}' > \"$HOME/{folder}/{EXTRA}/SKILL.md\"\n"
+        "fi\n"
+        f'exec "{find_executable(AGENTS.get(agent))}" "$@"\n'
+    )
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
+    return wrapper
+
+
+def _config(tmp_path: Path, agent: str, url: str) -> Path:
+    return _setup(tmp_path, agent, url, 4, ", model: openai/fake")
+
+
+@pytest.mark.agents
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_model_that_never_triggers_fails_the_controls_of_every_live_cell(
+    agent: str, tmp_path: Path
+) -> None:
+    with FakeOpenAI(policy=never) as fake:
+        assert _run(_config(tmp_path, agent, fake.base_url)) == 1
+    run = read_run(tmp_path / "out")
+    assert run.status == "incomplete"
+    (cell,) = run.summary.cells
+    assert cell.controls is not None and cell.controls.status == "controls_failed"
+    assert (cell.controls.n, cell.controls.triggered) == (4, 0)
+    # Scored: r00, r02 missed; r01, r03 rightly left alone. Controls stay out of it.
+    assert cell.n == 4 and cell.metric("accuracy") == 0.5
+    assert cell.outcomes["missed"] == 2
+
+
+@pytest.mark.agents
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_model_that_takes_named_skills_passes_and_its_listings_match(
+    agent: str, tmp_path: Path
+) -> None:
+    with FakeOpenAI(policy=script) as fake:
+        assert _run(_config(tmp_path, agent, fake.base_url)) == 0
+    run = read_run(tmp_path / "out")
+    assert run.status == "complete"
+    (cell,) = run.summary.cells
+    assert cell.controls is not None
+    assert (cell.controls.n, cell.controls.triggered, cell.controls.status) == (4, 4, "passed")
+    assert sorted(r.chosen for r in run.controls) == sorted(SKILLS)
+    assert cell.n == 4 and cell.metric("accuracy") == 1.0
+    assert cell.listing_mismatches == 0
+    assert all(r.listing_mismatch is None for r in run.rows)
+
+
+@pytest.mark.agents
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_an_extra_skill_the_agent_finds_flags_every_decision(
+    agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(bin_variable(agent), str(_wrapper(tmp_path, agent)))
+    with FakeOpenAI(policy=script) as fake:
+        assert _run(_config(tmp_path, agent, fake.base_url)) == 0
+    run = read_run(tmp_path / "out")
+    (cell,) = run.summary.cells
+    assert cell.listing_mismatches == 4
+    assert all(EXTRA in (r.listing_mismatch or "") for r in [*run.rows, *run.controls])
