@@ -105,9 +105,7 @@ def test_a_model_that_takes_named_skills_passes_and_controls_stay_out_of_metrics
     assert all("control" not in json.loads(line) for line in lines if '"control"' not in line)
 
 
-def test_controls_can_be_turned_off(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_controls_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with FakeOpenAI(policy=never) as fake:
         config = _project(tmp_path, fake.base_url, monkeypatch, controls={"per_cell": 0})
         assert main(["run", str(config), "-o", str(tmp_path / "out"), "-q"]) == 0
