@@ -28,13 +28,14 @@ FOLDER = {"claude-code": ".claude/skills", "codex": ".agents/skills"}
 def _wrapper(root: Path, agent: str) -> Path:
     """A CLI wrapper that puts the extra skill in HOME when the project holds skills."""
     folder = FOLDER[agent]
-    skill = f"---\\nname: {EXTRA}\\ndescription: Notes the catalog does not hold.\\n---\\nBody.\\n"
     wrapper = root / f"{agent}-with-extra"
     wrapper.write_text(
         "#!/bin/sh\n"
         f'if [ -d "{folder}" ]; then\n'
         f'  mkdir -p "$HOME/{folder}/{EXTRA}"\n'
-        f"  printf '{skill}' > \"$HOME/{folder}/{EXTRA}/SKILL.md\"\n"
+        f'  cat > "$HOME/{folder}/{EXTRA}/SKILL.md" <<"SKILL"\n'
+        f"---\nname: {EXTRA}\ndescription: Notes the catalog does not hold.\n---\nBody.\n"
+        "SKILL\n"
         "fi\n"
         f'exec "{find_executable(AGENTS.get(agent))}" "$@"\n'
     )

@@ -84,11 +84,11 @@ def test_hash_ignores_output_dir_but_not_settings(tmp_path: Path) -> None:
 
 
 def test_hash_of_a_config_is_the_same_after_optional_keys_were_added(tmp_path: Path) -> None:
-    # A config that leaves the catalog-size sweep and the retrieve stage unset must keep the
-    # hash it had before those keys existed, so older runs still resume.
+    # A config that leaves the catalog-size sweep, the retrieve stage and the controls unset
+    # must keep the hash it had before those keys existed, so older runs still resume.
     written = load_config(_write(tmp_path, BASE))
     data = written.model_dump(mode="json", exclude={"output_dir", "executor"})
-    for key in ("catalog_sizes", "distractors", "anchors", "labels"):
+    for key in ("catalog_sizes", "distractors", "anchors", "labels", "controls"):
         del data[key]
     for selector in data["selectors"]:
         del selector["retrieve"]
