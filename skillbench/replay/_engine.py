@@ -218,7 +218,7 @@ def abstaining_cells(runs: Sequence[CellRun], rows: Mapping[StepKey, ResultRow])
     models = {r.cell.index: r.cell for r in runs if isinstance(r.selector, Streaming)}
     answered: dict[int, list[ResultRow]] = {}
     for key, row in rows.items():
-        if key.cell in models and row.outcome not in UNANSWERED:
+        if key.cell in models and row.outcome not in UNANSWERED and not row.control:
             answered.setdefault(key.cell, []).append(row)
     return [
         f"{models[index].label}: the model abstained on all {len(mine)} answered decisions; "

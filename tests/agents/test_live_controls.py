@@ -15,12 +15,28 @@ from pathlib import Path
 
 import pytest
 
-from skillbench.agents import AGENTS, bin_variable, find_executable
+from skillbench.agents import (
+    AGENTS,
+    agent_version,
+    bin_variable,
+    capture_agent,
+    find_executable,
+    store_snapshot,
+)
+from skillbench.catalog import SourceSpec, load_catalog
+from skillbench.listing import render_listing
 from skillbench.results import read_run
 from tests.agents.test_live_selector import SKILLS, _run, _setup, never, script
 from tests.support.fake_openai import FakeOpenAI
 
 EXTRA = "extra-notes"
+USED = {"pdf-tools": 1.0}
+"""The usage after the first request (it triggers pdf-tools)."""
+LONG = (
+    "It covers every step a careful engineer would take: checking inputs, running the tools, "
+    "reporting what changed and noting what is left to do."
+)
+"""A description long enough that a budget fits some of them only."""
 FOLDER = {"claude-code": ".claude/skills", "codex": ".agents/skills"}
 """Per agent: the skills folder, in the project a live turn installs into and under HOME."""
 
@@ -94,3 +110,43 @@ def test_an_extra_skill_the_agent_finds_flags_every_decision(
     (cell,) = run.summary.cells
     assert cell.listing_mismatches == 4
     assert all(EXTRA in (r.listing_mismatch or "") for r in [*run.rows, *run.controls])
+
+
+@pytest.mark.agents("claude-code")
+def test_claude_codes_usage_store_is_seeded_so_an_overflowing_listing_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a budget where one use of pdf-tools changes which descriptions fit (the middle
+    one of those found by rendering, before any live turn), every live decision lists what
+    the cell rendered: the agent's usage store holds the cell's history. The cell renders
+    with the installed release's rules and its snapshot (captured first), so its budget is
+    shared with the agent's built-in skills as the agent shares it."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(cache))
+    store_snapshot(capture_agent("claude-code"), cache)
+    with FakeOpenAI(policy=script) as fake:
+        config = _config(tmp_path, "claude-code", fake.base_url)
+        for name in SKILLS:
+            (tmp_path / "skills" / name / "SKILL.md").write_text(
+                f"---\nname: {name}\ndescription: Handles {name} work. {LONG}\n---\nBody.\n"
+            )
+        profile = f"claude-code@{agent_version(find_executable(AGENTS.get('claude-code')))}"
+        source = SourceSpec(str(tmp_path / "skills"), "project")
+        skills = load_catalog([source], profile=profile).skills
+
+        def render(budget: int, scores: dict[str, float]) -> str:
+            listing = render_listing(
+                skills, profile=profile, budget=budget, ordering="alpha", scores=scores
+            )
+            return listing.text
+
+        budgets = [b for b in range(100, 4000, 50) if render(b, {}) != render(b, USED)]
+        budget = budgets[len(budgets) // 2]
+        text = config.read_text().replace("budgets: [null]", f"budgets: [{budget}]")
+        text = text.replace("profiles: [claude-code]", f"profiles: [{profile}]")
+        config.write_text(text + "controls: {per_cell: 0}\n")
+        assert _run(config) == 0
+    run = read_run(tmp_path / "out")
+    (cell,) = run.summary.cells
+    assert [r.request_id for r in run.rows if r.chosen] == ["r00", "r02"]
+    assert cell.listing_mismatches == 0, [r.listing_mismatch for r in run.rows]
