@@ -140,7 +140,7 @@ def test_claude_codes_usage_store_is_seeded_so_an_overflowing_listing_matches(
             )
             return listing.text
 
-        budgets = [b for b in range(100, 4000, 50) if render(b, {}) != render(b, USED)]
+        budgets = [b for b in range(100, 20000, 100) if render(b, {}) != render(b, USED)]
         budget = budgets[len(budgets) // 2]
         text = config.read_text().replace("budgets: [null]", f"budgets: [{budget}]")
         text = text.replace("profiles: [claude-code]", f"profiles: [{profile}]")
