@@ -222,7 +222,9 @@ class AgentSelector:
         return sources, skipped
 
     def _builtin_names(self) -> frozenset[str]:
-        """The names the agent lists with no skill installed (its own), asked once."""
+        """The names the agent lists with no skill installed, asked once: its own skills
+        (and any it finds outside the workspace, such as system-wide ones, which a listing
+        check therefore cannot see)."""
         with self._builtins_lock:
             if self._builtins is None:
                 name, timeout = self.spec.name, self.params.timeout
