@@ -111,3 +111,21 @@ def test_controls_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert main(["run", str(config), "-o", str(tmp_path / "out"), "-q"]) == 0
     run = read_run(tmp_path / "out")
     assert run.controls == [] and all(c.controls is None for c in run.summary.cells)
+
+
+def test_a_resume_keeps_answered_controls_and_asks_nothing_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with FakeOpenAI(policy=never) as fake:
+        config = _project(tmp_path, fake.base_url, monkeypatch)
+        out = str(tmp_path / "out")
+        assert main(["run", str(config), "-o", out, "-q"]) == 1
+        sent = fake.requests
+        assert main(["run", str(config), "-o", out, "-q", "--resume"]) == 1
+        assert fake.requests == sent
+        flags = ["--resume", "--allow-failed-controls"]
+        assert main(["run", str(config), "-o", out, "-q", *flags]) == 0
+        assert fake.requests == sent
+    run = read_run(tmp_path / "out")
+    assert len(run.rows) == 8 and len(run.controls) == 6
+    assert all(c.controls and c.controls.failed for c in run.summary.cells)
