@@ -115,7 +115,7 @@ def _run(config: Path, *extra: str, wait: bool = True) -> subprocess.Popen[str] 
 def _decisions(out: Path) -> dict[str, str | None]:
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert all(r["outcome"] != "error" for r in rows), [r.get("detail") for r in rows]
-    return {r["request_id"]: r["chosen"] for r in rows}
+    return {r["request_id"]: r["chosen"] for r in rows if not r.get("control")}
 
 
 def _expected(n: int) -> dict[str, str | None]:
