@@ -5,11 +5,11 @@ comes back as an invocation of that skill; an agent that stopped listing it, a t
 harness no longer reads, a crashing CLI all show up here first. After the replay, every
 cell whose selector is ``Controllable`` gets ``per_cell`` such requests: a seeded sample
 of the skills its listing shows at the first request (usage as warm-started, so every
-executor and every resume asks the same), each in the agent's own explicit form (not in a
-cell with a retrieve stage: its listing is each request's own top k, and a control has no
-ranking of its own). Their
-rows are marked ``control`` and sit after the cell's requests; they never change usage
-and never enter a metric (``skillbench.metrics.split_controls``).
+executor and every resume asks the same), each in the agent's own explicit form. A cell
+with a retrieve stage gets none: its listing is each request's own top k, and a control
+has no ranking of its own. Control rows are marked ``control`` and sit after the cell's
+requests; they never change usage and never enter a metric
+(``skillbench.metrics.split_controls``).
 """
 
 from __future__ import annotations
