@@ -24,28 +24,25 @@ from typing import Any, Literal
 from skillbench._errors import SkillbenchError
 from skillbench.agents import (
     AGENTS,
-    LISTING_PARSERS,
     Bridge,
-    Recorded,
     Turn,
     Upstream,
     Workspace,
     agent_version,
-    capture_agent,
     find_executable,
     install_notes,
-    listing_difference,
     map_agent_turns,
     run_turn,
 )
 from skillbench.cache import ResponseCache
 from skillbench.catalog import Skill, SourceSpec
 from skillbench.listing import ListedSkill
+from skillbench.selectors._agent_listing import ListingCheck, seeded_usage
 from skillbench.selectors._controls import ExplicitForm, explicit_request
 from skillbench.selectors._params import check_params, positive_int_param, str_param
 from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
-from skillbench.types import LISTING_MISMATCH, JsonObject, RunStopped
+from skillbench.types import JsonObject, RunStopped
 
 AgentName = Literal["claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"]
 INSTALLABLE = {
@@ -72,9 +69,6 @@ EXPLICIT_FORMS: dict[str, ExplicitForm] = {"codex": "mention"}
 """How a user names a skill outright in each agent (in words where not listed here)."""
 USAGE_AGENTS = frozenset({"claude-code"})
 """Agents that keep a skill-usage history of their own, seeded from the cell's per request."""
-USAGE_SCALE = 1000
-"""Seeded use counts are the cell's scores times this, rounded: the agent keeps whole
-counts, and its order of skills by score is the cell's."""
 
 
 def _number(value: Any) -> float:
@@ -149,9 +143,8 @@ class AgentSelector:
             temperature=params.temperature,
         )
         self._spent = 0.0
-        self._builtins: frozenset[str] | None = None
         self._lock = threading.Lock()
-        self._builtins_lock = threading.Lock()
+        self._check = ListingCheck(self.spec, self.executable, params.timeout)
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
         return map_agent_turns(self._decide, queries, self.workers, "skillbench-agent")
@@ -186,7 +179,7 @@ class AgentSelector:
                 if variable and query.listing.budget is not None
                 else {}
             )
-            usage = _seeded_usage(query) if self.spec.name in USAGE_AGENTS else {}
+            usage = seeded_usage(query) if self.spec.name in USAGE_AGENTS else {}
             turn = Turn(None, {}, env, usage, query.request.text, self.params.timeout, bridge)
             try:
                 with install_notes() as notes:
@@ -221,30 +214,6 @@ class AgentSelector:
                 skipped += 1
         return sources, skipped
 
-    def _builtin_names(self) -> frozenset[str]:
-        """The names the agent lists with no skill installed, asked once: its own skills
-        (and any it finds outside the workspace, such as system-wide ones, which a listing
-        check therefore cannot see)."""
-        with self._builtins_lock:
-            if self._builtins is None:
-                name, timeout = self.spec.name, self.params.timeout
-                bare = capture_agent(
-                    name, executable=self.executable, snapshot=False, timeout=timeout
-                )
-                self._builtins = frozenset(e.name for e in LISTING_PARSERS[name](bare.listing))
-            return self._builtins
-
-    def _listing_check(self, query: Query, requests: Sequence[Recorded]) -> dict[str, Any]:
-        """``{LISTING_MISMATCH: first difference or None}`` for an agent whose listing
-        skillbench reads entry by entry; nothing for another."""
-        if self.spec.name not in LISTING_PARSERS:
-            return {}
-        sent = self.spec.listing(self.spec.main_request(requests).body)
-        builtins = self._builtin_names()
-        return {
-            LISTING_MISMATCH: listing_difference(self.spec.name, sent, query.listing.text, builtins)
-        }
-
     def _read(
         self,
         query: Query,
@@ -263,7 +232,7 @@ class AgentSelector:
         if not bridge.calls:
             return Decision("error", detail={**detail, "error": "the agent made no model call"})
         call = bridge.calls[0]
-        detail.update(self._listing_check(query, requests))
+        detail.update(self._check(query, requests))
         with self._lock:
             self._spent += call.cost_usd
         detail.update(
@@ -294,17 +263,6 @@ class AgentSelector:
         if read is None:
             return Decision("abstain", detail={**detail, "tool": reply.tool})
         return Decision("invoke", chosen=read, detail=detail)
-
-
-def _seeded_usage(query: Query) -> dict[str, int]:
-    """The cell's usage scores of its catalog's skills as the agent's use counts, all used
-    just now (see ``USAGE_SCALE``): the agent then ranks them as the cell did."""
-    listed = {entry.name for entry in query.listing.entries}
-    return {
-        name: max(1, round(score * USAGE_SCALE))
-        for name, score in query.usage.items()
-        if name in listed and score > 0
-    }
 
 
 def _read_skill(text: str, query: Query) -> str | None:
