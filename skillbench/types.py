@@ -97,10 +97,10 @@ class CellKey(Record):
     def _drop_unset_sizes(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> dict[str, Any]:
-        """Leave the size fields out when unset, so a run without a size axis writes the same
-        bytes as before that axis existed."""
+        """Leave the size fields (and a row's ``control`` mark) out when unset, so a run
+        without a size axis or controls writes the same bytes as before they existed."""
         data: dict[str, Any] = handler(self)
-        for name in SIZE_FIELDS:
+        for name in UNSET_DROPPED:
             if data.get(name, 0) is None:
                 del data[name]
         return data
@@ -130,6 +130,9 @@ CELL_FIELDS: tuple[str, ...] = tuple(CellKey.model_fields)
 
 SIZE_FIELDS: tuple[str, ...] = ("catalog_size", "distractors")
 """The key fields of the catalog-size sweep: written only when the run has that axis."""
+
+UNSET_DROPPED: tuple[str, ...] = (*SIZE_FIELDS, "control")
+"""Fields left out of a file when unset (null)."""
 
 
 def cell_fields(keys: Iterable[CellKey]) -> tuple[str, ...]:
@@ -162,6 +165,11 @@ class Decision:
     score: float | None = None
     latency_ms: float = 0.0
     detail: Mapping[str, object] = field(default_factory=dict)
+
+
+LISTING_MISMATCH = "listing_mismatch"
+"""The ``detail`` key of a live decision whose agent listed something else than the cell
+rendered: the first difference, in words."""
 
 
 class RunStopped(Exception):
@@ -270,6 +278,9 @@ class ResultRow(CellKey):
     full_listing_tokens: int | None = None
     """Tokens of the listing the cell would show without its retrieve stage (null without
     one); `listing_tokens` is the retrieved listing's."""
+    control: bool | None = None
+    """`true` for a positive control (a request naming its skill explicitly), counted apart
+    from every metric and the gate; absent otherwise."""
 
     @property
     def row_key(self) -> RowKey:
@@ -279,6 +290,13 @@ class ResultRow(CellKey):
     def to_json(self) -> JsonObject:
         """The row as ``results.jsonl`` stores it (unset size fields left out)."""
         return self.model_dump(mode="json")
+
+    @property
+    def listing_mismatch(self) -> str | None:
+        """Where the listing the agent really sent first differs from the cell's rendered
+        one (a live decision's ``detail``; None when they agree or nothing was compared)."""
+        found = self.detail.get(LISTING_MISMATCH)
+        return str(found) if found is not None else None
 
     @property
     def error(self) -> str | None:

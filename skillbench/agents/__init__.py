@@ -44,6 +44,7 @@ from skillbench.agents._fidelity import (
     render_inputs,
 )
 from skillbench.agents._install import install_notes
+from skillbench.agents._listing_check import LISTING_PARSERS, ListingEntry, listing_difference
 from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder, objects
 from skillbench.agents._session import (
     SESSION_AGENTS,
@@ -72,6 +73,7 @@ from skillbench.agents._warm import WARM_AGENTS, WarmAgent, warm_agent
 
 __all__ = [
     "AGENTS",
+    "LISTING_PARSERS",
     "PROBE",
     "PROBE_USAGE",
     "SESSION_AGENTS",
@@ -86,6 +88,7 @@ __all__ = [
     "ClaudeCodeSession",
     "Comparison",
     "Installed",
+    "ListingEntry",
     "Recorded",
     "Recorder",
     "RenderInputs",
@@ -116,6 +119,7 @@ __all__ = [
     "installed_agents",
     "kill_running_agents",
     "likely_cause",
+    "listing_difference",
     "make_template",
     "map_agent_turns",
     "objects",

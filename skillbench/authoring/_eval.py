@@ -44,6 +44,7 @@ class EvalOptions:
         min_pass_rate: a skill's gate floor on its overall pass rate (None: no gate).
         seed: the replay's seed.
         max_concurrency: concurrent calls per endpoint of a model selector.
+        allow_failed_controls: a model whose positive controls failed still completes.
     """
 
     profile: str = "codebot"
@@ -54,6 +55,7 @@ class EvalOptions:
     min_pass_rate: float | None = None
     seed: int = 0
     max_concurrency: int = 8
+    allow_failed_controls: bool = False
 
     @property
     def selector_label(self) -> str:
@@ -199,6 +201,7 @@ def evaluate(
             overwrite=True,
             quiet=True,
             max_concurrency=options.max_concurrency,
+            allow_failed_controls=options.allow_failed_controls,
         )
         if result.status != "complete":
             status = "stopped" if result.status == "stopped" else "incomplete"

@@ -138,6 +138,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="list every query, not only the failing"
     )
+    parser.add_argument(
+        "--allow-failed-controls",
+        action="store_true",
+        help="with --model: complete even when the model fails its positive controls "
+        "(requests naming a listed skill outright)",
+    )
     add_output(parser, "keep the replay's run directories here (default: a temporary folder)")
     add_format(parser, ["text", "json", "github"], "text")
     add_quiet(parser)
@@ -198,6 +204,7 @@ def run(args: argparse.Namespace) -> int:
         holdout=args.holdout,
         min_pass_rate=None if args.min_pass_rate is None else float(args.min_pass_rate),
         max_concurrency=int(args.max_concurrency),
+        allow_failed_controls=args.allow_failed_controls,
     )
     if args.output:
         report = evaluate(sets.loaded, options, Path(args.output), selection, sets.without_set)

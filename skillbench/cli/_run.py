@@ -36,8 +36,13 @@ process or a spend stop, `--resume` redoes only the missing decisions (and those
 answer), provided the config, the requests, every catalog as loaded and the usage.warm_start
 file are unchanged. A folder holding another config's run is refused unless --overwrite.
 
-exit status: 0 complete; 1 incomplete (decisions without an answer), stopped (spend cap) or
-failed; 130 interrupted (Ctrl-C). The manifest records which, with the reason.
+Every model and live cell also gets positive controls (the config's `controls:`): listed
+skills asked for by name; a cell whose controls trigger below the threshold (0.95) is
+`controls_failed` and the run ends incomplete unless --allow-failed-controls.
+
+exit status: 0 complete; 1 incomplete (decisions without an answer, failed controls),
+stopped (spend cap) or failed; 130 interrupted (Ctrl-C). The manifest records which, with
+the reason.
 
 examples:
   skillbench run configs/quickstart.yaml                  → reports/quickstart/
@@ -115,6 +120,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="label overrides (JSONL of {id, expected}, as the viewer exports them) that "
         "replace those requests' labels [env: SKILLBENCH_LABELS]",
     )
+    parser.add_argument(
+        "--allow-failed-controls",
+        action="store_true",
+        default=env_flag("allow-failed-controls"),
+        help="end complete even when a cell failed its positive controls (the report still "
+        "greys it) [env: SKILLBENCH_ALLOW_FAILED_CONTROLS]",
+    )
     add_strict_agents(parser)
     add_quiet(parser)
 
@@ -159,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
             quiet=args.quiet,
             observer=observer,
             executor=args.executor,
+            allow_failed_controls=args.allow_failed_controls,
         )
         if observer is not None:
             observer.phase("writing the report: tables, plots, report.md and report.html")
@@ -194,6 +207,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"every decision, filterable: skillbench view {result.run_dir}")
     if result.status == "complete":
         return EXIT_OK
+    if result.status == "incomplete" and not result.errors:
+        print(f"error: run incomplete: {result.reason}", file=sys.stderr)
+        return EXIT_ERROR
     print(
         f"error: run {result.status}: {result.reason}\n"
         f"continue it with: skillbench run {args.config} --resume -o {result.run_dir}",

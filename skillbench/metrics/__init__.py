@@ -10,6 +10,15 @@ from skillbench.metrics._cell import (
     not_shown,
     per_skill,
 )
+from skillbench.metrics._controls import (
+    DEFAULT_CONTROL_THRESHOLD,
+    DEFAULT_CONTROLS,
+    ControlStats,
+    ControlStatus,
+    SplitRows,
+    control_stats,
+    split_controls,
+)
 from skillbench.metrics._intervals import (
     Interval,
     bootstrap_ratio,
@@ -52,6 +61,8 @@ from skillbench.metrics._retrieval import ndcg, reciprocal_rank
 from skillbench.types import INVOKED, OUTCOMES, UNWANTED, Outcome, classify
 
 __all__ = [
+    "DEFAULT_CONTROLS",
+    "DEFAULT_CONTROL_THRESHOLD",
     "DEFAULT_TRIGGER_THRESHOLD",
     "INVOKED",
     "METRICS",
@@ -59,6 +70,8 @@ __all__ = [
     "RENAMED",
     "UNWANTED",
     "Bootstrap",
+    "ControlStats",
+    "ControlStatus",
     "Interval",
     "McNemar",
     "Metric",
@@ -68,6 +81,7 @@ __all__ = [
     "RequestRepeats",
     "Resolution",
     "SkillStats",
+    "SplitRows",
     "binomial_two_sided",
     "binomial_upper_tail",
     "bootstrap_ratio",
@@ -76,6 +90,7 @@ __all__ = [
     "classify",
     "completed",
     "confusion",
+    "control_stats",
     "counted_rows",
     "find_metric",
     "group_repeats",
@@ -92,6 +107,7 @@ __all__ = [
     "repeat_metrics",
     "resolution",
     "sign_test",
+    "split_controls",
     "summarised",
     "trigger_rates",
     "wilson",

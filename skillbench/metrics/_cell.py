@@ -42,10 +42,12 @@ class SkillStats(Record):
 
 
 def counted_rows(rows: Sequence[ResultRow]) -> list[ResultRow]:
-    """The rows a summary counts: the test split when any row was used for calibration."""
+    """The rows a summary counts: the test split when any row was used for calibration;
+    positive controls never (they are counted apart, in the cell's ``controls``)."""
+    rows = [r for r in rows if not r.control]
     if any(r.split == "train" for r in rows):
         return [r for r in rows if r.split == "test"]
-    return list(rows)
+    return rows
 
 
 def by_position(positives: Sequence[ResultRow]) -> dict[str, PositionStats]:

@@ -121,16 +121,18 @@ class CellRun:
     def dependent(self) -> bool:
         return not self.record_label and self.plan.uses_scores
 
-    def listing_at(self, request: LabelledRequest) -> Listing:
-        """The listing this cell shows at ``request.at``, given the usage recorded so far
-        (with a retrieve stage: of the request's top k; the full one is kept in ``full``)."""
+    def query(self, request: LabelledRequest) -> Query:
+        """The query of ``request``: the listing this cell shows at ``request.at``, given
+        the usage recorded so far (with a retrieve stage: of the request's top k; the full
+        one is kept in ``full``), and the usage scores it was rendered under."""
         top = None if self.retrieved is None else self.retrieved[request.id]
         shown = listing_at(self.plan, self.tracker, request, top)
         full = self._interned(shown.full)
-        if self.retrieved is None:
-            return full
-        self.full[request.id] = full
-        return self._interned(shown.listing)
+        listing = full
+        if self.retrieved is not None:
+            self.full[request.id] = full
+            listing = self._interned(shown.listing)
+        return Query(request, listing, self.cell.repeat, self.cell.label, shown.scores)
 
     def _interned(self, listing: Listing) -> Listing:
         return self.seen.setdefault(listing.text, listing)
@@ -154,10 +156,7 @@ class CellRun:
                 if gate == "wait":
                     break
                 if gate == "ask":
-                    query = Query(
-                        request, self.listing_at(request), self.cell.repeat, self.cell.label
-                    )
-                    out.append((i, query))
+                    out.append((i, self.query(request)))
                     self.waiting = self.dependent
             if self.record_label:
                 self._record(request, None)
@@ -176,11 +175,7 @@ class CellRun:
         """Fit the calibratable selector on the train split, with listings as the warm-start
         history shows them (the replay's own history does not exist yet)."""
         assert isinstance(self.selector, Calibratable)
-        queries = [
-            Query(r, self.listing_at(r), self.cell.repeat, self.cell.label)
-            for r in requests
-            if r.id in self.train
-        ]
+        queries = [self.query(r) for r in requests if r.id in self.train]
         return self.selector.calibrate(queries)
 
     def _record(self, request: LabelledRequest, row: ResultRow | None) -> None:

@@ -35,6 +35,7 @@ from skillbench._errors import InputError, Location, SkillbenchError, suggest
 from skillbench._yaml import LineDict, load_yaml
 from skillbench.catalog import SourceKind
 from skillbench.dataset import InputErrors
+from skillbench.metrics import DEFAULT_CONTROL_THRESHOLD, DEFAULT_CONTROLS
 from skillbench.tokens import DEFAULT_TOKEN_MODEL
 from skillbench.types import DistractorMode, JsonObject
 
@@ -88,6 +89,15 @@ class CostConfig(_Strict):
     horizon: int | None = Field(default=None, ge=1)
 
 
+class ControlsConfig(_Strict):
+    """Positive controls of model and live cells: ``per_cell`` listed skills (a seeded
+    sample) each asked for by name in the agent's explicit form; a cell whose controls
+    trigger below ``threshold`` is ``controls_failed``. ``per_cell: 0`` turns them off."""
+
+    per_cell: int = Field(default=DEFAULT_CONTROLS, ge=0)
+    threshold: float = Field(default=DEFAULT_CONTROL_THRESHOLD, ge=0.0, le=1.0)
+
+
 class RetrieveConfig(BaseModel):
     """A retrieve stage in front of a selector: ``method`` (``RETRIEVERS`` name) ranks the
     whole catalog per request and the selector sees a listing of the ``k`` best only; other
@@ -124,7 +134,7 @@ SWEEP_KEYS = ("catalog_sizes", "distractors", "anchors")
 """Catalog-size sweep keys: hashed only when set, so older configs keep their hash."""
 ADAPTIVE_KEYS = ("repeats_mode", "repeats_ci_width")
 """Adaptive-repeats keys: hashed only when set, so older configs keep their hash."""
-OPTIONAL_KEYS = (*SWEEP_KEYS, *ADAPTIVE_KEYS, "labels")
+OPTIONAL_KEYS = (*SWEEP_KEYS, *ADAPTIVE_KEYS, "labels", "controls")
 """Every key hashed only when set."""
 
 STAGE_KEYS = ("retrieve",)
@@ -164,6 +174,7 @@ class RunConfig(_Strict):
     calibration: CalibrationConfig = CalibrationConfig()
     timeline: TimelineConfig = TimelineConfig()
     cost: CostConfig = CostConfig()
+    controls: ControlsConfig | None = None
     token_model: str = DEFAULT_TOKEN_MODEL
     output_dir: str | None = None
     limit: StrictInt | None = Field(default=None, ge=1)

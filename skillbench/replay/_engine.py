@@ -21,6 +21,7 @@ from skillbench.dataset import LabelledRequest
 from skillbench.replay import _local, _ray  # noqa: F401  (register the executors)
 from skillbench.replay._cell import CellRun
 from skillbench.replay._config import RunConfig
+from skillbench.replay._controls import ask_controls, control_steps, failed_controls, kept_controls
 from skillbench.replay._executor import Executor, ReplayJob, executor_started, make_executor
 from skillbench.replay._experiment import Experiment, resolve_experiment
 from skillbench.replay._prepare import prepare_output, prepare_run
@@ -76,6 +77,7 @@ def run_experiment(
     progress: Progress | None = None,
     observer: RunObserver | None = None,
     executor: str | None = None,
+    allow_failed_controls: bool = False,
 ) -> RunResult:
     """Replay ``config``'s grid and write the run directory.
 
@@ -92,6 +94,8 @@ def run_experiment(
         observer: told each phase of the run and each finished decision.
         executor: where the replay runs (default: the config's ``executor``, else
             ``local``); every executor writes the same run directory.
+        allow_failed_controls: a cell whose positive controls failed leaves the run
+            ``complete`` (the cell still says so) instead of ``incomplete``.
 
     Raises:
         SkillbenchError: an unusable output folder (before any work), or a selector that
@@ -111,6 +115,7 @@ def run_experiment(
             quiet=quiet,
             progress=progress,
             observer=observer,
+            allow_failed_controls=allow_failed_controls,
         )
 
 
@@ -125,6 +130,7 @@ def _replay(
     quiet: bool,
     progress: Progress | None,
     observer: RunObserver | None,
+    allow_failed_controls: bool,
 ) -> RunResult:
     """The run once its executor is started: claim the output, prepare, replay, record."""
     run_dir = prepare_output(output)
@@ -140,6 +146,8 @@ def _replay(
     )
     grid, runs, kept, manifest = prepared.grid, prepared.runs, prepared.kept, prepared.manifest
     rows = {StepKey(r.cell.index, i): row for r in runs for i, row in _done_steps(r, grid.requests)}
+    controls = control_steps(experiment, runs, grid.requests)
+    rows.update(kept_controls(controls, kept))
     writer = ResultsWriter(run_dir / RESULTS, sorted(rows.items()))
 
     def finish(status: RunStatus, reason: str | None) -> RunResult:
@@ -158,33 +166,37 @@ def _replay(
             prepared.fitted,
             grid.train,
             prepared.annotators,
+            experiment.controls.threshold,
         )
         errors = [r for r in ordered if r.outcome == "error"]
+        failed = failed_controls(cells)
         if errors and status == "complete":
             status, reason = "incomplete", _error_reason(errors)
+        elif failed and status == "complete" and not allow_failed_controls:
+            status, reason = "incomplete", failed
         manifest.write(status, reason, len(errors))
-        notes = (*grid.notes, *abstaining_cells(runs, rows))
+        notes = (*grid.notes, *abstaining_cells(runs, rows), *([failed] if failed else []))
         return RunResult(
             run_dir, status, reason, cells, len(ordered), len(kept), len(errors), notes
         )
 
     if observer is not None:
         observer.phase("replaying decisions", grid.decisions - len(rows))
+    job = ReplayJob(
+        experiment,
+        grid,
+        runs,
+        kept,
+        prepared.env,
+        prepared.annotators,
+        rows,
+        writer,
+        progress,
+        observer,
+    )
     try:
-        replayer.replay(
-            ReplayJob(
-                experiment,
-                grid,
-                runs,
-                kept,
-                prepared.env,
-                prepared.annotators,
-                rows,
-                writer,
-                progress,
-                observer,
-            )
-        )
+        replayer.replay(job)
+        ask_controls(job, controls)
     except RunStopped as stop:
         return finish("stopped", stop.reason)
     except KeyboardInterrupt:
@@ -206,7 +218,7 @@ def abstaining_cells(runs: Sequence[CellRun], rows: Mapping[StepKey, ResultRow])
     models = {r.cell.index: r.cell for r in runs if isinstance(r.selector, Streaming)}
     answered: dict[int, list[ResultRow]] = {}
     for key, row in rows.items():
-        if key.cell in models and row.outcome not in UNANSWERED:
+        if key.cell in models and row.outcome not in UNANSWERED and not row.control:
             answered.setdefault(key.cell, []).append(row)
     return [
         f"{models[index].label}: the model abstained on all {len(mine)} answered decisions; "

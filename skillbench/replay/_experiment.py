@@ -18,8 +18,9 @@ from skillbench._errors import Location
 from skillbench.cache import default_cache_root
 from skillbench.catalog import SourceSpec
 from skillbench.cost import CostModel
+from skillbench.metrics import DEFAULT_CONTROL_THRESHOLD, DEFAULT_CONTROLS
 from skillbench.replay._adaptive import AdaptiveRepeats
-from skillbench.replay._config import RunConfig
+from skillbench.replay._config import ControlsConfig, RunConfig
 from skillbench.selectors import SelectorEnv
 from skillbench.types import DistractorMode, JsonObject
 from skillbench.usage import UsageTracker
@@ -156,6 +157,16 @@ class GridSpec:
     """The config's directory (None: a config built in code)."""
 
 
+class ControlSpec(NamedTuple):
+    """Positive controls of model and live cells (the config's ``controls``)."""
+
+    per_cell: int = DEFAULT_CONTROLS
+    threshold: float = DEFAULT_CONTROL_THRESHOLD
+
+
+DEFAULT_CONTROL_SPEC = ControlSpec()
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A run config resolved: each engine part reads its own piece.
@@ -172,6 +183,7 @@ class Experiment:
         executor: where the replay runs.
         document: the config with absolute input paths, as the run's ``config.yaml``.
         adaptive: how adaptive repeats stop (None: every repeat is asked).
+        controls: the positive controls of model and live cells.
     """
 
     name: str
@@ -185,6 +197,7 @@ class Experiment:
     executor: ExecutorChoice
     document: JsonObject
     adaptive: AdaptiveRepeats | None = None
+    controls: ControlSpec = DEFAULT_CONTROL_SPEC
 
     @property
     def seed(self) -> int:
@@ -238,6 +251,7 @@ def resolve_experiment(
         adaptive=(
             AdaptiveRepeats(config.repeats_ci_width) if config.repeats_mode == "adaptive" else None
         ),
+        controls=ControlSpec(**(config.controls or ControlsConfig()).model_dump()),
     )
 
 

@@ -69,7 +69,7 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
         if step.row is not None and step.request.id in overrides:
             expected = overrides[step.request.id]
             new[step.row.row_key] = rescored(step.row, expected, step.shown.listing.shown_names)
-    ordered = [new.get(r.row_key, r) for r in run.rows]
+    ordered = [*(new.get(r.row_key, r) for r in run.rows), *run.controls]
     out.mkdir(parents=True, exist_ok=True)
     for name in (CONFIG_COPY, MANIFEST):
         shutil.copyfile(source / name, out / name)
@@ -83,6 +83,7 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
         _fitted(grid.cells, run.summary.cells),
         frozenset(r.request_id for r in run.rows if r.split == "train"),
         run_annotators(experiment, grid),
+        experiment.controls.threshold,
     )
     changed = sum(new[k].outcome != by_key[k].outcome for k in new)
     return Relabelled(out, len(new), changed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from skillbench.metrics import DEFAULT_CONTROL_THRESHOLD, control_stats, split_controls
 from skillbench.replay._annotators import Annotator
 from skillbench.replay._types import Cell
 from skillbench.results import (
@@ -31,11 +32,13 @@ def summarize(
     fitted: Mapping[Cell, Calibration],
     train: frozenset[str],
     annotators: Sequence[Annotator] = (),
+    control_threshold: float = DEFAULT_CONTROL_THRESHOLD,
 ) -> list[CellFields]:
     """Write ``summary.json`` and return its cells.
 
     Calibrated cells are measured on the test split only and carry ``calibration: {train,
-    test, fitted: [per repeat]}``.
+    test, fitted: [per repeat]}``. Positive controls are counted apart, in ``controls``
+    (failed below ``control_threshold``); nothing else, annotators included, sees them.
     """
     by_key = group_by_cell(rows)
     out: list[CellFields] = []
@@ -44,7 +47,7 @@ def summarize(
         if cell.key in seen:
             continue
         seen.add(cell.key)
-        cell_rows = by_key.get(cell.key, [])
+        cell_rows, controls = split_controls(by_key.get(cell.key, []))
         summary = summary_cell(cell.key, cell_rows)
         fits = [fitted[c] for c in cells if c.key == cell.key and c in fitted]
         if fits:
@@ -53,7 +56,8 @@ def summarize(
             summary = summary.model_copy(update={"calibration": calibration})
         for annotator in annotators:
             summary = annotator.annotate_cell(summary, cell_rows)
-        out.append(summary)
+        stats = control_stats(controls, control_threshold)
+        out.append(summary if stats is None else summary.model_copy(update={"controls": stats}))
     written = Summary(
         name=name, config_hash=config_hash, cells=out, plugin_metrics=plugin_metrics()
     )

@@ -28,10 +28,12 @@ class Shown(NamedTuple):
         full: the listing of every listable skill.
         listing: what the selector sees: ``full``, or with a retrieve stage the listing of
             the request's top k only.
+        scores: the usage scores both were rendered under (empty when the plan reads none).
     """
 
     full: Listing
     listing: Listing
+    scores: Mapping[str, float] = {}
 
 
 def listing_at(
@@ -46,7 +48,7 @@ def listing_at(
     if plan.uses_scores and request.at is not None:
         scores = tracker.ranked(request.at)
     full = plan.render(scores)
-    return Shown(full, full if top is None else plan.render(scores, only=top))
+    return Shown(full, full if top is None else plan.render(scores, only=top), scores)
 
 
 def recorded_use(

@@ -42,6 +42,8 @@ class Table:
     numeric: frozenset[int] = frozenset()
     collapsed: str | None = None
     """HTML only: fold the table under this summary line (long reference tables)."""
+    muted: frozenset[int] = frozenset()
+    """Rows shown greyed (figures not to be trusted); in Markdown in emphasis."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,12 @@ def to_markdown(doc: Document, image_dir: str | None = "plots") -> str:
             out.append("| " + " | ".join(_md_cell(h) for h in b.header) + " |")
             aligns = ["---:" if i in b.numeric else "---" for i in range(len(b.header))]
             out.append("| " + " | ".join(aligns) + " |")
-            out += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in b.rows]
+            out += [
+                "| "
+                + " | ".join(_md_cell(f"*{c}*" if i in b.muted and c else c) for c in row)
+                + " |"
+                for i, row in enumerate(b.rows)
+            ]
             out.append("")
         elif isinstance(b, Figure):
             out += [f"**{b.title}**", ""]
@@ -148,6 +155,7 @@ figure img { max-width: 100%; height: auto; border: 1px solid var(--line); borde
 figure h3 { margin-bottom: .4rem; }
 li { margin: .25rem 0; }
 .ci { color: var(--muted); font-size: .92em; }
+tr.muted td { color: var(--muted); opacity: .6; }
 details summary { cursor: pointer; color: var(--accent); margin: .6rem 0; }
 """
 
@@ -171,10 +179,10 @@ def to_html(doc: Document) -> str:
 
             head = "".join(f"<th{cls(i)}>{html.escape(h)}</th>" for i, h in enumerate(b.header))
             rows = "".join(
-                "<tr>"
+                ('<tr class="muted">' if r in b.muted else "<tr>")
                 + "".join(f"<td{cls(i)}>{_inline(c)}</td>" for i, c in enumerate(row))
                 + "</tr>"
-                for row in b.rows
+                for r, row in enumerate(b.rows)
             )
             table = (
                 f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'

@@ -14,6 +14,7 @@ from skillbench.metrics import METRICS, OUTCOMES, Metric, calls_saved, find_metr
 from skillbench.report._advice import confused_pairs, hidden_skills
 from skillbench.report._advice_axes import axis_advice, budget_advice
 from skillbench.report._advice_half_life import half_life_advice
+from skillbench.report._controls import controls_section, failed_cells
 from skillbench.report._doc import (
     Block,
     Bullets,
@@ -308,7 +309,9 @@ def _document(run: Run, metric: Metric) -> Document:
         note += " No request needs no skill, so there is no false invocation rate."
     doc.add(Para(note, muted=True))
     header = ["cell", "n", *(OVERVIEW_HEADER[m] for m in metrics), "listing chars"]
-    doc.add(Table(header, overview_rows(run), numeric=frozenset({1, len(header) - 1})))
+    numeric = frozenset({1, len(header) - 1})
+    doc.add(Table(header, overview_rows(run), numeric=numeric, muted=failed_cells(run)))
+    doc.add(*controls_section(run))
     doc.add(*retrieval_section(run))
     doc.add(*model_section(run))
 

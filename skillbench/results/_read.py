@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from skillbench._errors import InputError, Location, SkillbenchError, validated
-from skillbench.metrics import RENAMED, wilson_json
+from skillbench.metrics import RENAMED, split_controls, wilson_json
 from skillbench.results._config_copy import ConfigFacts
 from skillbench.results._files import CONFIG_COPY, MANIFEST, RESULTS, SUMMARY
 from skillbench.results._manifest import CLEAN, Manifest, RunStatus
@@ -42,7 +42,10 @@ class Run(BaseModel):
     manifest: Manifest | None
     """``manifest.json`` (absent only in hand-made directories)."""
     rows: list[ResultRow]
-    """Every results row in file order (empty when ``results.jsonl`` is absent)."""
+    """Every scored results row in file order (empty when ``results.jsonl`` is absent);
+    positive controls are in ``controls``, so no report, comparison or gate counts them."""
+    controls: list[ResultRow] = []
+    """The positive-control rows, in file order."""
     config: JsonObject
     """``config.yaml``: the resolved config (empty when absent)."""
     torn_line: int | None = None
@@ -123,11 +126,13 @@ def read_run(path: str | Path, *, rows: bool = True) -> Run:
         results, torn = _read_rows(
             root / RESULTS, summary.schema_version, {c.key for c in summary.cells}
         )
+    scored, controls = split_controls(results)
     return Run(
         path=root,
         summary=summary,
         manifest=manifest,
-        rows=results,
+        rows=scored,
+        controls=controls,
         config=_read_config(root / CONFIG_COPY),
         torn_line=torn,
     )

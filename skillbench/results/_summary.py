@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, create_model, model_validator
 from skillbench.cost import CellCost
 from skillbench.metrics import (
     METRICS,
+    ControlStats,
     PositionStats,
     RepeatStats,
     SkillStats,
@@ -26,6 +27,7 @@ from skillbench.metrics import (
 from skillbench.selectors import Calibration
 from skillbench.types import (
     CELL_FIELDS,
+    LISTING_MISMATCH,
     OUTCOMES,
     SCHEMA_VERSION,
     UNANSWERED,
@@ -37,7 +39,14 @@ from skillbench.types import (
     ResultRow,
 )
 
-OPTIONAL_SECTIONS = ("calibration", "cost", "repeats", "mean_full_listing_tokens")
+OPTIONAL_SECTIONS = (
+    "calibration",
+    "cost",
+    "repeats",
+    "mean_full_listing_tokens",
+    "controls",
+    "listing_mismatches",
+)
 """Cell sections present only when their part of the run took place."""
 
 
@@ -94,6 +103,12 @@ class CellFields(CellKey):
     """Inline vs fork token and dollar totals of the invoked skills."""
     repeats: RepeatStats | None = None
     """Trigger rates and pass^k, when the config asks for more than one repeat."""
+    controls: ControlStats | None = None
+    """Positive controls of a model or live cell: requests naming a listed skill explicitly,
+    their trigger rate and whether the cell passed (outside every other field)."""
+    listing_mismatches: int | None = None
+    """Live decisions whose agent sent another listing than the cell rendered (absent when
+    no listing was compared)."""
     unknown_metrics: dict[str, RecordedMetric] = Field(default_factory=dict, exclude=True)
     """Metrics in the file that no registered metric computes here (a plugin's, read where
     the plugin is not installed); written back as the flat keys they were read from."""
@@ -186,8 +201,15 @@ def summary_cell(key: CellKey, rows: Sequence[ResultRow]) -> CellFields:
         mean_listing_chars=_mean(r.listing_chars for r in rows),
         mean_listing_tokens=_mean(r.listing_tokens for r in rows),
         mean_full_listing_tokens=_mean(r.full_listing_tokens for r in rows),
+        listing_mismatches=_mismatches(rows),
         **values,
     )
+
+
+def _mismatches(rows: Sequence[ResultRow]) -> int | None:
+    """Decisions whose agent listed otherwise (None when no row's listing was compared)."""
+    checked = [r for r in rows if LISTING_MISMATCH in r.detail]
+    return sum(r.listing_mismatch is not None for r in checked) if checked else None
 
 
 def _mean(values: Iterable[int | None]) -> float | None:

@@ -31,7 +31,7 @@ def write_run_files(run_dir: Path, run: Run) -> None:
     after relabelling): the same bytes the engine writes for the same records."""
     run_dir.mkdir(parents=True, exist_ok=True)
     with (run_dir / RESULTS).open("w", encoding="utf-8") as fh:
-        fh.writelines(results_line(row) for row in run.rows)
+        fh.writelines(results_line(row) for row in (*run.rows, *run.controls))
     write_json(run_dir / SUMMARY, run.summary.to_json())
     if run.manifest is not None:
         write_json(run_dir / MANIFEST, run.manifest.to_json())

@@ -4,6 +4,7 @@ and the retrievers a retrieve stage puts in front of them."""
 from skillbench.selectors import _agent, _litellm  # noqa: F401  (register "agent", "litellm")
 from skillbench.selectors._agent import AgentParams, AgentSelector
 from skillbench.selectors._baselines import NeverSelector, OracleSelector, RandomSelector
+from skillbench.selectors._controls import Controllable, ExplicitForm, explicit_request
 from skillbench.selectors._embedder import (
     DEFAULT_MODEL,
     Embedder,
@@ -78,6 +79,7 @@ __all__ = [
     "Check",
     "Checkable",
     "Choice",
+    "Controllable",
     "Decision",
     "DecisionKind",
     "Delivery",
@@ -86,6 +88,7 @@ __all__ = [
     "EmbeddingRetriever",
     "EmbeddingSelector",
     "EntryScores",
+    "ExplicitForm",
     "HybridSelector",
     "LexicalSelector",
     "NeverSelector",
@@ -108,6 +111,7 @@ __all__ = [
     "bm25_weights",
     "embedding_progress",
     "entry_text",
+    "explicit_request",
     "keyword_hit",
     "preload_vectors",
     "shared_vectors",

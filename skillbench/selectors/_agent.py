@@ -35,7 +35,10 @@ from skillbench.agents import (
     run_turn,
 )
 from skillbench.cache import ResponseCache
-from skillbench.catalog import SourceSpec
+from skillbench.catalog import Skill, SourceSpec
+from skillbench.listing import ListedSkill
+from skillbench.selectors._agent_listing import ListingCheck, seeded_usage
+from skillbench.selectors._controls import ExplicitForm, explicit_request
 from skillbench.selectors._params import check_params, positive_int_param, str_param
 from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
@@ -62,6 +65,10 @@ SKILL_TOOLS = {
 (Codex) triggers by reading a listed ``SKILL.md``."""
 BUDGET_VARIABLE = {"claude-code": "SLASH_COMMAND_TOOL_CHAR_BUDGET"}
 """The agent's own setting for the listing budget, in characters."""
+EXPLICIT_FORMS: dict[str, ExplicitForm] = {"codex": "mention"}
+"""How a user names a skill outright in each agent (in words where not listed here)."""
+USAGE_AGENTS = frozenset({"claude-code"})
+"""Agents that keep a skill-usage history of their own, seeded from the cell's per request."""
 
 
 def _number(value: Any) -> float:
@@ -137,9 +144,17 @@ class AgentSelector:
         )
         self._spent = 0.0
         self._lock = threading.Lock()
+        self._check = ListingCheck(self.spec, self.executable, params.timeout)
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
         return map_agent_turns(self._decide, queries, self.workers, "skillbench-agent")
+
+    def control_request(self, entry: ListedSkill) -> str | None:
+        """The request naming ``entry`` in the agent's explicit form (None: a skill this
+        selector cannot install, which the agent never lists)."""
+        if not self._installable(entry.skill):
+            return None
+        return explicit_request(EXPLICIT_FORMS.get(self.spec.name, "words"), entry.name)
 
     def _decide(self, query: Query) -> Decision:
         cap = self.params.max_cost_usd
@@ -164,7 +179,8 @@ class AgentSelector:
                 if variable and query.listing.budget is not None
                 else {}
             )
-            turn = Turn(None, {}, env, {}, query.request.text, self.params.timeout, bridge)
+            usage = seeded_usage(query) if self.spec.name in USAGE_AGENTS else {}
+            turn = Turn(None, {}, env, usage, query.request.text, self.params.timeout, bridge)
             try:
                 with install_notes() as notes:
                     requests, _ = run_turn(self.spec, self.executable, sources, workspace, turn)
@@ -182,13 +198,17 @@ class AgentSelector:
             return False
         return True
 
+    def _installable(self, skill: Skill) -> bool:
+        """Whether the skill is a ``SKILL.md`` folder of a kind this agent can be given."""
+        kinds = INSTALLABLE[self.spec.name]
+        return bool(skill.path and skill.path.endswith("SKILL.md") and skill.source in kinds)
+
     def _sources(self, query: Query) -> tuple[list[SourceSpec], int]:
         """One source per installable skill folder of the cell's catalog."""
-        kinds = INSTALLABLE[self.spec.name]
         sources, skipped = [], 0
         for entry in query.listing.entries:
             skill = entry.skill
-            if skill.path and skill.path.endswith("SKILL.md") and skill.source in kinds:
+            if skill.path and self._installable(skill):
                 sources.append(SourceSpec(str(Path(skill.path).parent), skill.source))
             else:
                 skipped += 1
@@ -212,6 +232,7 @@ class AgentSelector:
         if not bridge.calls:
             return Decision("error", detail={**detail, "error": "the agent made no model call"})
         call = bridge.calls[0]
+        detail.update(self._check(query, requests))
         with self._lock:
             self._spent += call.cost_usd
         detail.update(

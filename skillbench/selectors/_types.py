@@ -38,12 +38,15 @@ class Query:
         listing: the rendered listing; only its shown entries may be chosen from.
         repeat: repeat index (0-based), part of cache keys for sampled models.
         cell: opaque label of the grid cell, for logging only.
+        usage: the usage scores the listing was rendered under (name → score; empty when
+            the listing reads none), for a live agent whose own usage history must match.
     """
 
     request: LabelledRequest
     listing: Listing
     repeat: int = 0
     cell: str = ""
+    usage: Mapping[str, float] = field(default_factory=dict, hash=False, compare=False)
 
 
 @runtime_checkable

@@ -336,6 +336,11 @@
       dl.appendChild(el("dt", {}, "selector's reason"));
       dl.appendChild(el("dd", { class: "reason" }, said));
     }
+    const mismatch = d[DETAIL] && d[DETAIL].listing_mismatch;
+    if (mismatch) {
+      dl.appendChild(el("dt", {}, "listing mismatch"));
+      dl.appendChild(el("dd", { class: "why" }, "the agent saw another listing than this one: " + mismatch));
+    }
     if (q.labelSource !== null) {
       dl.appendChild(el("dt", {}, "label source"));
       dl.appendChild(el("dd", {}, q.labelSource));

@@ -1,9 +1,9 @@
 """The ``agent`` selector: the shipped CLIs decide, with a scripted loopback model behind them.
 
-The fake model is scripted per request: "trigger NAME now" calls the skill (Claude Code's
-``Skill`` tool, Gemini CLI's ``activate_skill``, Copilot CLI's ``skill``; in Codex a read of
-the skill's ``SKILL.md`` through its ``exec`` tool), any other text is answered in text. The
-live decisions must be the script's.
+The fake model is scripted per request: "trigger NAME now", and a positive control naming
+NAME, call the skill (Claude Code's ``Skill`` tool, Gemini CLI's ``activate_skill``, Copilot
+CLI's ``skill``; in Codex a read of the skill's ``SKILL.md`` through its ``exec`` tool), any
+other text is answered in text. The live decisions must be the script's.
 """
 
 from __future__ import annotations
@@ -25,14 +25,30 @@ from tests.support.fake_openai import FakeOpenAI
 
 SKILLS = ("pdf-tools", "db-migrate", "release-notes", "api-docs")
 _TRIGGER = re.compile(r"trigger ([a-z-]+) now")
+_EXPLICIT = re.compile(r"Use the ([a-z-]+) skill to|\$([a-z-]+) Use this skill")
+"""The positive controls' requests: in words, and Codex's ``$name``."""
+
+
+def _users(body: Mapping[str, Any]) -> str:
+    return json.dumps([m.get("content") for m in body["messages"] if m.get("role") == "user"])
 
 
 def script(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
-    users = json.dumps([m.get("content") for m in body["messages"] if m.get("role") == "user"])
-    found = _TRIGGER.search(users)
+    """ "trigger NAME now" and a request naming NAME explicitly call the skill."""
+    users = _users(body)
+    found = _TRIGGER.search(users) or _EXPLICIT.search(users)
     if found is None:
         return "Nothing to do with a skill."
-    name = found.group(1)
+    return tool_call(next(g for g in found.groups() if g), body)
+
+
+def never(body: Mapping[str, Any]) -> str:
+    """A model that calls no tool, whatever it is asked."""
+    return "Nothing to do with a skill."
+
+
+def tool_call(name: str, body: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The call of skill ``name`` through the agent's own way of triggering one."""
     tools = {t["function"]["name"] for t in body.get("tools") or ()}
     if "Skill" in tools:
         return [("Skill", json.dumps({"skill": name}))]
@@ -99,7 +115,7 @@ def _run(config: Path, *extra: str, wait: bool = True) -> subprocess.Popen[str] 
 def _decisions(out: Path) -> dict[str, str | None]:
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert all(r["outcome"] != "error" for r in rows), [r.get("detail") for r in rows]
-    return {r["request_id"]: r["chosen"] for r in rows}
+    return {r["request_id"]: r["chosen"] for r in rows if not r.get("control")}
 
 
 def _expected(n: int) -> dict[str, str | None]:

@@ -164,7 +164,8 @@ def test_a_run_warns_when_a_model_cell_abstains_on_every_decision(
 ) -> None:
     with FakeOpenAI(policy=lambda body: "I can only answer in text.") as textual:
         config = project(tmp_path, textual.base_url)
-        assert main(["run", str(config), "-o", str(tmp_path / "run")]) == 0
+        # The same model fails its positive controls: the run ends incomplete, warned all the same.
+        assert main(["run", str(config), "-o", str(tmp_path / "run")]) == 1
     err = capsys.readouterr().err
     assert "the model abstained on all 2 answered decisions" in err
     assert err.count("abstained on all") == 1  # the oracle's cell is no model cell

@@ -52,7 +52,10 @@ REMAINING = {"a0": 3, "a1": 2, "a2": 1}
 def run(root: Path, fake: FakeOpenAI, **params: Any) -> dict[str, dict[str, Any]]:
     """``skillbench run`` on a one-cell project under ``root``; rows by request id."""
     selector = fake_selector(fake.base_url, **params)
-    config = write_project(root, REQUESTS, selector, profiles=["codebot"], half_lives=["7d"])
+    # Controls off: they would fork too, and this counts the sub-agent calls.
+    config = write_project(
+        root, REQUESTS, selector, profiles=["codebot"], half_lives=["7d"], controls={"per_cell": 0}
+    )
     out = root / "run"
     assert main(["run", str(config), "-o", str(out), "-q"]) == 0
     return {r.request_id: r for r in read_run(out).rows}

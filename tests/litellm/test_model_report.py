@@ -32,7 +32,14 @@ def test_each_model_cell_reports_its_calls_tokens_latency_and_cost(
     monkeypatch.setenv("SKILLBENCH_CACHE_DIR", str(tmp_path / "cache"))
     with FakeOpenAI(latency_s=0.3, retry_after="0.05") as server:
         selector = fake_selector(server.base_url)
-        config = write_project(tmp_path, REQUESTS, selector, orderings=["alpha"], budgets=[4000])
+        config = write_project(
+            tmp_path,
+            REQUESTS,
+            selector,
+            orderings=["alpha"],
+            budgets=[4000],
+            controls={"per_cell": 0},
+        )
         result = run_experiment(load_config(config), output=tmp_path / "run")
         sent = calls(server.bodies)
         usages = [u for body, u in server.answered if not is_probe(body)]

@@ -87,7 +87,11 @@ def test_a_fatal_answer_keeps_the_decisions_before_it(
 def test_latency_is_each_calls_own(tmp_path: Path) -> None:
     with FakeOpenAI(latency_s=1.0) as slow:
         config = write_project(
-            tmp_path, requests(TEXTS), fake_selector(slow.base_url), orderings=["alpha"]
+            tmp_path,
+            requests(TEXTS),
+            fake_selector(slow.base_url),
+            orderings=["alpha"],
+            controls={"per_cell": 0},
         )
         start = time.perf_counter()
         result = run_experiment(load_config(config), output=tmp_path / "run", max_concurrency=1)
@@ -111,7 +115,9 @@ def test_a_request_too_long_for_the_context_is_that_decisions_error(
     tmp_path: Path, fake: FakeOpenAI
 ) -> None:
     texts = [*TEXTS[:3], "merge pdf [[context]]", "weather [[llamactx]]", *TEXTS[3:]]
-    config = write_project(tmp_path, requests(texts), fake_selector(fake.base_url))
+    config = write_project(
+        tmp_path, requests(texts), fake_selector(fake.base_url), controls={"per_cell": 0}
+    )
     result = run_experiment(load_config(config), output=tmp_path / "run")
     by_id = {r.request_id: r for r in rows(result.run_dir)}
     assert result.status == "incomplete" and len(by_id) == len(texts)

@@ -84,8 +84,9 @@ def test_hash_ignores_output_dir_but_not_settings(tmp_path: Path) -> None:
 
 
 def test_hash_of_a_config_is_the_same_after_optional_keys_were_added(tmp_path: Path) -> None:
-    # A config that leaves the catalog-size sweep, adaptive repeats and the retrieve stage
-    # unset must keep the hash it had before those keys existed, so older runs still resume.
+    # A config that leaves the catalog-size sweep, adaptive repeats, the retrieve stage and
+    # the controls unset must keep the hash it had before those keys existed, so older runs
+    # still resume.
     written = load_config(_write(tmp_path, BASE))
     data = written.model_dump(mode="json", exclude={"output_dir", "executor"})
     for key in (
@@ -95,6 +96,7 @@ def test_hash_of_a_config_is_the_same_after_optional_keys_were_added(tmp_path: P
         "repeats_mode",
         "repeats_ci_width",
         "labels",
+        "controls",
     ):
         del data[key]
     for selector in data["selectors"]:

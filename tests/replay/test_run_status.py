@@ -94,7 +94,8 @@ def decisions(run_dir: Path) -> list[tuple[str, str | None, str]]:
 def test_errors_make_the_run_incomplete_and_resume_retries_exactly_them(
     tmp_path: Path, fake: FakeOpenAI, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = project(tmp_path, model(fake.base_url))
+    # Without controls: the one naming weather would fail too (a third error).
+    config = project(tmp_path, model(fake.base_url), controls={"per_cell": 0})
     fake.script.update({"weather": "[[always500]]"})
     out = tmp_path / "run"
     assert main(["run", str(config), "-o", str(out), "-q"]) == 1

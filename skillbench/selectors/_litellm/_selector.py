@@ -14,6 +14,8 @@ from functools import partial
 from typing import Any
 
 from skillbench.cache import ResponseCache, cache_key
+from skillbench.listing import ListedSkill
+from skillbench.selectors._controls import explicit_request
 from skillbench.selectors._litellm._client import (
     Fetched,
     RetryPolicy,
@@ -119,6 +121,10 @@ class LitellmSelector:
             else:
                 self._sender = attempt
         return self._sender
+
+    def control_request(self, entry: ListedSkill) -> str:
+        """The model reads the listing itself: any shown skill can be asked for in words."""
+        return explicit_request("words", entry.name)
 
     def prompt(self, query: Query) -> tuple[Prompt, str]:
         """The chat request for ``query`` and its cache key."""
