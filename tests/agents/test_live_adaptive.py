@@ -35,7 +35,9 @@ def test_a_live_cell_stops_repeats_its_first_two_answers_settle(agent: str, tmp_
     4 requests × 3 repeats ask 8 decisions and skip 4."""
     with FakeOpenAI(policy=script) as fake:
         config = _setup(tmp_path, agent, fake.base_url, 4, f", model: {MODEL}, cache: false")
-        config.write_text(config.read_text() + "repeats: 3\nrepeats_mode: adaptive\n")
+        # no positive controls: the decisions counted are the requests' own
+        extra = "repeats: 3\nrepeats_mode: adaptive\ncontrols: {per_cell: 0}\n"
+        config.write_text(config.read_text() + extra)
         plan = _skillbench(tmp_path / "cache", "run", str(config), "--dry-run")
         assert fake.requests == 0
         out = tmp_path / "out"
@@ -67,6 +69,7 @@ def test_a_captured_snapshot_adds_the_agents_own_prompt_to_the_dry_run(
     bound); with one it adds the agent's system prompt and tools, about 10,000 tokens a call
     for both agents (docs/agents.md, measured): well over 5,000 on each of the 4 calls."""
     config = _setup(tmp_path, agent, "http://127.0.0.1:9", 4, f", model: {MODEL}")
+    config.write_text(config.read_text() + "controls: {per_cell: 0}\n")
     cache = tmp_path / "cache"
     before = _skillbench(cache, "run", str(config), "--dry-run")
     _skillbench(cache, "capture", agent, "-o", str(tmp_path / "capture"), "-q")

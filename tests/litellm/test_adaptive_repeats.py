@@ -78,7 +78,8 @@ def fake(scripted: Scripted) -> Any:
 def project(root: Path, fake: FakeOpenAI, repeats: int = 3, **config: Any) -> Path:
     selector = fake_selector(fake.base_url, cache=False)
     root.mkdir(parents=True, exist_ok=True)
-    config = {"orderings": ["alpha"], "repeats": repeats, **config}
+    # No positive controls: the calls counted here are the requests' own.
+    config = {"orderings": ["alpha"], "repeats": repeats, "controls": {"per_cell": 0}, **config}
     return write_project(root, REQUESTS, selector, output_dir=str(root / "run"), **config)
 
 
