@@ -445,6 +445,8 @@ def estimate_line(cell: CellEstimate) -> str:
         f"{cell.cell} ({cell.model}): {cell.calls:,} calls, "
         f"{at_least}~{cell.prompt_tokens:,} prompt tokens, {at_least}{_dollars(cell.cost_usd)}"
     )
+    if cell.controls:
+        text += f", and up to {cell.controls:,} positive-control calls"
     if cell.lower_bound:
         text += (
             " (listing and request only; the agent adds its own prompt and tools: "

@@ -39,6 +39,8 @@ class CellEstimate:
         cost_usd: their dollars at the bundled list price (None: the model has no price).
         lower_bound: the prompt tokens leave out what the agent adds (a live cell whose
             agent has no snapshot).
+        controls: the positive-control calls the cell adds at the most (every repeat), not
+            in ``calls``, tokens or dollars.
     """
 
     cell: str
@@ -48,6 +50,7 @@ class CellEstimate:
     prompt_tokens: int
     cost_usd: float | None
     lower_bound: bool = False
+    controls: int = 0
 
 
 def estimate_cell(

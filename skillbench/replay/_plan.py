@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from skillbench.replay._cell_plan import CellEstimate, estimate_cell
 from skillbench.replay._config import RunConfig
@@ -12,7 +12,7 @@ from skillbench.replay._grid import SelectorPool, build_grid
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._timeline import listing_at
 from skillbench.replay._types import Plannable
-from skillbench.selectors import Query
+from skillbench.selectors import Controllable, Query
 from skillbench.types import CellKey, DistractorMode, JsonObject
 
 
@@ -99,16 +99,20 @@ def dry_run(
         estimate = None
         if isinstance(selector, Plannable) or sel.type == "agent":
             by_key: dict[CellKey, list[Query]] = {}
+            controls: dict[CellKey, int] = {}
             for cell in cells:
                 plan, usage = grid.plans[cell], tracker(cell.key.half_life)
                 top = stages.top(name, plan)
+                if isinstance(selector, Controllable) and top is None:
+                    controls[cell.key] = controls.get(cell.key, 0) + experiment.controls.per_cell
                 for r in grid.requests:
                     shown = listing_at(plan, usage, r, None if top is None else top[r.id])
                     query = Query(r, shown.listing, cell.repeat, cell.label)
                     by_key.setdefault(cell.key, []).append(query)
             for key, queries in by_key.items():
                 found = estimate_cell(key, selector, sel.type, sel.params, queries)
-                estimates += [] if found is None else [found]
+                if found is not None:
+                    estimates.append(replace(found, controls=controls.get(key, 0)))
             if isinstance(selector, Plannable):
                 estimate = dict(selector.plan([q for qs in by_key.values() for q in qs]))
         selectors[name] = SelectorPlan(

@@ -129,3 +129,21 @@ def test_a_resume_keeps_answered_controls_and_asks_nothing_again(
     run = read_run(tmp_path / "out")
     assert len(run.rows) == 8 and len(run.controls) == 6
     assert all(c.controls and c.controls.failed for c in run.summary.cells)
+
+
+def test_the_dry_run_counts_the_control_calls_of_each_cell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Five controls (the default) per cell and repeat: two repeats, up to ten per cell, on
+    top of the 4 requests × 2 repeats = 8 calls; none asked of the server."""
+    with FakeOpenAI(policy=never) as fake:
+        config = _project(tmp_path, fake.base_url, monkeypatch, repeats=2)
+        assert main(["run", str(config), "--dry-run"]) == 0
+        on = [x for x in capsys.readouterr().out.splitlines() if " calls, " in x]
+        off = _project(tmp_path / "off", fake.base_url, monkeypatch, controls={"per_cell": 0})
+        assert main(["run", str(off), "--dry-run"]) == 0
+        assert fake.requests == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if " calls, " in x]
+    assert len(lines) == 2 and not any("control" in x for x in lines)
+    assert len(on) == 2
+    assert all(": 8 calls, " in x and x.endswith("and up to 10 positive-control calls") for x in on)
