@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from skillbench.catalog import Skill
 from skillbench.transcripts._listed import CUT_MARKS, entry_names
@@ -38,14 +38,7 @@ TurnClass = Literal[
     "invoked_by_user",
     "listing_unknown",
 ]
-TURN_CLASSES: tuple[TurnClass, ...] = (
-    "not_listed",
-    "listed_cut",
-    "listed_not_invoked",
-    "invoked_by_model",
-    "invoked_by_user",
-    "listing_unknown",
-)
+TURN_CLASSES: tuple[TurnClass, ...] = get_args(TurnClass)
 Shown = Literal["full", "cut", "name_only", "absent", "unknown"]
 """How the session's listing showed the skill when the turn ended."""
 NotListedReason = Literal["paths", "disable-model-invocation", "budget", "not_loaded"]
