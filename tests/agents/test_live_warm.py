@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from skillbench.agents import AGENTS, bin_variable, find_executable
+from skillbench.results import read_run
 from tests.agents.test_live_selector import _decisions, _expected, _run, _setup, script
 from tests.support.fake_openai import FakeOpenAI
 
@@ -27,13 +28,14 @@ FIXED = {"claude-code": "{name: claude-code, drop_rule: alpha_greedy}", "codex":
 """Per agent, a profile whose cell's listings are known before any decision."""
 
 
-def _counting_wrapper(root: Path, agent: str) -> tuple[Path, Path]:
-    """A CLI wrapper logging each start's first argument, and its log."""
+def _counting_wrapper(root: Path, agent: str, crash: bool = False) -> tuple[Path, Path]:
+    """A CLI wrapper logging each start's first argument, and its log; with ``crash``, a
+    warm start exits at once."""
     log = root / "starts.log"
     wrapper = root / f"{agent}-counted"
-    wrapper.write_text(
-        f'#!/bin/sh\necho "$1" >> "{log}"\nexec "{find_executable(AGENTS.get(agent))}" "$@"\n'
-    )
+    warm = 'case " $* " in *" app-server "*|*" stream-json "*) exit 3;; esac\n' if crash else ""
+    real = find_executable(AGENTS.get(agent))
+    wrapper.write_text(f'#!/bin/sh\necho "$1" >> "{log}"\n{warm}exec "{real}" "$@"\n')
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
     return wrapper, log
 
@@ -93,3 +95,30 @@ def test_a_usage_ordered_cell_asks_its_requests_cold(
     with FakeOpenAI(policy=script) as fake:
         turns = _live(tmp_path / "usage", agent, fake.base_url, "auto", monkeypatch, "usage", agent)
     assert turns == REQUESTS + 2 + 1
+
+
+@pytest.mark.agents
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_warm_process_that_dies_errs_one_request_and_the_rest_run_cold(
+    agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every warm start exits at once. The 8 requests (in the replay's order) split over 2
+    workers into two parts of 4: the first of each part is an error naming the warm
+    process, the other 6 are the script's decisions from cold turns (no controls here)."""
+    wrapper, log = _counting_wrapper(tmp_path, agent, crash=True)
+    monkeypatch.setenv(bin_variable(agent), str(wrapper))
+    with FakeOpenAI(policy=script) as fake:
+        config = _setup(tmp_path, agent, fake.base_url, REQUESTS, ", model: openai/fake")
+        text = config.read_text().replace(f"profiles: [{agent}]", f"profiles: [{FIXED[agent]}]")
+        config.write_text(text + "controls: {per_cell: 0}\n")
+        _run(config)
+    rows = {r.request_id: r for r in read_run(tmp_path / "out").rows}
+    errors = [i for i, r in rows.items() if r.outcome == "error"]
+    assert len(rows) == REQUESTS and len(errors) == 2
+    assert all("warm process" in str(rows[i].detail["error"]) for i in errors)
+    expected = _expected(REQUESTS)
+    assert {i: r.chosen for i, r in rows.items() if i not in errors} == {
+        i: c for i, c in expected.items() if i not in errors
+    }
+    # 2 warm starts that died, 6 cold turns, 1 turn learning the agent's own skills.
+    assert _turns(log) == 9
