@@ -10,7 +10,10 @@ Per installed agent (Claude Code and Codex by default):
   scripted loopback model) at 1, 2 and 4 workers, and skillbench's overhead per decision
   at 1 worker (its time per decision minus the bare turn), as a share of the bare turn;
 - ``warm``: decisions per minute of one warm process (``skillbench.agents.warm_agent``),
-  each request a fresh conversation, and its gain over the live selector at 1 worker.
+  each request a fresh conversation, and its gain over the live selector at 1 worker;
+- ``live, warm``: the ``agent`` selector with ``warm: auto`` (its queries share one listing,
+  so each worker answers its share in one warm process) at 1 and 2 workers; the ``live``
+  lines above run it with ``warm: off``.
 
 Figures depend on the machine and its load: they are printed, not recorded anywhere.
 
@@ -96,7 +99,7 @@ def prompts(n: int, tag: str) -> list[str]:
 
 
 def live_rate(
-    agent: str, skills: Path, url: str, n: int, workers: int, cache: Path
+    agent: str, skills: Path, url: str, n: int, workers: int, cache: Path, warm: str = "off"
 ) -> tuple[float, float]:
     """Wall seconds of ``n`` live decisions of the agent selector at ``workers``, and the
     mean seconds of their model call (the bridge forwarding it to the loopback model)."""
@@ -107,6 +110,7 @@ def live_rate(
     queries = [Query(LabelledRequest(f"r{i}", t), listing) for i, t in enumerate(texts)]
     env = SelectorEnv(cache, max_concurrency=workers, quiet=True)
     params = {"agent": agent, "model": "openai/fake", "api_base": url, "cache": False}
+    params["warm"] = warm
     selector = SELECTORS.get("agent")(params, env)
     start = time.perf_counter()
     decisions = selector.select(queries)
@@ -165,6 +169,14 @@ def bench(agent: str, n: int, runs: int) -> None:
             f"  warm process: {n} requests in {warm:.1f} s = {60 * n / warm:.1f} decisions/min "
             f"({warm / n:.2f} s each, start included): {gain:.1f}x the live selector at 1 worker"
         )
+        for workers in WORKERS[:2]:
+            wall, _ = live_rate(
+                agent, skills, fake.base_url, n, workers, Path(tmp) / "cache", "auto"
+            )
+            print(
+                f"  live, warm, {workers} worker(s): {60 * n / wall:.1f} decisions/min "
+                f"({wall / n:.2f} s each): {per_decision[workers] / (wall / n):.1f}x cold"
+            )
 
 
 def main() -> None:

@@ -13,8 +13,8 @@ the model call. Two shipped CLIs can instead take request after request in one p
 
 The installed skills, the budget setting and the environment belong to the process, so one
 warm process serves requests whose listing is the same: a cell whose listing does not follow
-usage. The live selector does not use this yet; ``benchmarks/live_throughput_bench.py``
-measures what it would gain.
+usage. The live ``agent`` selector uses it for such requests (``warm: auto``);
+``benchmarks/live_throughput_bench.py`` measures what it gains.
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ import json
 import queue
 import subprocess
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from skillbench._errors import SkillbenchError
+from skillbench.agents._capture import _LIVE, _LIVE_LOCK, _kill
 from skillbench.agents._recorder import Recorded, Recorder
 from skillbench.agents._spec import AGENTS, Workspace
 
@@ -38,10 +39,21 @@ EPHEMERAL = {"ephemeral": True}
 
 
 class WarmAgent:
-    """One warm agent process; ``ask`` runs one request in a fresh conversation."""
+    """One warm agent process; ``ask`` runs one request in a fresh conversation.
+
+    ``env`` and ``args`` are a turn's own (the budget setting, the folders ``lay_out``
+    adds); the process is registered with the running agents, so Ctrl-C kills it too.
+    """
 
     def __init__(
-        self, agent: str, executable: str, workspace: Workspace, recorder: Recorder, timeout: float
+        self,
+        agent: str,
+        executable: str,
+        workspace: Workspace,
+        recorder: Recorder,
+        timeout: float,
+        env: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
     ) -> None:
         if agent not in WARM_AGENTS:
             raise SkillbenchError(f"{agent} has no warm mode; known: {', '.join(WARM_AGENTS)}")
@@ -58,21 +70,30 @@ class WarmAgent:
         else:  # the provider overrides of ``codex exec``, given to the app server
             once = spec.command(executable, "", None, recorder.base_url)
             command = [executable, "app-server", *once[3 : once.index("--")]]
-        self.process = subprocess.Popen(
-            command,
-            cwd=workspace.project,
-            env=spec.environment(workspace, recorder.base_url),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            start_new_session=True,
-        )
+        try:
+            self.process = subprocess.Popen(
+                [*command, *args],
+                cwd=workspace.project,
+                env={**spec.environment(workspace, recorder.base_url), **(env or {})},
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise SkillbenchError(f"{executable}: cannot start: {exc.strerror}") from None
+        with _LIVE_LOCK:
+            _LIVE.add(self.process)
         self.lines: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         threading.Thread(target=self._read, daemon=True).start()
         if agent == "codex":
-            self._call("initialize", {"clientInfo": {"name": "skillbench", "version": "0"}})
-            self._send({"jsonrpc": "2.0", "method": "initialized"})
+            try:
+                self._call("initialize", {"clientInfo": {"name": "skillbench", "version": "0"}})
+                self._send({"jsonrpc": "2.0", "method": "initialized"})
+            except (SkillbenchError, OSError):
+                self.close()
+                raise
 
     def ask(self, prompt: str) -> list[Recorded]:
         """Run ``prompt`` as a new conversation; the model requests it made."""
@@ -91,13 +112,14 @@ class WarmAgent:
         return self.recorder.requests[before:]
 
     def close(self) -> None:
+        """Let the agent end on its own, then end it and every child it started."""
         if self.process.stdin is not None:
             self.process.stdin.close()
-        try:
+        with suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        _kill(self.process)
+        with _LIVE_LOCK:
+            _LIVE.discard(self.process)
 
     def _claude_turn(self, text: str) -> None:
         self._send({"type": "user", "message": {"role": "user", "content": text}})
@@ -145,10 +167,16 @@ class WarmAgent:
 
 @contextmanager
 def warm_agent(
-    agent: str, executable: str, workspace: Workspace, recorder: Recorder, timeout: float = 120.0
+    agent: str,
+    executable: str,
+    workspace: Workspace,
+    recorder: Recorder,
+    timeout: float = 120.0,
+    env: Mapping[str, str] | None = None,
+    args: Sequence[str] = (),
 ) -> Iterator[WarmAgent]:
     """A warm process of ``agent`` in ``workspace`` (skills laid out, settings written)."""
-    warm = WarmAgent(agent, executable, workspace, recorder, timeout)
+    warm = WarmAgent(agent, executable, workspace, recorder, timeout, env, args)
     try:
         yield warm
     finally:

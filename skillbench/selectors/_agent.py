@@ -7,6 +7,9 @@ has one; the agent runs one non-interactive turn with its model endpoint at a lo
 litellm and records it. The decision is the model's first call: the agent's skill tool
 (Claude Code's ``Skill``, Gemini CLI's ``activate_skill``, Copilot CLI's, Qwen Code's and
 opencode's ``skill``), or in Codex a tool call that reads a listed ``SKILL.md``.
+
+With ``warm: auto`` (the default), consecutive queries that the agent would list alike share
+one warm process where the agent has one (``_agent_warm``).
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ import re
 import tempfile
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents import (
     AGENTS,
+    WARM_AGENTS,
     Bridge,
     Turn,
     Upstream,
@@ -38,85 +42,21 @@ from skillbench.cache import ResponseCache
 from skillbench.catalog import Skill, SourceSpec
 from skillbench.listing import ListedSkill
 from skillbench.selectors._agent_listing import ListingCheck, seeded_usage
-from skillbench.selectors._controls import ExplicitForm, explicit_request
-from skillbench.selectors._params import check_params, positive_int_param, str_param
+from skillbench.selectors._agent_params import (
+    BUDGET_VARIABLE,
+    EXPLICIT_FORMS,
+    INSTALLABLE,
+    SKILL_TOOLS,
+    SPEC,
+    USAGE_AGENTS,
+    AgentParams,
+)
+from skillbench.selectors._agent_warm import Run, Setting, decide_warm, runs
+from skillbench.selectors._controls import explicit_request
+from skillbench.selectors._params import check_params
 from skillbench.selectors._registry import SELECTORS
 from skillbench.selectors._types import Decision, Query, SelectorEnv
 from skillbench.types import JsonObject, RunStopped
-
-AgentName = Literal["claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"]
-INSTALLABLE = {
-    "claude-code": ("project", "user", "extra"),
-    "codex": ("project", "user"),
-    "copilot-cli": ("project", "user"),
-    "gemini-cli": ("project", "user"),
-    "opencode": ("project", "user", "extra"),
-    "qwen-code": ("project", "user", "extra"),
-}
-"""Source kinds a live run can install for each agent (others stand for built-ins)."""
-SKILL_TOOLS = {
-    "claude-code": ("Skill", "skill"),
-    "copilot-cli": ("skill", "skill"),
-    "gemini-cli": ("activate_skill", "name"),
-    "opencode": ("skill", "name"),
-    "qwen-code": ("skill", "skill"),
-}
-"""Each agent's skill tool and the argument that names the skill; an agent without one
-(Codex) triggers by reading a listed ``SKILL.md``."""
-BUDGET_VARIABLE = {"claude-code": "SLASH_COMMAND_TOOL_CHAR_BUDGET"}
-"""The agent's own setting for the listing budget, in characters."""
-EXPLICIT_FORMS: dict[str, ExplicitForm] = {"codex": "mention"}
-"""How a user names a skill outright in each agent (in words where not listed here)."""
-USAGE_AGENTS = frozenset({"claude-code"})
-"""Agents that keep a skill-usage history of their own, seeded from the cell's per request."""
-
-
-def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ValueError("expected a positive number")
-    return float(value)
-
-
-def _agent(value: Any) -> str:
-    if value not in INSTALLABLE:
-        raise ValueError(f"expected one of {', '.join(INSTALLABLE)}")
-    return str(value)
-
-
-def _wire(value: Any) -> str:
-    if value not in ("chat", "native"):
-        raise ValueError("expected 'chat' or 'native'")
-    return str(value)
-
-
-SPEC = {
-    "agent": (_agent, None),
-    "model": (str_param, None),
-    "api_base": (str_param, None),
-    "api_key_env": (str_param, None),
-    "wire": (_wire, "chat"),
-    "timeout": (_number, 300.0),
-    "max_tokens": (positive_int_param, 1024),
-    "temperature": (lambda v: float(v), 0.0),
-    "max_cost_usd": (_number, None),
-    "cache": (bool, True),
-}
-
-
-@dataclass(frozen=True)
-class AgentParams:
-    """The selector's parameters, checked."""
-
-    agent: str
-    model: str
-    api_base: str | None
-    api_key_env: str | None
-    wire: str
-    timeout: float
-    max_tokens: int
-    temperature: float
-    max_cost_usd: float | None
-    cache: bool
 
 
 class AgentSelector:
@@ -147,7 +87,18 @@ class AgentSelector:
         self._check = ListingCheck(self.spec, self.executable, params.timeout)
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
-        return map_agent_turns(self._decide, queries, self.workers, "skillbench-agent")
+        warm = self.params.warm == "auto" and self.spec.name in WARM_AGENTS
+        settings = [self._setting(query) for query in queries]
+        listings = [query.listing for query in queries]
+        counts_uses = self.spec.name in USAGE_AGENTS
+        parts = runs(settings, listings, self.workers, warm, counts_uses)
+
+        def decide(run: Run) -> list[Decision]:
+            chosen = [queries[p] for p in run.positions]
+            return decide_warm(self, run, chosen) if run.warm else [self._decide(chosen[0])]
+
+        answered = map_agent_turns(decide, parts, self.workers, "skillbench-agent")
+        return [decision for part in answered for decision in part]
 
     def control_request(self, entry: ListedSkill) -> str | None:
         """The request naming ``entry`` in the agent's explicit form (None: a skill this
@@ -157,39 +108,58 @@ class AgentSelector:
         return explicit_request(EXPLICIT_FORMS.get(self.spec.name, "words"), entry.name)
 
     def _decide(self, query: Query) -> Decision:
-        cap = self.params.max_cost_usd
-        with self._lock:
-            if cap is not None and self._spent >= cap:
-                raise RunStopped(f"spend cap ${cap:.2f} reached (${self._spent:.4f} spent)")
+        """One query in a process of its own."""
+        self._check_cap()
+        setting = self._setting(query)
         with tempfile.TemporaryDirectory(prefix="skillbench-agent-") as tmp:
             root = Path(tmp).resolve()
             workspace = Workspace(root / "home", root / "project")
             for path in workspace:
                 path.mkdir()
-            sources, skipped = self._sources(query)
-            bridge = Bridge(
-                self.upstream,
-                lambda body: self._carries_listing(body),
-                self.cache,
-                {str(root): "$WORKSPACE"},
+            bridge = self._bridge(root)
+            turn = Turn(
+                None,
+                {},
+                dict(setting.env),
+                dict(setting.usage),
+                query.request.text,
+                self.params.timeout,
+                bridge,
             )
-            variable = BUDGET_VARIABLE.get(self.spec.name)
-            env = (
-                {variable: str(query.listing.budget)}
-                if variable and query.listing.budget is not None
-                else {}
-            )
-            usage = seeded_usage(query) if self.spec.name in USAGE_AGENTS else {}
-            turn = Turn(None, {}, env, usage, query.request.text, self.params.timeout, bridge)
+            sources = list(setting.sources)
             try:
                 with install_notes() as notes:
                     requests, _ = run_turn(self.spec, self.executable, sources, workspace, turn)
             except SkillbenchError as exc:
-                return Decision("error", detail={"error": str(exc), "agent": self.version})
-            decision = self._read(query, bridge, requests, workspace, skipped)
-            if not notes:
-                return decision
-            return replace(decision, detail={**decision.detail, "install_notes": list(notes)})
+                return self._failed(str(exc))
+            return self._read(query, bridge, requests, setting, notes)
+
+    def _check_cap(self) -> None:
+        cap = self.params.max_cost_usd
+        with self._lock:
+            if cap is not None and self._spent >= cap:
+                raise RunStopped(f"spend cap ${cap:.2f} reached (${self._spent:.4f} spent)")
+
+    def _failed(self, error: str) -> Decision:
+        return Decision("error", detail={"error": error, "agent": self.version})
+
+    def _setting(self, query: Query) -> Setting:
+        """What the agent lists ``query`` from: skills installed, budget, seeded usage."""
+        sources, skipped = self._sources(query)
+        variable = BUDGET_VARIABLE.get(self.spec.name)
+        budget = query.listing.budget
+        env = ((variable, str(budget)),) if variable and budget is not None else ()
+        usage = seeded_usage(query) if self.spec.name in USAGE_AGENTS else {}
+        return Setting(tuple(sources), skipped, env, tuple(sorted(usage.items())))
+
+    def _bridge(self, root: Path) -> Bridge:
+        """The bridge of one request, its workspace ``root`` a placeholder in cache keys."""
+        return Bridge(
+            self.upstream,
+            lambda body: self._carries_listing(body),
+            self.cache,
+            {str(root): "$WORKSPACE"},
+        )
 
     def _carries_listing(self, body: JsonObject) -> bool:
         try:
@@ -219,8 +189,16 @@ class AgentSelector:
         query: Query,
         bridge: Bridge,
         requests: Sequence[Any],
-        workspace: Workspace,
-        skipped: int,
+        setting: Setting,
+        notes: Sequence[str],
+    ) -> Decision:
+        decision = self._reply(query, bridge, requests, setting.skipped)
+        if not notes:
+            return decision
+        return replace(decision, detail={**decision.detail, "install_notes": list(notes)})
+
+    def _reply(
+        self, query: Query, bridge: Bridge, requests: Sequence[Any], skipped: int
     ) -> Decision:
         detail: dict[str, Any] = {
             "agent": f"{self.spec.name} {self.version}",

@@ -1,0 +1,138 @@
+"""Live decisions through a warm agent process, where one serves a run of requests.
+
+Starting the agent's CLI costs far more than the model call, and Claude Code and Codex can
+take request after request in one process, each a fresh conversation
+(``skillbench.agents.warm_agent``). The installed skills, the budget setting and the seeded
+usage belong to the process, so only consecutive queries of a batch that share all three (a
+``Setting``) share a process: one per such run and worker. Each request gets its own
+``Bridge``, so its decision, listing check, cost and the spend cap are those of a cold turn.
+A warm process that fails (times out, exits) makes that request an ``error`` decision and the
+rest of its run goes cold, one process per decision.
+
+An agent that keeps its own usage history (Claude Code) counts each skill the model calls;
+where the budget cuts the listing, that count would change the next request's listing, so
+such listings stay cold.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from itertools import groupby
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from skillbench._errors import SkillbenchError
+from skillbench.agents import (
+    Bridge,
+    Recorded,
+    Recorder,
+    Reply,
+    Workspace,
+    install_notes,
+    warm_agent,
+)
+from skillbench.catalog import SourceSpec
+from skillbench.listing import Listing
+from skillbench.selectors._types import Decision, Query
+
+if TYPE_CHECKING:
+    from skillbench.selectors._agent import AgentSelector
+
+CUT = frozenset({"truncated", "name_only", "dropped"})
+"""Entry statuses that show the budget at work."""
+
+
+class Setting(NamedTuple):
+    """What an agent process lists from: requests sharing one can share the process."""
+
+    sources: tuple[SourceSpec, ...]
+    skipped: int
+    env: tuple[tuple[str, str], ...]
+    usage: tuple[tuple[str, int], ...]
+
+
+class Run(NamedTuple):
+    """Consecutive queries (their batch positions) one process answers; ``warm`` False:
+    one cold process per query."""
+
+    positions: tuple[int, ...]
+    setting: Setting
+    warm: bool
+
+
+def runs(
+    settings: Sequence[Setting],
+    listings: Sequence[Listing],
+    workers: int,
+    warm: bool,
+    counts_uses: bool,
+) -> list[Run]:
+    """The batch cut into runs of one setting, each split in up to ``workers`` parts of
+    consecutive queries; a part of one query is cold, and so is every part unless ``warm``
+    (and, for an agent that ``counts_uses``, every listing of the run shows each
+    description in full)."""
+    cut: list[Run] = []
+    start = 0
+    for setting, group in groupby(settings):
+        size = len(list(group))
+        positions = range(start, start + size)
+        start += size
+        stable = warm and not (counts_uses and any(_cut(listings[p]) for p in positions))
+        parts = min(workers, size) if stable else size
+        for k in range(parts):
+            part = tuple(positions[k * size // parts : (k + 1) * size // parts])
+            cut.append(Run(part, setting, stable and len(part) > 1))
+    return cut
+
+
+def _cut(listing: Listing) -> bool:
+    return any(entry.status in CUT for entry in listing.entries)
+
+
+class _Switch:
+    """The recorder's responder: the bridge of the request now running."""
+
+    def __init__(self) -> None:
+        self.bridge: Bridge | None = None
+
+    def __call__(self, recorded: Recorded) -> Reply:
+        assert self.bridge is not None
+        return self.bridge(recorded)
+
+
+def decide_warm(selector: AgentSelector, run: Run, queries: Sequence[Query]) -> list[Decision]:
+    """The decisions of ``queries`` (one run), through one warm process while it lasts."""
+    setting = run.setting
+    spec = selector.spec
+    decisions: list[Decision] = []
+    with tempfile.TemporaryDirectory(prefix="skillbench-agent-") as tmp:
+        root = Path(tmp).resolve()
+        workspace = Workspace(root / "home", root / "project")
+        for path in workspace:
+            path.mkdir()
+        switch = _Switch()
+        try:
+            with install_notes() as notes:
+                args = spec.lay_out(setting.sources, workspace)
+            spec.configure(workspace, {}, dict(setting.usage))
+            with (
+                Recorder(switch) as recorder,
+                warm_agent(
+                    spec.name,
+                    selector.executable,
+                    workspace,
+                    recorder,
+                    selector.params.timeout,
+                    dict(setting.env),
+                    args,
+                ) as process,
+            ):
+                for query in queries:
+                    selector._check_cap()
+                    bridge = switch.bridge = selector._bridge(root)
+                    requests = process.ask(query.request.text)
+                    decisions.append(selector._read(query, bridge, requests, setting, notes))
+        except (SkillbenchError, OSError) as exc:
+            decisions.append(selector._failed(f"warm process: {exc}"))
+    return decisions + [selector._decide(query) for query in queries[len(decisions) :]]
