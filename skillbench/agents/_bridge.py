@@ -75,12 +75,15 @@ class Bridge:
         carries_listing: tells the turn's main request from side requests.
         cache: answers keyed on the forwarded request with the workspace's paths replaced
             by placeholders (``roots``), so the same prompt in another folder hits.
+        repeat: the decision's repeat, part of the cache key: each repeat samples the model
+            again instead of replaying the first repeat's answer.
     """
 
     upstream: Upstream
     carries_listing: Callable[[JsonObject], bool]
     cache: ResponseCache | None = None
     roots: Mapping[str, str] = field(default_factory=dict)
+    repeat: int = 0
     calls: list[BridgeCall] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -109,7 +112,7 @@ class Bridge:
             tools=None,
             tool_choice=None,
             params={"wire": u.wire, "max_tokens": u.max_tokens, "temperature": u.temperature},
-            repeat=0,
+            repeat=self.repeat,
         )
 
     def _forward(self, recorded: Recorded) -> BridgeCall:

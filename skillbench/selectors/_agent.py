@@ -116,7 +116,7 @@ class AgentSelector:
             workspace = Workspace(root / "home", root / "project")
             for path in workspace:
                 path.mkdir()
-            bridge = self._bridge(root)
+            bridge = self._bridge(root, query.repeat)
             turn = Turn(
                 None,
                 {},
@@ -152,13 +152,15 @@ class AgentSelector:
         usage = seeded_usage(query) if self.spec.name in USAGE_AGENTS else {}
         return Setting(tuple(sources), skipped, env, tuple(sorted(usage.items())))
 
-    def _bridge(self, root: Path) -> Bridge:
-        """The bridge of one request, its workspace ``root`` a placeholder in cache keys."""
+    def _bridge(self, root: Path, repeat: int) -> Bridge:
+        """The bridge of one request, its workspace ``root`` a placeholder in cache keys and
+        its ``repeat`` part of them."""
         return Bridge(
             self.upstream,
             lambda body: self._carries_listing(body),
             self.cache,
             {str(root): "$WORKSPACE"},
+            repeat,
         )
 
     def _carries_listing(self, body: JsonObject) -> bool:

@@ -130,7 +130,7 @@ def decide_warm(selector: AgentSelector, run: Run, queries: Sequence[Query]) -> 
             ):
                 for query in queries:
                     selector._check_cap()
-                    bridge = switch.bridge = selector._bridge(root)
+                    bridge = switch.bridge = selector._bridge(root, query.repeat)
                     requests = process.ask(query.request.text)
                     decisions.append(selector._read(query, bridge, requests, setting, notes))
         except (SkillbenchError, OSError) as exc:
