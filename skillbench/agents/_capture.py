@@ -199,16 +199,20 @@ def kill_running_agents() -> int:
     return len(live)
 
 
-def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> str:
-    """Run the agent in its own process group; on a timeout, kill the whole group."""
+def start_agent(
+    command: list[str], env: dict[str, str], cwd: Path, *, talk: bool = False
+) -> subprocess.Popen[str]:
+    """Start the agent in its own process group, known to the interrupt handler so that
+    Ctrl-C or SIGTERM ends it; ``talk``: its stdin is a pipe (a warm agent's requests) and
+    its stderr is dropped, else stdin is empty and stderr kept for errors."""
     try:
         process = subprocess.Popen(
             command,
             cwd=cwd,
             env=env,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if talk else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL if talk else subprocess.PIPE,
             text=True,
             start_new_session=True,
         )
@@ -216,14 +220,25 @@ def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> 
         raise SkillbenchError(f"{command[0]}: cannot start: {exc.strerror}") from None
     with _LIVE_LOCK:
         _LIVE.add(process)
+    return process
+
+
+def stop_agent(process: subprocess.Popen[str]) -> None:
+    """End the agent and every child it started, and forget it."""
+    _kill(process)
+    with _LIVE_LOCK:
+        _LIVE.discard(process)
+
+
+def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> str:
+    """Run the agent in its own process group; on a timeout, kill the whole group."""
+    process = start_agent(command, env, cwd)
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         raise SkillbenchError(f"{command[0]} did not finish within {timeout:g} s") from None
     finally:
-        _kill(process)
-        with _LIVE_LOCK:
-            _LIVE.discard(process)
+        stop_agent(process)
     if process.returncode != 0:
         detail = (err or out).strip().splitlines()[-3:]
         raise SkillbenchError(f"{command[0]} exited {process.returncode}: {' | '.join(detail)}")

@@ -28,7 +28,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.agents._capture import _LIVE, _LIVE_LOCK, _kill
+from skillbench.agents._capture import start_agent, stop_agent
 from skillbench.agents._recorder import Recorded, Recorder
 from skillbench.agents._spec import AGENTS, Workspace
 
@@ -70,21 +70,8 @@ class WarmAgent:
         else:  # the provider overrides of ``codex exec``, given to the app server
             once = spec.command(executable, "", None, recorder.base_url)
             command = [executable, "app-server", *once[3 : once.index("--")]]
-        try:
-            self.process = subprocess.Popen(
-                [*command, *args],
-                cwd=workspace.project,
-                env={**spec.environment(workspace, recorder.base_url), **(env or {})},
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            raise SkillbenchError(f"{executable}: cannot start: {exc.strerror}") from None
-        with _LIVE_LOCK:
-            _LIVE.add(self.process)
+        env = {**spec.environment(workspace, recorder.base_url), **(env or {})}
+        self.process = start_agent([*command, *args], env, workspace.project, talk=True)
         self.lines: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         threading.Thread(target=self._read, daemon=True).start()
         if agent == "codex":
@@ -117,9 +104,7 @@ class WarmAgent:
             self.process.stdin.close()
         with suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
-        _kill(self.process)
-        with _LIVE_LOCK:
-            _LIVE.discard(self.process)
+        stop_agent(self.process)
 
     def _claude_turn(self, text: str) -> None:
         self._send({"type": "user", "message": {"role": "user", "content": text}})
