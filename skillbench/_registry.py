@@ -11,12 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from skillbench._errors import SkillbenchError, suggest
 from skillbench._plugins import import_object, is_reference, load_plugins
 
 T = TypeVar("T")
+
+
+class Watcher(NamedTuple, Generic[T]):
+    """What a derived registry does when a part is registered here, and when it leaves."""
+
+    added: Callable[[str, T], None]
+    removed: Callable[[str, T], None] | None
 
 
 class Registry(Generic[T]):
@@ -35,6 +42,7 @@ class Registry(Generic[T]):
         self._adopt = adopt
         self._items: dict[str, T] = {}
         self._adopted: dict[str, T] = {}
+        self._watchers: list[Watcher[T]] = []
 
     def register(self, name: str) -> Callable[[T], T]:
         """Decorator registering ``obj`` under ``name``; a duplicate name is a programming error."""
@@ -43,9 +51,23 @@ class Registry(Generic[T]):
             if name in self._items:
                 raise ValueError(f"{self.kind} {name!r} is already registered")
             self._items[name] = obj
+            for watcher in list(self._watchers):
+                watcher.added(name, obj)
             return obj
 
         return decorate
+
+    def watch(
+        self,
+        added: Callable[[str, T], None],
+        removed: Callable[[str, T], None] | None = None,
+    ) -> None:
+        """Call ``added`` for every part registered now and later, and ``removed`` when a
+        part leaves (``temporarily``): a registry derived from this one stays in step,
+        whichever is imported first."""
+        self._watchers.append(Watcher(added, removed))
+        for name, obj in list(self._items.items()):
+            added(name, obj)
 
     @contextmanager
     def temporarily(self, name: str, obj: T) -> Iterator[T]:
@@ -55,7 +77,15 @@ class Registry(Generic[T]):
         try:
             yield obj
         finally:
-            del self._items[name]
+            self.remove(name)
+
+    def remove(self, name: str) -> T:
+        """Take ``name`` out (the watchers' ``removed`` are told); returns what it was."""
+        obj = self._items.pop(name)
+        for watcher in reversed(self._watchers):
+            if watcher.removed is not None:
+                watcher.removed(name, obj)
+        return obj
 
     def get(self, name: str) -> T:
         """The part registered as ``name`` (loading the plugins when it is not, yet), or the

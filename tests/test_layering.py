@@ -19,6 +19,7 @@ LAYERS: list[set[str]] = [
     {"_io", "_output", "_sanitize", "_registry"},
     {"_yaml"},
     {"tokens", "cache", "catalog", "usage"},
+    {"agentspec"},
     {"listing", "dataset"},
     {"agents", "evalsets"},
     {"cost"},
@@ -34,7 +35,8 @@ LAYERS: list[set[str]] = [
 ]
 """Lowest first. The shared vocabulary and the error types sit on the ground floor, the
 safe file reading, the text sanitiser and the registry just above, then the YAML loader
-(which reads through the safe reader); skill-cost arithmetic sits
+(which reads through the safe reader); the agents' records sit above the catalog whose
+loading rules they hold and below the listings rendered from them; skill-cost arithmetic sits
 below selectors because a model selector measures a forked invocation's cost itself."""
 
 ROOT = Path(skillbench.__file__).parent

@@ -1,19 +1,20 @@
 """The shipped agents themselves: run their CLIs offline and read what they send.
 
-Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code
-and opencode in ``AGENTS``. ``installed_agents`` and ``check_agent`` tell whether the installed
-releases still list as skillbench renders.
+Every agent with a record (``skillbench.agentspec``) gets a capture driver in ``AGENTS``: the
+generic ``AgentDriver``, or its own class where its record cannot say everything (Claude Code,
+Codex). ``installed_agents`` and ``check_agent`` tell whether the installed releases still
+list as skillbench renders.
 """
 
-from skillbench.agents import (  # noqa: F401  (register)
+from skillbench.agents import (  # noqa: F401  (register)  # noqa: F401  (register)
     _claude_code,
     _codex,
-    _copilot_cli,
-    _gemini_cli,
-    _opencode,
-    _qwen_code,
+    _wire_anthropic,
+    _wire_chat,
+    _wire_generate_content,
+    _wire_responses,
 )
-from skillbench.agents._bridge import Bridge, BridgeCall, Upstream, Wire, responses_tools
+from skillbench.agents._bridge import Bridge, BridgeCall
 from skillbench.agents._capture import (
     Capture,
     Turn,
@@ -33,34 +34,9 @@ from skillbench.agents._drift import (
     installed_agents,
     likely_cause,
 )
-from skillbench.agents._fidelity import (
-    AgentFidelity,
-    Comparison,
-    RenderInputs,
-    agent_fidelity,
-    compare_capture,
-    compare_text,
-    render_capture,
-    render_inputs,
-)
-from skillbench.agents._install import install_notes
-from skillbench.agents._listing_check import LISTING_PARSERS, ListingEntry, listing_difference
-from skillbench.agents._recorder import Recorded, Recorder, Reply, Responder, objects
-from skillbench.agents._session import (
-    SESSION_AGENTS,
-    ClaudeCodeSession,
-    Role,
-    Script,
-    Session,
-    SessionAgent,
-    SessionRequest,
-    run_session,
-)
-from skillbench.agents._spec import (
-    AGENTS,
+from skillbench.agents._driver import AGENTS, OWN_DRIVERS, AgentDriver, driver_of, find_block
+from skillbench.agents._executable import (
     STRICT_VARIABLE,
-    AgentSpec,
-    Workspace,
     agent_available,
     agent_version,
     bin_variable,
@@ -68,41 +44,97 @@ from skillbench.agents._spec import (
     unverified_note,
     verified_versions,
 )
-from skillbench.agents._template import fill_template, make_template
-from skillbench.agents._warm import WARM_AGENTS, WarmAgent, warm_agent
+from skillbench.agents._fidelity import (
+    AgentFidelity,
+    RenderInputs,
+    TextComparison,
+    agent_fidelity,
+    compare_capture,
+    compare_text,
+    render_capture,
+    render_inputs,
+)
+from skillbench.agents._install import install_notes
+from skillbench.agents._listing_check import (
+    OWN_PARSERS,
+    ListingEntry,
+    listing_difference,
+    listing_entries,
+)
+from skillbench.agents._recorder import Recorder, Responder
+from skillbench.agents._request_template import fill_template, make_template
+from skillbench.agents._session import (
+    SESSION_AGENTS,
+    Role,
+    Script,
+    Session,
+    SessionAgent,
+    SessionRequest,
+    run_session,
+)
+from skillbench.agents._warm import WARM_PROTOCOLS, WarmAgent, WarmProtocol, warm_agent, warm_agents
+from skillbench.agents._wire import (
+    WIRES,
+    Recorded,
+    Relay,
+    Reply,
+    RequestText,
+    Upstream,
+    WireFormat,
+    objects,
+    wire_of,
+)
+from skillbench.agents._wire_responses import responses_tools
+from skillbench.agents._workspace import Workspace
+from skillbench.agentspec import AGENT_SPECS, AgentSpec
+
+
+def _add_driver(name: str, spec: AgentSpec) -> None:
+    AGENTS.register(name)(driver_of(spec))
+
+
+def _remove_driver(name: str, spec: AgentSpec) -> None:
+    AGENTS.remove(name)
+
+
+AGENT_SPECS.watch(_add_driver, _remove_driver)
 
 __all__ = [
     "AGENTS",
-    "LISTING_PARSERS",
+    "OWN_DRIVERS",
+    "OWN_PARSERS",
     "PROBE",
     "PROBE_USAGE",
     "SESSION_AGENTS",
     "STRICT_VARIABLE",
-    "WARM_AGENTS",
+    "WARM_PROTOCOLS",
+    "WIRES",
     "AgentCheck",
+    "AgentDriver",
     "AgentFidelity",
-    "AgentSpec",
     "Bridge",
     "BridgeCall",
     "Capture",
-    "ClaudeCodeSession",
-    "Comparison",
     "Installed",
     "ListingEntry",
     "Recorded",
     "Recorder",
+    "Relay",
     "RenderInputs",
     "Reply",
+    "RequestText",
     "Responder",
     "Role",
     "Script",
     "Session",
     "SessionAgent",
     "SessionRequest",
+    "TextComparison",
     "Turn",
     "Upstream",
     "WarmAgent",
-    "Wire",
+    "WarmProtocol",
+    "WireFormat",
     "Workspace",
     "agent_available",
     "agent_fidelity",
@@ -113,13 +145,16 @@ __all__ = [
     "check_all",
     "compare_capture",
     "compare_text",
+    "driver_of",
     "fill_template",
+    "find_block",
     "find_executable",
     "install_notes",
     "installed_agents",
     "kill_running_agents",
     "likely_cause",
     "listing_difference",
+    "listing_entries",
     "make_template",
     "map_agent_turns",
     "objects",
@@ -132,4 +167,6 @@ __all__ = [
     "unverified_note",
     "verified_versions",
     "warm_agent",
+    "warm_agents",
+    "wire_of",
 ]

@@ -22,18 +22,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from skillbench._errors import SkillbenchError
-from skillbench.agents._install import install_notes
-from skillbench.agents._recorder import Recorded, Recorder, Responder
-from skillbench.agents._spec import (
-    AGENTS,
-    AgentSpec,
-    Workspace,
+from skillbench.agents._driver import AGENTS, AgentDriver
+from skillbench.agents._executable import (
     agent_version,
     find_executable,
     unverified_note,
     using_executable,
 )
-from skillbench.agents._template import REQUEST_MARK, TEMPLATE, make_template
+from skillbench.agents._install import install_notes
+from skillbench.agents._recorder import Recorder, Responder
+from skillbench.agents._request_template import REQUEST_MARK, TEMPLATE, make_template
+from skillbench.agents._wire import Recorded
+from skillbench.agents._workspace import Workspace
 from skillbench.catalog import SourceSpec, parse_source_arg
 from skillbench.listing import AgentSnapshot, save_snapshot
 from skillbench.types import JsonObject, JsonValue
@@ -283,19 +283,19 @@ class Turn:
 
 
 def run_turn(
-    spec: AgentSpec,
+    driver: AgentDriver,
     executable: str,
     sources: Sequence[SourceSpec],
     workspace: Workspace,
     turn: Turn,
 ) -> tuple[list[Recorded], str]:
     """Lay out ``sources`` in ``workspace``, run one turn, return the requests and stdout."""
-    extra = spec.lay_out(sources, workspace)
-    spec.configure(workspace, turn.settings, turn.usage)
+    extra = driver.lay_out(sources, workspace)
+    driver.configure(workspace, turn.settings, turn.usage)
     with Recorder(turn.responder) as recorder:
-        command = spec.command(executable, turn.prompt, turn.model, recorder.base_url)
+        command = driver.command(executable, turn.prompt, turn.model, recorder.base_url)
         command += extra + list(turn.args)
-        environment = {**spec.environment(workspace, recorder.base_url), **turn.env}
+        environment = {**driver.environment(workspace, recorder.base_url), **turn.env}
         output = _run(command, environment, workspace.project, turn.timeout)
         return list(recorder.requests), output
 
@@ -331,8 +331,8 @@ def capture_turn(
     (built-in skills, framing, tools) into ``Capture.snapshot``. A release the profile was
     not verified against is noted (refused under ``--strict-agents``).
     """
-    spec = AGENTS.get(agent)
-    executable = find_executable(spec)
+    driver = AGENTS.get(agent)
+    executable = find_executable(driver)
     version = agent_version(executable)
     unverified = unverified_note(agent, version)
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
@@ -340,24 +340,24 @@ def capture_turn(
         model, dict(settings or {}), dict(env or {}), dict(usage or {}), prompt, timeout, responder
     )
     with _workspace(workdir) as workspace, install_notes() as notes:
-        requests, output = run_turn(spec, executable, specs, workspace, turn)
-        main = spec.main_request(requests).body
+        requests, output = run_turn(driver, executable, specs, workspace, turn)
+        main = driver.main_request(requests).body
         own = None
         if snapshot:
             with _workspace(None) as empty:
                 bare_turn = Turn(model, turn.settings, turn.env, {}, REQUEST_MARK, timeout, None)
-                bare, _ = run_turn(spec, executable, [], empty, bare_turn)
-                body = spec.main_request(bare).body
-                own = spec.snapshot(version, body, empty)
-                template = make_template(body, spec.listing(body))
+                bare, _ = run_turn(driver, executable, [], empty, bare_turn)
+                body = driver.main_request(bare).body
+                own = driver.snapshot(version, body, empty)
+                template = make_template(body, driver.listing(body))
                 own = replace(own, texts={**own.texts, TEMPLATE: template})
         return Capture(
             agent=agent,
             version=version,
             requests=tuple(requests),
             request=main,
-            listing=spec.listing(main),
-            tools=tuple(spec.tools(main)),
+            listing=driver.listing(main),
+            tools=tuple(driver.tools(main)),
             workspace=workspace,
             model=model,
             settings=turn.settings,

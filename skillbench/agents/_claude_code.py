@@ -1,10 +1,10 @@
-"""Driving Claude Code offline: where it looks for skills and where its listing sits.
+"""Claude Code's own capture rules (its record: ``skillbench.agentspec``).
 
-Verified against Claude Code 2.1.328: it posts ``/v1/messages?beta=true`` (streamed) to
-``ANTHROPIC_BASE_URL``; the listing is a section of a system-role message (for older models
-such as claude-sonnet-4-6, a ``<system-reminder>`` in the user's turn), opened by
-``The following skills are available for use with the Skill tool:`` and followed by the
-user's skills, then the agent's built-in ones.
+What no record says: the listing is a section of a system-role message (for older models, a
+``<system-reminder>`` in the user's turn) found by its header and its entries; plugin and
+additional-directory sources are given on the command line; the usage history lives in
+``~/.claude.json``; and a snapshot takes two more bare turns (the built-ins' texts uncut, and
+which of them a budget never shortens) and the window the CLI reports.
 """
 
 from __future__ import annotations
@@ -12,15 +12,20 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from skillbench._errors import SkillbenchError
-from skillbench.agents._install import Installer
-from skillbench.agents._recorder import Recorded, objects
-from skillbench.agents._spec import AGENTS, Workspace, base_environment, copy_skills
+from skillbench.agents._driver import OWN_DRIVERS, AgentDriver
+from skillbench.agents._install import Installer, install_skills
+from skillbench.agents._listing_check import OWN_PARSERS, ListingEntry
+from skillbench.agents._session import SESSION_AGENTS
+from skillbench.agents._warm import WARM_PROTOCOLS, WarmAgent
+from skillbench.agents._wire import Reply, objects
+from skillbench.agents._workspace import Workspace
+from skillbench.agentspec import CLAUDE_CODE
 from skillbench.catalog import SourceSpec
 from skillbench.listing import FIXED_BUILTINS, AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.types import JsonObject, JsonValue
@@ -31,9 +36,9 @@ if TYPE_CHECKING:
 HEADER = "The following skills are available for use with the Skill tool:"
 REMINDER_CLOSE = "\n</system-reminder>"
 """Older models get the listing as a reminder in the user's turn; the tag is not listing."""
-UNCAPPED = {"skillListingMaxDescChars": 1_000_000}
+UNCUT_SETTINGS = {"skillListingMaxDescChars": 1_000_000}
 """Settings under which the built-ins' texts reach the listing uncut."""
-BUDGET_VARIABLE = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
+BUDGET_VARIABLE = CLAUDE_CODE.launch.budget_variable or ""
 """The listing's budget in characters, over any fraction of the window."""
 TINY_BUDGET = {BUDGET_VARIABLE: "1"}
 """Under a one-character budget only the built-ins that never lose their text keep it."""
@@ -46,25 +51,12 @@ SETTING_OPTIONS = {
 _ENTRY_START = re.compile(r"\n(?=- [^\s:]+(?: \([^)\n]*\))?(?::|\n|$))")
 
 
-def _texts(content: Any) -> list[str]:
-    if isinstance(content, str):
-        return [content]
-    if isinstance(content, list):
-        return [
-            b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
-        ]
-    return []
-
-
-def listing_section(body: JsonObject) -> str | None:
-    """The listing section of a Messages request: from its header through the last entry.
+def listing_section(texts: Iterable[str]) -> str | None:
+    """The listing section of a request's texts: from its header through the last entry.
 
     Sections of the system message are separated by blank lines; the listing runs from the
     header over the blank line after it up to the first paragraph that is not an entry.
     """
-    texts = _texts(body.get("system"))
-    for message in objects(body.get("messages")):
-        texts.extend(_texts(message.get("content")))
     for text in texts:
         start = text.find(HEADER)
         if start < 0:
@@ -79,13 +71,17 @@ def listing_section(body: JsonObject) -> str | None:
     return None
 
 
-def context_window(output: str) -> int | None:
-    """The context window ``claude -p --output-format json`` reports for the model it used."""
+def context_window(output: str, model: str | None = None) -> int | None:
+    """The context window ``claude -p --output-format json`` reports (``modelUsage``) for
+    ``model``, else for the first model it used."""
     try:
         usage = json.loads(output).get("modelUsage") or {}
     except (json.JSONDecodeError, AttributeError):
         return None
-    windows = [m.get("contextWindow") for m in usage.values() if isinstance(m, dict)]
+    if not isinstance(usage, dict):
+        return None
+    entries = [usage[model]] if model in usage else list(usage.values())
+    windows = [m.get("contextWindow") for m in entries if isinstance(m, dict)]
     return next((w for w in windows if isinstance(w, int)), None)
 
 
@@ -101,88 +97,45 @@ def parse_entries(listing: str) -> list[tuple[str, str]]:
     return entries
 
 
-@dataclass(frozen=True)
-class ClaudeCode:
-    name: str = "claude-code"
-    executable: str = "claude"
-    npm_package: str = "@anthropic-ai/claude-code"
-    verified_version: str = "2.1.328"
+@OWN_DRIVERS.register(CLAUDE_CODE.name)
+class ClaudeCodeDriver(AgentDriver):
+    """See the module docstring."""
 
     def lay_out(self, sources: Sequence[SourceSpec], workspace: Workspace) -> list[str]:
         plugins = [s.path for s in sources if s.kind == "plugin"]
         if len(plugins) > 1:
             raise SkillbenchError(
-                f"plugin={plugins[1]}: Claude Code {self.verified_version} loads only the first "
-                "--plugin-dir of a non-interactive turn; capture one plugin at a time"
+                f"plugin={plugins[1]}: Claude Code loads only the first --plugin-dir of a "
+                "non-interactive turn; capture one plugin at a time"
             )
         args: list[str] = []
+        own = [s for s in sources if s.kind not in ("plugin", "extra")]
+        super().lay_out(own, workspace)
         for source in sources:
-            if source.kind == "project":
-                copy_skills(source, workspace.project / ".claude" / "skills", workspace)
-            elif source.kind == "user":
-                copy_skills(source, workspace.home / ".claude" / "skills", workspace)
-            elif source.kind == "plugin":
+            if source.kind == "plugin":
                 args += ["--plugin-dir", str(_plugin(source, workspace))]
             elif source.kind == "extra":
                 extra = workspace.home.parent / "extra" / Path(source.path).name
-                copy_skills(source, extra / ".claude" / "skills", workspace)
+                holding = workspace.home.parent / "linked"
+                install_skills(Path(source.path), extra / ".claude" / "skills", holding)
                 args += ["--add-dir", str(extra)]
-            else:
-                raise SkillbenchError(
-                    f"{source.kind}={source.path}: Claude Code has no folder for {source.kind} "
-                    "skills that a capture can fill (its built-in skills come from the agent)"
-                )
         return args
 
     def configure(
         self, workspace: Workspace, settings: JsonObject, usage: Mapping[str, int]
     ) -> None:
-        if settings:
-            path = workspace.home / ".claude" / "settings.json"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(dict(settings), indent=2), encoding="utf-8")
+        super().configure(workspace, settings, {})
         if usage:
             now = int(time.time() * 1000)
             history = {name: {"usageCount": n, "lastUsedAt": now} for name, n in usage.items()}
             path = workspace.home / ".claude.json"
             path.write_text(json.dumps({"skillUsage": history}, indent=2), encoding="utf-8")
 
-    def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
-        command = [executable, "-p", prompt, "--output-format", "json"]
-        return command + (["--model", model] if model else [])
-
-    def environment(self, workspace: Workspace, base_url: str) -> dict[str, str]:
-        return {
-            **base_environment(),
-            "HOME": str(workspace.home),
-            "ANTHROPIC_BASE_URL": base_url,
-            "ANTHROPIC_API_KEY": "skillbench-capture",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        }
-
-    def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        for recorded in requests:
-            if listing_section(recorded.body) is not None:
-                return recorded
-        raise SkillbenchError("claude-code sent no request carrying a skill listing")
-
-    def listing(self, body: JsonObject) -> str:
-        section = listing_section(body)
-        if section is None:
-            raise SkillbenchError("claude-code: the request carries no skill listing")
-        return section
-
-    def tools(self, body: JsonObject) -> list[JsonObject]:
-        return objects(body.get("tools"))
+    def block(self, body: JsonObject) -> str | None:
+        return listing_section(t.text for t in self.wire.texts(body))
 
     def installed(self, workspace: Workspace) -> list[SourceSpec]:
-        found = [
-            SourceSpec(str(workspace.project / ".claude" / "skills"), "project"),
-            SourceSpec(str(workspace.home / ".claude" / "skills"), "user"),
-        ]
+        found = super().installed(workspace)
         plugins = workspace.home.parent / "plugins"
         if plugins.is_dir():
             found += [SourceSpec(str(p), "plugin") for p in sorted(plugins.iterdir())]
@@ -195,7 +148,7 @@ class ClaudeCode:
 
     def render_options(self, capture: Capture) -> RenderOptions:
         """The window the CLI reported, the snapshot, and every setting and variable of the
-        capture that the profile models (``SETTING_OPTIONS``, ``BUDGET_VARIABLE``)."""
+        capture that the profile models (``SETTING_OPTIONS``, the budget variable)."""
         options: dict[str, JsonValue | AgentSnapshot] = {}
         model = capture.request.get("model") or capture.model
         if isinstance(model, str):
@@ -220,35 +173,22 @@ class ClaudeCode:
         from skillbench.agents._capture import capture_agent
 
         model = str(body.get("model")) if body.get("model") else None
-        full = capture_agent(self.name, model=model, settings=UNCAPPED, snapshot=False)
+        full = capture_agent(self.name, model=model, settings=UNCUT_SETTINGS, snapshot=False)
         tiny = capture_agent(self.name, model=model, env=TINY_BUDGET, snapshot=False)
-        listing = self.listing(body)
-        texts = {f"system.{i}": t for i, t in enumerate(_texts(body.get("system")))}
-        texts["listing_header"] = listing.partition("\n\n")[0]
+        snap = super().snapshot(version, body, workspace)
+        texts = {k: v for k, v in snap.texts.items() if k.startswith("system.")}
+        texts["listing_header"] = self.listing(body).partition("\n\n")[0]
         texts[FIXED_BUILTINS] = "\n".join(n for n, d in parse_entries(tiny.listing) if d)
         skill_tool = next((t for t in self.tools(body) if t.get("name") == "Skill"), None)
         if skill_tool is not None:
             texts["skill_tool_description"] = str(skill_tool.get("description", ""))
-        return AgentSnapshot(
-            agent=self.name,
-            version=version,
+        return replace(
+            snap,
             builtin_skills=tuple(BuiltinSkill(n, d) for n, d in parse_entries(full.listing)),
             texts=texts,
-            tools=tuple(self.tools(body)),
             model=model,
-            context_window=_context_window(full.output, model),
+            context_window=context_window(full.output, model),
         )
-
-
-def _context_window(output: str, model: str | None) -> int | None:
-    """The model's context window from the CLI's JSON result (``modelUsage``)."""
-    try:
-        usage = json.loads(output).get("modelUsage") or {}
-    except (json.JSONDecodeError, AttributeError):
-        return None
-    entry = usage.get(model) if model in usage else next(iter(usage.values()), None)
-    window = entry.get("contextWindow") if isinstance(entry, dict) else None
-    return window if isinstance(window, int) else None
 
 
 def _plugin(source: SourceSpec, workspace: Workspace) -> Path:
@@ -265,4 +205,58 @@ def _plugin(source: SourceSpec, workspace: Workspace) -> Path:
     return target
 
 
-AGENTS.register("claude-code")(ClaudeCode())
+class ClaudeCodeWarm:
+    """``-p --input-format stream-json --output-format stream-json`` reads user messages from
+    stdin and ends each turn with a ``result`` event; a ``/clear`` message between requests
+    starts a new session."""
+
+    def command(self, driver: AgentDriver, executable: str, base_url: str) -> list[str]:
+        streams = ["--input-format", "stream-json", "--output-format", "stream-json"]
+        return [executable, "-p", *streams, "--verbose"]
+
+    def start(self, warm: WarmAgent) -> None:
+        return None
+
+    def ask(self, warm: WarmAgent, prompt: str) -> None:
+        if warm.turns:
+            self._turn(warm, "/clear")
+        self._turn(warm, prompt)
+
+    def _turn(self, warm: WarmAgent, text: str) -> None:
+        warm.send({"type": "user", "message": {"role": "user", "content": text}})
+        warm.until(lambda m: m.get("type") == "result")
+
+
+SUBAGENT_MARK = "cc_is_subagent=true"
+"""Claude Code tags a sub-agent's requests so in the billing line opening its system prompt."""
+
+
+@dataclass(frozen=True)
+class ClaudeCodeSession:
+    """``--session-id`` starts a conversation, ``--resume`` continues it; a forked skill's
+    sub-agent posts to the same endpoint with its own system prompt."""
+
+    settings: JsonObject = field(default_factory=lambda: {"permissions": {"allow": ["Skill"]}})
+    skill_tool: str = "Skill"
+
+    def turn_args(self, session_id: str, first: bool) -> list[str]:
+        return ["--session-id" if first else "--resume", session_id]
+
+    def is_subagent(self, body: JsonObject) -> bool:
+        system = body.get("system")
+        texts = [system] if isinstance(system, str) else [b.get("text") for b in objects(system)]
+        return any(isinstance(t, str) and SUBAGENT_MARK in t for t in texts)
+
+    def skill_call(self, name: str, args: str | None) -> Reply:
+        arguments = {"skill": name} if args is None else {"skill": name, "args": args}
+        return Reply(tool=self.skill_tool, raw_arguments=json.dumps(arguments))
+
+
+WARM_PROTOCOLS.register(CLAUDE_CODE.name)(ClaudeCodeWarm())
+SESSION_AGENTS.register(CLAUDE_CODE.name)(ClaudeCodeSession())
+
+
+@OWN_PARSERS.register(CLAUDE_CODE.name)
+def listed_entries(listing: str) -> list[ListingEntry]:
+    """The ``- name: text`` entries of a listing (names-only entries: empty text)."""
+    return [ListingEntry(name, text) for name, text in parse_entries(listing)]

@@ -19,8 +19,9 @@ from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents._capture import capture_agent, map_agent_turns
+from skillbench.agents._driver import AGENTS
+from skillbench.agents._executable import agent_version, bin_variable, find_executable
 from skillbench.agents._fidelity import AgentFidelity, compare_capture
-from skillbench.agents._spec import AGENTS, agent_version, bin_variable, find_executable
 from skillbench.catalog import SourceSpec
 from skillbench.listing import PROFILES
 from skillbench.types import JsonObject

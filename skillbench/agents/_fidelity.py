@@ -13,13 +13,13 @@ from skillbench.agents._capture import (
     temporary_folder,
     terminated_as_interrupt,
 )
-from skillbench.agents._spec import AGENTS
+from skillbench.agents._driver import AGENTS
 from skillbench.catalog import SourceSpec, load_catalog, parse_source_arg
 from skillbench.listing import PROFILES, Listing, Profile, RenderOptions, render_listing
 from skillbench.types import JsonObject
 
 
-class Comparison(NamedTuple):
+class TextComparison(NamedTuple):
     """Where a recorded listing and skillbench's rendering part ways.
 
     Attributes:
@@ -34,17 +34,17 @@ class Comparison(NamedTuple):
     compared_bytes: int
 
 
-def compare_text(recorded: str, rendered: str) -> Comparison:
+def compare_text(recorded: str, rendered: str) -> TextComparison:
     """Compare two listings byte for byte."""
     a, b = recorded.encode("utf-8"), rendered.encode("utf-8")
     if a == b:
-        return Comparison(None, (), len(b))
+        return TextComparison(None, (), len(b))
     pairs = zip(a, b, strict=False)
     first = next((i for i, (x, y) in enumerate(pairs) if x != y), min(len(a), len(b)))
     diff = difflib.unified_diff(
         recorded.splitlines(), rendered.splitlines(), "recorded", "skillbench", n=0, lineterm=""
     )
-    return Comparison(first, tuple(diff), len(b))
+    return TextComparison(first, tuple(diff), len(b))
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class AgentFidelity:
     version: str
     listing: str
     rendered: str
-    comparison: Comparison
+    comparison: TextComparison
     notes: tuple[str, ...]
 
     @property
@@ -123,11 +123,11 @@ def release_profile(capture: Capture) -> tuple[Profile, tuple[str, ...]]:
 def render_inputs(capture: Capture, profile: Profile | None = None) -> RenderInputs:
     """The render inputs of ``capture`` (see ``RenderInputs``), with the profile of the
     captured release unless ``profile`` is given."""
-    spec = AGENTS.get(capture.agent)
+    driver = AGENTS.get(capture.agent)
     release_notes: tuple[str, ...] = ()
     if profile is None:
         profile, release_notes = release_profile(capture)
-    wanted = spec.render_options(capture)
+    wanted = driver.render_options(capture)
     options = {k: v for k, v in wanted.items() if k in profile.options}
     notes = [
         f"profile {profile.name!r} has no option {k!r}: rendered without it"
@@ -136,7 +136,7 @@ def render_inputs(capture: Capture, profile: Profile | None = None) -> RenderInp
     ]
     return RenderInputs(
         profile=profile.name,
-        sources=tuple(spec.installed(capture.workspace)),
+        sources=tuple(driver.installed(capture.workspace)),
         options=options,
         scores={name: float(count) for name, count in capture.usage.items()},
         ordering=profile.ordering,

@@ -189,19 +189,20 @@ def skill_folders(root: Path) -> Iterator[tuple[Path, tuple[str, ...], bool]]:
                 queue.append((Path(entry.path), parts))
 
 
-def install_skills(source: Path, target: Path, holding: Path, *, flatten: bool) -> None:
-    """Install every skill folder under ``source`` into ``target``: one level deep by its own
-    name (``flatten``, Claude Code) or at its place below ``source`` (Codex scans its roots
-    recursively). Two skill folders landing on one path are an error, never an overwrite."""
+def install_skills(source: Path, target: Path, holding: Path) -> None:
+    """Install every outermost skill folder under ``source`` into ``target`` by its own name,
+    as a user installs a collection of skills (every agent is given the same folders); what
+    lies inside a skill folder, nested skills included, travels with it, and the agent's own
+    discovery decides what it finds there. Two skill folders landing on one path are an
+    error, never an overwrite."""
     root = source.expanduser()
     if not root.is_dir():
         raise SkillbenchError(f"{source}: not a folder of skills")
     installer = Installer(holding)
     target.mkdir(parents=True, exist_ok=True)
     found = list(skill_folders(root))
-    for folder, rel, is_link in found:
-        place = (folder.name,) if flatten or not rel else rel
-        destination = target.joinpath(*place)
+    for folder, _, is_link in found:
+        destination = target / folder.name
         if os.path.lexists(destination):
             raise SkillbenchError(
                 f"{folder}: a skill folder named {folder.name!r} already came from another source"
@@ -209,7 +210,6 @@ def install_skills(source: Path, target: Path, holding: Path, *, flatten: bool) 
         if not is_link:
             installer.copy_folder(folder, destination)
             installer.installed[os.path.realpath(folder)] = destination
-    for folder, rel, is_link in found:
+    for folder, _, is_link in found:
         if is_link:
-            place = (folder.name,) if flatten or not rel else rel
-            installer.linked_skill(folder, target.joinpath(*place))
+            installer.linked_skill(folder, target / folder.name)

@@ -1,24 +1,24 @@
 """The listing an agent really sent, entry by entry, against the one a cell rendered.
 
 Both texts are in the agent's own format (the cell's profile renders it), so one parser per
-agent reads both into ``(name, text)`` entries. What cannot agree by construction is left
-out: the agent's own built-in skills (the render has them only with a snapshot) and Codex's
-``(file: …)`` paths (the agent's point into its temporary workspace). The first entry where
-the two part ways is the mismatch, in words.
+agent reads both into ``(name, text)`` entries: the elements of its listing format, or a
+parser of its own. What cannot agree by construction is left out: the agent's own built-in
+skills (the render has them only with a snapshot) and paths into the agent's temporary
+workspace. The first entry where the two part ways is the mismatch, in words.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
-from skillbench.agents._claude_code import parse_entries
-from skillbench.agents._codex import CLOSE
+from skillbench._registry import Registry
+from skillbench.agentspec import AGENT_SPECS
+from skillbench.listing import parse_elements
+from skillbench.listing._raw import unescape_xml
 
 SHOWN = 60
 """Characters of an entry's text quoted in a mismatch."""
-_CODEX_ENTRY = re.compile(r"^- (?P<name>[^:\n]+?)(?:: (?P<text>.*?))?(?: \(file: [^)\n]*\))?$")
 
 
 class ListingEntry(NamedTuple):
@@ -28,28 +28,24 @@ class ListingEntry(NamedTuple):
     text: str
 
 
-def _claude_code(listing: str) -> list[ListingEntry]:
-    return [ListingEntry(name, text) for name, text in parse_entries(listing)]
+OWN_PARSERS: Registry[Callable[[str], list[ListingEntry]]] = Registry("listing parser")
+"""Agent name → how its listing reads, for an agent whose record has no listing format."""
 
 
-def _codex(listing: str) -> list[ListingEntry]:
-    """The ``### Available skills`` lines, paths left out."""
-    _, _, section = listing.partition("### Available skills\n")
-    entries = []
-    for line in section.removesuffix(CLOSE).splitlines():
-        if line.startswith("#"):
-            break
-        found = _CODEX_ENTRY.match(line)
-        if found:
-            entries.append(ListingEntry(found["name"], found["text"] or ""))
+def listing_entries(agent: str, listing: str) -> list[ListingEntry]:
+    """The entries of ``listing`` as ``agent`` writes it: its own parser, else the elements
+    of its listing format (text unescaped), then any skills its overflow line names."""
+    spec = AGENT_SPECS.get(agent)
+    fmt = spec.listing
+    if fmt is None:
+        return OWN_PARSERS.get(agent)(listing)
+    plain = unescape_xml if fmt.escape != "none" else str
+    entries = [ListingEntry(plain(e.name), plain(e.text)) for e in parse_elements(fmt, listing)]
+    if fmt.overflow is not None:
+        _, found, rest = listing.partition(fmt.overflow.names_prefix)
+        names = rest.split("\n", 1)[0] if found else ""
+        entries += [ListingEntry(n, "") for n in names.split(", ") if n]
     return entries
-
-
-LISTING_PARSERS: dict[str, Callable[[str], list[ListingEntry]]] = {
-    "claude-code": _claude_code,
-    "codex": _codex,
-}
-"""Agents whose listings a live run compares, and how each listing reads."""
 
 
 def listing_difference(
@@ -58,10 +54,9 @@ def listing_difference(
     """Where the listing ``agent`` sent first differs from the ``rendered`` one, in words
     (None when they list the same skills with the same text); ``builtins`` are the names
     of the agent's own skills, left out on both sides."""
-    parse = LISTING_PARSERS[agent]
     return first_difference(
-        [e for e in parse(sent) if e.name not in builtins],
-        [e for e in parse(rendered) if e.name not in builtins],
+        [e for e in listing_entries(agent, sent) if e.name not in builtins],
+        [e for e in listing_entries(agent, rendered) if e.name not in builtins],
     )
 
 

@@ -9,17 +9,19 @@ agent started) and answers with a fixed ``Reply``. Nothing reaches the network.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, NamedTuple, Protocol
 
 from skillbench._registry import Registry
 from skillbench.agents._capture import DEFAULT_TIMEOUT, Turn, run_turn
-from skillbench.agents._recorder import Recorded, Reply, Responder, objects
-from skillbench.agents._spec import AGENTS, Workspace, agent_version, find_executable
+from skillbench.agents._driver import AGENTS
+from skillbench.agents._executable import agent_version, find_executable
+from skillbench.agents._recorder import Responder
+from skillbench.agents._wire import Recorded, Reply
+from skillbench.agents._workspace import Workspace
 from skillbench.catalog import SourceSpec
 from skillbench.types import JsonObject
 
@@ -87,30 +89,6 @@ class SessionAgent(Protocol):
 SESSION_AGENTS: Registry[SessionAgent] = Registry("session agent")
 """Agents whose CLI can hold a conversation over several non-interactive turns."""
 
-SUBAGENT_MARK = "cc_is_subagent=true"
-"""Claude Code tags a sub-agent's requests so in the billing line opening its system prompt."""
-
-
-@dataclass(frozen=True)
-class ClaudeCodeSession:
-    """Claude Code 2.1.328: ``--session-id`` starts a conversation, ``--resume`` continues it;
-    a forked skill's sub-agent posts to the same endpoint with its own system prompt."""
-
-    settings: JsonObject = field(default_factory=lambda: {"permissions": {"allow": ["Skill"]}})
-    skill_tool: str = "Skill"
-
-    def turn_args(self, session_id: str, first: bool) -> list[str]:
-        return ["--session-id" if first else "--resume", session_id]
-
-    def is_subagent(self, body: JsonObject) -> bool:
-        system = body.get("system")
-        texts = [system] if isinstance(system, str) else [b.get("text") for b in objects(system)]
-        return any(isinstance(t, str) and SUBAGENT_MARK in t for t in texts)
-
-    def skill_call(self, name: str, args: str | None) -> Reply:
-        arguments = {"skill": name} if args is None else {"skill": name, "args": args}
-        return Reply(tool=self.skill_tool, raw_arguments=json.dumps(arguments))
-
 
 def _responder(
     turn: int, support: SessionAgent, script: Script, sink: list[SessionRequest]
@@ -156,6 +134,3 @@ def run_session(
         turn = Turn(model, dict(support.settings), {}, {}, prompt, timeout, respond, args)
         run_turn(spec, executable, [], workspace, turn)
     return Session(agent, version, tuple(prompts), tuple(requests), workspace)
-
-
-SESSION_AGENTS.register("claude-code")(ClaudeCodeSession())

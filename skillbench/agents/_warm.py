@@ -1,15 +1,10 @@
 """Warm agents: one CLI process answering many independent requests, a fresh conversation each.
 
-A live decision today starts the agent's CLI for one turn, and starting it costs far more than
-the model call. Two shipped CLIs can instead take request after request in one process:
-
-- Claude Code: ``-p --input-format stream-json --output-format stream-json`` reads user
-  messages from stdin and ends each turn with a ``result`` event; a ``/clear`` message between
-  requests starts a new session, whose model call carries nothing of the previous request and
-  lists the skills again.
-- Codex: ``codex app-server`` speaks JSON-RPC on stdio; each request gets its own
-  ``thread/start`` (``ephemeral``: nothing saved) and ``turn/start``, which ends with a
-  ``turn/completed`` notification.
+A live decision starts the agent's CLI for one turn, and starting it costs far more than the
+model call. Some CLIs can instead take request after request in one process, each a new
+conversation whose model call carries nothing of the previous request and lists the skills
+again; how is the agent's own ``WarmProtocol`` (``WARM_PROTOCOLS``, registered beside its
+driver), and its record says it has one (``Live.warm``).
 
 The installed skills, the budget setting and the environment belong to the process, so one
 warm process serves requests whose listing is the same: a cell whose listing does not follow
@@ -25,17 +20,42 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import Protocol
 
 from skillbench._errors import SkillbenchError
+from skillbench._registry import Registry
 from skillbench.agents._capture import start_agent, stop_agent
-from skillbench.agents._recorder import Recorded, Recorder
-from skillbench.agents._spec import AGENTS, Workspace
+from skillbench.agents._driver import AGENTS, AgentDriver
+from skillbench.agents._recorder import Recorder
+from skillbench.agents._wire import Recorded
+from skillbench.agents._workspace import Workspace
+from skillbench.agentspec import AGENT_SPECS
+from skillbench.types import JsonObject
 
-WARM_AGENTS = ("claude-code", "codex")
-"""Agents whose CLI can answer independent requests in one process."""
-EPHEMERAL = {"ephemeral": True}
-"""A thread the app server saves nothing of."""
+
+class WarmProtocol(Protocol):
+    """How one agent's CLI takes request after request on stdin and stdout."""
+
+    def command(self, driver: AgentDriver, executable: str, base_url: str) -> list[str]:
+        """The command of the warm process (its turn's own arguments are added after)."""
+        ...
+
+    def start(self, warm: WarmAgent) -> None:
+        """Whatever the process needs before its first request."""
+        ...
+
+    def ask(self, warm: WarmAgent, prompt: str) -> None:
+        """Run ``prompt`` as a new conversation, until its turn ends."""
+        ...
+
+
+WARM_PROTOCOLS: Registry[WarmProtocol] = Registry("warm protocol")
+"""Agent name → how its CLI answers request after request in one process."""
+
+
+def warm_agents() -> tuple[str, ...]:
+    """Agents whose CLI can answer independent requests in one process."""
+    return tuple(spec.name for spec in AGENT_SPECS.values() if spec.live.warm)
 
 
 class WarmAgent:
@@ -55,46 +75,32 @@ class WarmAgent:
         env: Mapping[str, str] | None = None,
         args: Sequence[str] = (),
     ) -> None:
-        if agent not in WARM_AGENTS:
-            raise SkillbenchError(f"{agent} has no warm mode; known: {', '.join(WARM_AGENTS)}")
-        spec = AGENTS.get(agent)
+        if agent not in warm_agents():
+            known = ", ".join(warm_agents())
+            raise SkillbenchError(f"{agent} has no warm mode; known: {known}")
+        driver = AGENTS.get(agent)
         self.agent = agent
+        self.protocol = WARM_PROTOCOLS.get(agent)
         self.recorder = recorder
         self.timeout = timeout
         self.workspace = workspace
         self.turns = 0
-        self._ids = 0
-        if agent == "claude-code":
-            streams = ["--input-format", "stream-json", "--output-format", "stream-json"]
-            command = [executable, "-p", *streams, "--verbose"]
-        else:  # the provider overrides of ``codex exec``, given to the app server
-            once = spec.command(executable, "", None, recorder.base_url)
-            command = [executable, "app-server", *once[3 : once.index("--")]]
-        env = {**spec.environment(workspace, recorder.base_url), **(env or {})}
+        self.ids = 0
+        command = self.protocol.command(driver, executable, recorder.base_url)
+        env = {**driver.environment(workspace, recorder.base_url), **(env or {})}
         self.process = start_agent([*command, *args], env, workspace.project, talk=True)
-        self.lines: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self.lines: queue.SimpleQueue[JsonObject] = queue.SimpleQueue()
         threading.Thread(target=self._read, daemon=True).start()
-        if agent == "codex":
-            try:
-                self._call("initialize", {"clientInfo": {"name": "skillbench", "version": "0"}})
-                self._send({"jsonrpc": "2.0", "method": "initialized"})
-            except (SkillbenchError, OSError):
-                self.close()
-                raise
+        try:
+            self.protocol.start(self)
+        except (SkillbenchError, OSError):
+            self.close()
+            raise
 
     def ask(self, prompt: str) -> list[Recorded]:
         """Run ``prompt`` as a new conversation; the model requests it made."""
         before = len(self.recorder.requests)
-        if self.agent == "claude-code":
-            if self.turns:
-                self._claude_turn("/clear")
-            self._claude_turn(prompt)
-        else:
-            started = self._call("thread/start", {"cwd": str(self.workspace.project)} | EPHEMERAL)
-            thread = started["thread"]["id"]
-            message = [{"type": "text", "text": prompt}]
-            self._call("turn/start", {"threadId": thread, "input": message})
-            self._until(lambda m: m.get("method") == "turn/completed")
+        self.protocol.ask(self, prompt)
         self.turns += 1
         return self.recorder.requests[before:]
 
@@ -106,26 +112,25 @@ class WarmAgent:
             self.process.wait(timeout=10)
         stop_agent(self.process)
 
-    def _claude_turn(self, text: str) -> None:
-        self._send({"type": "user", "message": {"role": "user", "content": text}})
-        self._until(lambda m: m.get("type") == "result")
-
-    def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        self._ids += 1
-        ident = self._ids
-        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
-        answer = self._until(lambda m: m.get("id") == ident and "method" not in m)
+    def call(self, method: str, params: JsonObject) -> JsonObject:
+        """One JSON-RPC call and its result."""
+        self.ids += 1
+        ident = self.ids
+        self.send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        answer = self.until(lambda m: m.get("id") == ident and "method" not in m)
         if "error" in answer:
-            raise SkillbenchError(f"{self.agent} app-server {method}: {answer['error']}")
-        result: dict[str, Any] = answer["result"]
-        return result
+            raise SkillbenchError(f"{self.agent} (warm) {method}: {answer['error']}")
+        result = answer.get("result")
+        return result if isinstance(result, dict) else {}
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def send(self, message: JsonObject) -> None:
+        """One JSON line to the process."""
         assert self.process.stdin is not None
         self.process.stdin.write(json.dumps(message) + "\n")
         self.process.stdin.flush()
 
-    def _until(self, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    def until(self, done: Callable[[JsonObject], bool]) -> JsonObject:
+        """The first message from the process that ``done`` accepts."""
         while True:
             try:
                 message = self.lines.get(timeout=self.timeout)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from skillbench.authoring._rules import AGENT_HIDES, DISABLE_IGNORED, NOT_FOUND, Finding
 from skillbench.catalog import SourceSpec
-from skillbench.listing import AGENT_FOLDERS, SHOWN_STATUSES, agent_views
+from skillbench.listing import SHOWN_STATUSES, agent_folders, agent_views
 
 KeyLine = Callable[[str | None, str], int | None]
 """The line of a frontmatter key in a file (None: unknown)."""
@@ -20,8 +20,9 @@ KeyLine = Callable[[str | None, str], int | None]
 def _widest(agents: Sequence[str]) -> tuple[str, list[str]]:
     """The project folder read by the most of ``agents``, and those agents."""
     readers: dict[str, list[str]] = defaultdict(list)
+    folders = agent_folders()
     for agent in agents:
-        for folder in AGENT_FOLDERS.get(agent, {}).get("project", ()):
+        for folder in folders.get(agent, {}).get("project", ()):
             readers[folder].append(agent)
     best = max(readers, key=lambda f: len(readers[f]), default=".agents/skills")
     return best, readers.get(best, [])

@@ -226,28 +226,29 @@ NOT_FOUND = _rule(
     "agent-never-finds",
     "warning",
     "the skill lies in a folder some agents never read",
-    """Each agent reads its own skills folders: ``.claude/skills`` is read by Claude Code,
-    Copilot CLI, opencode and Crush but not by Codex, Gemini CLI or Qwen Code; ``.github/skills``
-    only by Copilot CLI. The message names the agents that would never see the skill and a
-    folder they all read (``.agents/skills`` is the widest).""",
+    """Each agent reads its own skills folders (``skillbench capture --help`` lists them):
+    ``.claude/skills`` is read by some agents and not by others, and an agent's own folder by
+    that agent alone. The message names the agents that would never see the skill and a
+    folder most of them read (``.agents/skills`` is the widest).""",
 )
 AGENT_HIDES = _rule(
     "SB802",
     "agent-rejects",
     "warning",
     "an agent's own rules leave the skill out",
-    """An agent loads the folder but its rules drop this skill: Copilot CLI 1.0.102 does not
-    load a skill whose description is over 1,024 characters, Codex and Gemini CLI read only
-    ``SKILL.md`` files. The message names the agent, its version and the rule.""",
+    """An agent loads the folder but its rules drop this skill: one does not load a skill
+    whose description is over 1,024 characters, another reads only ``SKILL.md`` files, one
+    nested in another skill's folder, or named against its rule. The message names the
+    agent, its version and the rule.""",
 )
 DISABLE_IGNORED = _rule(
     "SB803",
     "disable-not-read",
     "warning",
     "`disable-model-invocation` is not read by some agents",
-    """Claude Code and Copilot CLI keep a skill with ``disable-model-invocation: true`` out
-    of the model's listing; Gemini CLI 0.61.0 and Codex do not read the field, so their
-    model sees the skill and may call it on its own.""",
+    """Some agents keep a skill with ``disable-model-invocation: true`` out of the model's
+    listing; others do not read the field, so their model sees the skill and may call it on
+    its own. The message names the agents and versions that do not read it.""",
 )
 
 

@@ -8,9 +8,7 @@ from skillbench.catalog._fields import (
 )
 from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
-    CLAUDE_CODE,
     CODEBOT,
-    CODEX,
     OPENHARNESS,
     PRECEDENCE,
     Dedupe,
@@ -29,9 +27,7 @@ from skillbench.catalog._types import Diagnostic, Override, Severity, SourceSpec
 from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS, walk
 
 __all__ = [
-    "CLAUDE_CODE",
     "CODEBOT",
-    "CODEX",
     "MAX_DEPTH",
     "MAX_DESCRIPTION_CHARS",
     "MAX_DIRS",

@@ -152,13 +152,14 @@ def _located(
         if skill.path is None:
             out.append(item)
             continue
-        rel = Path(os.path.relpath(skill.path, base)).as_posix()
+        rel = item.installed or Path(os.path.relpath(skill.path, base)).as_posix()
         name = skill.name
         if rule.namespace_plugins and spec.kind == "plugin":
             plugin = plugin_name(Path(skill.path).parent, base, diags)
             if plugin is not None:
                 name = f"{plugin}:{skill.name}"
-        out.append(Loaded(replace(skill, rel_path=rel, name=name), item.real))
+        located = replace(skill, rel_path=rel, root=str(base), name=name)
+        out.append(Loaded(located, item.real, item.installed))
     return out
 
 

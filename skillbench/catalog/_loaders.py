@@ -33,10 +33,13 @@ NOT_SKILLS = frozenset({"readme", "changelog", "contributing", "license"})
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A loaded skill and the real path used for symlink dedupe (None: file shared by many)."""
+    """A loaded skill, the real path used for symlink dedupe (None: file shared by many), and
+    where its file lies once installed (``installed``, see ``_directory_skills``; None: below
+    the source as it is)."""
 
     skill: Skill
     real: str | None
+    installed: str | None = None
 
 
 def _json_line_finder(text: str) -> Callable[[str], int | None]:
@@ -198,14 +201,20 @@ def _keep(name: str, depth: int) -> bool:
 def _directory_skills(
     root: Path, spec: SourceSpec, rules: LoadRules, diagnostics: list[Diagnostic]
 ) -> list[Loaded]:
+    """The skills under ``root`` as an agent finds them once the source is installed: every
+    outermost ``SKILL.md`` folder placed in the agent's skills folder by its own name, what
+    lies inside it with it, so a skill's level is counted from its outermost skill folder."""
     loaded: list[Loaded | None] = []
     skill_folders: list[tuple[str, ...]] = []
+    outermost: list[tuple[str, ...]] = []
     for folder in sorted(
         walk(
             str(root),
             _keep,
             diagnostics,
             links=rules.links,
+            max_depth=rules.walk_depth,
+            max_dirs=rules.walk_dirs,
             sealed_by=None if rules.nested else SKILL_MD,
         ),
         key=lambda f: f.rel,
@@ -218,8 +227,22 @@ def _directory_skills(
             if outer is not None and not rules.nested:
                 diagnostics.append(_nested(here, root, outer))
                 continue
+        outer_md = None
         if SKILL_MD in folder.files:
-            loaded.append(_markdown_skill(here / SKILL_MD, spec, rules, name, diagnostics))
+            outer_md = next((o for o in outermost if folder.rel[: len(o)] == o), folder.rel)
+            if outer_md == folder.rel:
+                outermost.append(folder.rel)
+            level = len(folder.rel) - len(outer_md) + 1
+            if rules.depth is not None and level > rules.depth:
+                diagnostics.append(_too_deep(here, root, rules))
+                continue
+        if SKILL_MD in folder.files:
+            one = _markdown_skill(here / SKILL_MD, spec, rules, name, diagnostics)
+            if one is not None and outer_md is not None:
+                top = outer_md[-1] if outer_md else root.resolve().name
+                placed = (top, *folder.rel[len(outer_md) :], SKILL_MD)
+                one = Loaded(one.skill, one.real, "/".join(placed))
+            loaded.append(one)
         elif SKILL_JSON in folder.files:
             loaded.append(_json_skill(here / SKILL_JSON, spec, rules, diagnostics))
         if folder.rel or SKILL_MD in folder.files:
@@ -240,6 +263,17 @@ def _directory_skills(
                 for file in flat
             )
     return [item for item in loaded if item is not None]
+
+
+def _too_deep(here: Path, root: Path, rules: LoadRules) -> Diagnostic:
+    levels = "one level" if rules.depth == 1 else f"{rules.depth} levels"
+    return Diagnostic(
+        str(here),
+        None,
+        f"not listed: installed from {root}, it lies inside another skill's folder, and "
+        f"{rules.agent} reads skills only {levels} below its skills folder",
+        "warning",
+    )
 
 
 def _nested(here: Path, root: Path, outer: tuple[str, ...]) -> Diagnostic:

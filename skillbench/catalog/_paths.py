@@ -185,7 +185,7 @@ def _tree(cwd_real: str) -> _Dir:
     """The files under ``cwd_real`` as a directory tree, within the walk limits (cached)."""
     files: dict[tuple[str, ...], tuple[str, ...]] = {}
     children: dict[tuple[str, ...], list[str]] = {}
-    for folder in walk(cwd_real, lambda _name, _depth: True, []):
+    for folder in walk(cwd_real, lambda _name, _depth: True, [], max_depth=6, max_dirs=2000):
         files[folder.rel] = folder.files
         if folder.rel:
             children.setdefault(folder.rel[:-1], []).append(folder.rel[-1])

@@ -16,6 +16,7 @@ from skillbench._registry import Registry
 from skillbench._sanitize import NameRule
 from skillbench.catalog._skill import SourceKind
 from skillbench.catalog._types import LinkPolicy, LoadRules
+from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
 Dedupe = Literal["name_and_path", "folder_and_path", "path"]
 """``name_and_path``: one skill per normalised name and per real file; ``folder_and_path``:
@@ -53,6 +54,13 @@ class Precedence:
         names: the rule a SKILL.md ``name`` must follow (see ``NameRule``).
         nested: a SKILL.md inside another skill's folder is a skill of its own (False: it is
             one of that skill's files, never listed).
+        reads_disable: the agent honours ``disable-model-invocation`` (False: it lists such
+            a skill like any other).
+        depth: the deepest folder level below a source where the agent reads a
+            ``SKILL.md`` (1: ``<root>/<name>/SKILL.md``; None: any the walk reaches).
+        walk_depth / walk_dirs: the limits of the agent's own directory walk (levels below
+            a root, directories per root, breadth first); other agents get skillbench's
+            bounds.
     """
 
     name: str
@@ -68,6 +76,10 @@ class Precedence:
     codex_limits: bool = False
     names: NameRule = "agent-skills"
     nested: bool = True
+    reads_disable: bool = True
+    depth: int | None = None
+    walk_depth: int = MAX_DEPTH
+    walk_dirs: int = MAX_DIRS
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.
@@ -78,7 +90,15 @@ class Precedence:
         bundled = kind == "bundled"
         links: LinkPolicy = "none" if bundled and self.links != "follow" else self.links
         return LoadRules(
-            self.flat_files or bundled, links, self.codex_limits, self.names, self.nested
+            self.flat_files or bundled,
+            links,
+            self.codex_limits,
+            self.names,
+            self.nested,
+            self.name,
+            self.depth,
+            self.walk_depth,
+            self.walk_dirs,
         )
 
     def rank(self, kind: SourceKind) -> int:
@@ -105,33 +125,6 @@ CODEBOT = _register(
         ("bundled", "managed", "user", "extra", "project", "plugin"),
         True,
         "codebot: a later source overrides an earlier one (bundled, user, project, plugin)",
-    )
-)
-CLAUDE_CODE = _register(
-    Precedence(
-        "claude-code",
-        ("managed", "user", "project", "extra", "bundled", "plugin"),
-        False,
-        "claude-code: first found wins (managed, user, project, additional dirs, bundled)",
-        dedupe="folder_and_path",
-        paths="touched",
-        paths_ignored_for=("plugin",),
-        namespace_plugins=True,
-        names="listed",
-        nested=False,
-    )
-)
-CODEX = _register(
-    Precedence(
-        "codex",
-        ("project", "user", "plugin", "extra", "bundled", "managed"),
-        False,
-        "codex: one skill per real file, first scanned wins (repo, user, system, admin)",
-        dedupe="path",
-        paths="ignored",
-        links="directories",
-        codex_limits=True,
-        names="listed",
     )
 )
 OPENHARNESS = _register(

@@ -33,8 +33,10 @@ class Skill:
     Fields mirror the codebot / Claude Code frontmatter plus the agent-skills
     ``skill.json`` fields, which stay ``None``/empty when absent.
     ``parameters`` is excluded from hashing because JSON Schema is a nested mapping.
-    ``rel_path`` is ``path`` relative to the source folder it was found in (``/`` separated),
-    so listings can show where the skill would live on a user's machine, not in this checkout.
+    ``rel_path`` is where ``path`` lies below the agent's skills folder once the source is
+    installed (``/`` separated; every outermost skill folder by its own name), so listings
+    show where the skill would live on a user's machine, not in this checkout; ``root`` is the
+    source folder it was found in.
     """
 
     name: str
@@ -53,6 +55,7 @@ class Skill:
     source: SourceKind = "project"
     path: str | None = None
     rel_path: str | None = None
+    root: str | None = None
     body: str = ""
     aliases: tuple[str, ...] = ()
     version: str | None = None

@@ -65,13 +65,19 @@ class LoadRules:
             ``listed`` also reads frontmatter strict YAML rejects as those agents do.
         nested: a SKILL.md inside another skill's folder is a skill of its own; when False it
             is one of that skill's files and is not listed (Claude Code).
+        agent: whose rules these are (named in diagnostics).
+        depth / walk_depth / walk_dirs: see ``Precedence``.
     """
 
     flat_files: bool
     links: LinkPolicy
     codex_limits: bool
-    names: NameRule = "agent-skills"
-    nested: bool = True
+    names: NameRule
+    nested: bool
+    agent: str
+    depth: int | None
+    walk_depth: int
+    walk_dirs: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,10 @@
-"""A bounded directory walk with Codex's limits, shared by skill discovery and ``paths`` matching.
+"""A bounded directory walk, shared by skill discovery and ``paths`` matching.
 
-Limits (Codex's loader): depth 6 below the root, at most 2,000 directories per root, hidden
-directories skipped. Symlinks are followed as the agent follows them (``LinkPolicy``), also
+Limits: a depth below the root and a number of directories per root, breadth first, hidden
+directories skipped. An agent whose loader has such limits (Codex: depth 6, 2,000
+directories) walks with its own; every other walk stops at ``MAX_DEPTH`` and ``MAX_DIRS``,
+bounds no real catalog reaches, so an untrusted tree cannot make a load run for minutes.
+Symlinks are followed as the agent follows them (``LinkPolicy``), also
 when they lead outside the root: users keep skills in a dotfiles repository and link them in.
 A directory link back to one of its own ancestors (by real path) is a loop and is not entered.
 Every directory left out by a limit is named in its own diagnostic.
@@ -16,8 +19,8 @@ from dataclasses import dataclass
 
 from skillbench.catalog._types import Diagnostic, LinkPolicy
 
-MAX_DEPTH = 6
-MAX_DIRS = 2000
+MAX_DEPTH = 16
+MAX_DIRS = 100_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,11 @@ that differs from its folder, a `paths` skill, a skill pack) and renders that ca
 the rules of every verified release. Per CLI it says "matches version X" or where it first
 differs from its own release and the likely cause (format, budget or window).
 
+`skillbench agents pins` prints the package of each agent's pinned release, one a line
+(`--newest`: the newest verified releases that are not pinned; `--bin-dir DIR`: the
+SKILLBENCH_<AGENT>_<VERSION>_BIN lines that point at them), so CI installs exactly what the
+agents' records name.
+
 Exit codes: 0 every installed CLI lists as a verified release, 100 some differ, 1 error.
 
 examples:
@@ -49,7 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from skillbench.agents import AGENTS
 
     parser.add_argument(
-        "action", nargs="?", choices=["list", "check"], default="list", help="default: list"
+        "action",
+        nargs="?",
+        choices=["list", "check", "pins"],
+        default="list",
+        help="default: list",
     )
     parser.add_argument(
         "--agent",
@@ -72,6 +81,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2,
         help="CLIs checked at once (default: 2)",
     )
+    pins = parser.add_argument_group("pins (what CI installs)")
+    pins.add_argument(
+        "--registry",
+        choices=["npm", "pypi"],
+        default="npm",
+        help="`pins`: the agents whose packages come from this registry (default: npm)",
+    )
+    pins.add_argument(
+        "--newest",
+        action="store_true",
+        help="`pins`: each agent's newest verified release where it is not the pinned one",
+    )
+    pins.add_argument(
+        "--bin-dir",
+        metavar="DIR",
+        help="`pins --newest`: print `export SKILLBENCH_<AGENT>_<VERSION>_BIN=DIR/<cli>` lines "
+        "instead of the packages",
+    )
     add_format(parser, ["text", "json"], "text")
     add_quiet(parser)
 
@@ -79,6 +106,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from skillbench.agents import installed_agents
 
+    if args.action == "pins":
+        return _pins(args)
     found = installed_agents(args.agent)
     if args.action == "list":
         return _list(args, found)
@@ -86,34 +115,55 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace, found: list[Installed]) -> int:
-    from skillbench.agents import AGENTS
-    from skillbench.listing import PROFILES
+    from skillbench.agentspec import AGENT_SPECS
 
     rows: list[JsonObject] = []
-    for name in args.agent or AGENTS.names():
-        spec, profile = AGENTS.get(name), PROFILES.get(name)
+    for name in args.agent or AGENT_SPECS.names():
+        spec = AGENT_SPECS.get(name)
         mine = [one for one in found if one.agent == name]
-        verified = ", ".join(profile.verified_versions)
+        verified = ", ".join(spec.versions)
+        pinned = spec.pinned.version
         rows.append(
             {
                 "agent": name,
-                "npm_package": spec.npm_package,
-                "pinned": spec.verified_version,
-                "verified": [{"version": r.version, "how": r.verified} for r in profile.releases],
+                "package": {"registry": spec.package.registry, "name": spec.package.name},
+                "pinned": pinned,
+                "verified": [{"version": r.version, "how": r.verified} for r in spec.releases],
                 "installed": [one.to_json() for one in mine],
             }
         )
         if args.format == "json":
             continue
-        print(f"{name} ({spec.npm_package}): verified {verified}; CI pins {spec.verified_version}")
+        print(f"{name} ({spec.package.name}): verified {verified}; CI pins {pinned}")
         for one in mine:
             state = "verified" if one.verified else "NOT verified"
             version = one.version or f"unknown version ({one.error})"
             print(f"  installed {version} [{state}] via {one.found_by}: {one.executable}")
         if not mine:
-            print(f"  not installed: npm install -g {spec.npm_package}@{spec.verified_version}")
+            print(f"  not installed: {spec.package.install_command(pinned)}")
     if args.format == "json":
         print(json.dumps(rows, indent=2))
+    return EXIT_OK
+
+
+def _pins(args: argparse.Namespace) -> int:
+    """The package of each agent's pinned (or newest) release, one a line, for an install
+    command; or the variables that point skillbench at the newest releases."""
+    from skillbench.agents import bin_variable
+    from skillbench.agentspec import AGENT_SPECS
+
+    for name in args.agent or AGENT_SPECS.names():
+        spec = AGENT_SPECS.get(name)
+        if spec.package.registry != args.registry:
+            continue
+        release = spec.newest if args.newest else spec.pinned
+        if args.newest and release == spec.pinned:
+            continue
+        if args.bin_dir:
+            path = Path(args.bin_dir) / spec.package.executable
+            print(f"export {bin_variable(name, release.version)}={path}")
+        else:
+            print(spec.package.pin(release.version))
     return EXIT_OK
 
 

@@ -19,17 +19,18 @@ from skillbench.cli._common import (
     key_values,
 )
 
-HELP = "run Claude Code or Codex once offline and keep the request it sends (the ground truth)"
+HELP = "run a shipped agent once offline and keep the request it sends (the ground truth)"
 DESCRIPTION = """\
-Install SOURCEs where the agent looks for each kind (claude-code: project → .claude/skills,
-user → ~/.claude/skills, plugin → --plugin-dir, extra → --add-dir; codex: project →
-.agents/skills, user → ~/.agents/skills; qwen-code: project → .qwen/skills, user →
-~/.qwen/skills, extra → ~/.agents/skills; opencode: project → .agents/skills, user →
-~/.agents/skills, extra → ~/.claude/skills) in a temporary HOME and project, point the agent's
-model endpoint at a loopback recorder that answers with a minimal valid reply, run one
-non-interactive turn, and write what the agent sent to DIR: request.json (the turn that
-carries the listing), requests/ (every request), listing.txt (the listing block exactly as
-sent), tools.json, agent.json (agent, version, model, settings) and stdout.txt.
+Install SOURCEs where the agent looks for each kind, in a temporary HOME and project:
+
+{folders}
+
+Every outermost skill folder of a SOURCE is installed by its own name, what lies inside it
+(nested skills too) with it. The agent's model endpoint is a loopback recorder that answers
+with a minimal valid reply; one non-interactive turn runs, and what the agent sent is written
+to DIR: request.json (the turn that carries the listing), requests/ (every request),
+listing.txt (the listing block exactly as sent), tools.json, agent.json (agent, version,
+model, settings) and stdout.txt.
 
 Skill folders are installed as the agent finds them without copying what it never reads:
 regular files only, no link followed out of a skill folder, files over 8 MiB left out, at
@@ -38,13 +39,14 @@ SIGTERM, like Ctrl-C, stops the agent and removes the temporary folders (exit 13
 
 A second turn with no user skills reads the agent's own text (built-in skills, the
 listing's framing, tool definitions, system prompt) into an agent snapshot, kept in
-skillbench's cache where the claude-code and codex profiles find it (`snapshot: auto`).
-That text is the vendor's: it stays on this machine and is never part of skillbench.
+skillbench's cache where the agent's profile finds it (`snapshot: auto`). That text is the
+vendor's: it stays on this machine and is never part of skillbench.
 
 No key, no network: nothing of your environment but PATH and locale reaches the agent,
-and nothing is left running. The CLI is found on PATH (or SKILLBENCH_CLAUDE_CODE_BIN /
-SKILLBENCH_CODEX_BIN); `skillbench agents` lists the verified releases. A release skillbench
-has not verified is a warning in agent.json's notes (refused with --strict-agents).
+and nothing is left running. The CLI is found on PATH (or SKILLBENCH_<AGENT>_BIN, for
+example SKILLBENCH_CLAUDE_CODE_BIN); `skillbench agents` lists the verified releases. A
+release skillbench has not verified is a warning in agent.json's notes (refused with
+--strict-agents).
 
 examples:
   skillbench capture claude-code project=./skills -o captures/cc
@@ -52,6 +54,18 @@ examples:
   skillbench capture claude-code ./skills --model claude-sonnet-4-5 \\
       --setting skillListingBudgetFraction=0.02 --env SLASH_COMMAND_TOOL_CHAR_BUDGET=12000
 """
+
+
+def description() -> str:
+    """The help text, with every known agent's folders from its record."""
+    from skillbench.agentspec import AGENT_SPECS
+
+    lines = []
+    for spec in AGENT_SPECS.values():
+        kinds = [f"{f.scope} → {f.path}" for f in spec.folders if f.install]
+        kinds += [f"{kind} → {how}" for kind, how in spec.own_installs.items()]
+        lines.append(f"  {spec.name}: {', '.join(kinds)}")
+    return DESCRIPTION.format(folders="\n".join(lines))
 
 
 def add_agent(parser: argparse.ArgumentParser) -> None:

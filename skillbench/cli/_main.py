@@ -80,7 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(
             name,
             help=module.HELP,
-            description=getattr(module, "DESCRIPTION", module.HELP),
+            description=(
+                module.description()
+                if hasattr(module, "description")
+                else getattr(module, "DESCRIPTION", module.HELP)
+            ),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         module.add_arguments(p)

@@ -1,18 +1,15 @@
 """Profiles (one per agent), their listing renderers, orderings and the listing types.
 
-Importing the package registers the profiles (codebot, claude-code, codex,
-copilot-cli, gemini-cli, openharness) in ``PROFILES`` and the orderings in ``ORDERINGS``.
+Importing the package registers the codebot and openharness profiles and one profile per
+shipped agent and release, derived from the agents' records (``skillbench.agentspec``), in
+``PROFILES``, and the orderings in ``ORDERINGS``.
 """
 
 from skillbench.listing import (  # noqa: F401  (register)
     _claude_code,
     _codebot,
     _codex,
-    _copilot_cli,
-    _gemini_cli,
-    _opencode,
     _openharness,
-    _qwen_code,
 )
 from skillbench.listing._claude_code import (
     DROP_RULES,
@@ -41,22 +38,26 @@ from skillbench.listing._orderings import (
 )
 from skillbench.listing._plan import ListingPlan, Place, listable_indices, render_listing
 from skillbench.listing._portability import (
-    AGENT_FOLDERS,
     AgentView,
     NotFound,
+    agent_folders,
     agent_profiles,
     agent_views,
     folder_of,
     unread_by,
 )
 from skillbench.listing._profile import (
+    OWN_RENDERERS,
     PROFILES,
     Mention,
+    OwnRenderer,
     Placement,
     Profile,
     SnapshotUse,
     Trigger,
+    follow_agents,
     make_renderer,
+    profile_of,
     register_profile,
 )
 from skillbench.listing._renderer import (
@@ -76,15 +77,24 @@ from skillbench.listing._snapshot import (
     save_snapshot,
     snapshot_path,
 )
+from skillbench.listing._template import (
+    Element,
+    TemplateRenderer,
+    element_pattern,
+    parse_builtins,
+    parse_elements,
+)
 from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, Listing
 from skillbench.types import expected_shown
 
+follow_agents()
+
 __all__ = [
-    "AGENT_FOLDERS",
     "DROP_RULES",
     "FIXED_BUILTINS",
     "NOT_SHOWN_REASONS",
     "ORDERINGS",
+    "OWN_RENDERERS",
     "PROFILES",
     "SHOWN_STATUSES",
     "SOURCE_PRIORITY",
@@ -93,6 +103,7 @@ __all__ = [
     "BudgetBasis",
     "BuiltinSkill",
     "DropRule",
+    "Element",
     "Entry",
     "EntryStatus",
     "Explanation",
@@ -107,6 +118,7 @@ __all__ = [
     "NotShown",
     "NotShownReason",
     "Ordering",
+    "OwnRenderer",
     "Place",
     "Placed",
     "Placement",
@@ -116,18 +128,25 @@ __all__ = [
     "RendererFactory",
     "SnapshotChoice",
     "SnapshotUse",
+    "TemplateRenderer",
     "Trigger",
     "UsageOrdering",
+    "agent_folders",
     "agent_profiles",
     "agent_views",
     "budget_basis",
+    "element_pattern",
     "expected_shown",
     "explain",
     "folder_of",
+    "follow_agents",
     "get_ordering",
     "listable_indices",
     "make_renderer",
     "older_model",
+    "parse_builtins",
+    "parse_elements",
+    "profile_of",
     "read_snapshot",
     "register_profile",
     "render_listing",

@@ -1,5 +1,5 @@
-"""The Claude Code profile, verified by capture against Claude Code 2.1.328 and 2.1.332
-(``RELEASES``: their listing rules are the same).
+"""Claude Code's own listing rules (its record: ``skillbench.agentspec``), verified by
+capture at every release the record names.
 
 The listing block is ``HEADER``, a blank line, then one line per skill: the user's skills in
 load order (user, project, then plugin skills; within one source by a locale comparison of
@@ -33,20 +33,16 @@ from pathlib import PurePath
 from typing import Literal, NamedTuple, cast
 
 from skillbench._registry import Registry
-from skillbench.catalog import CLAUDE_CODE, Skill, loaded_fallback_description
+from skillbench.agentspec import CLAUDE_CODE, AgentSpec, Release
+from skillbench.catalog import Skill, loaded_fallback_description
 from skillbench.listing._claude_code_text import cap_utf16, cell_width, collation_key
 from skillbench.listing._orderings import ORDERINGS, Ordering
-from skillbench.listing._profile import Profile, Release, register_profile
+from skillbench.listing._profile import OWN_RENDERERS
 from skillbench.listing._renderer import Entry, Layout, Placed
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
-AGENT = "claude-code"
-RELEASES = (
-    Release("2.1.328", "byte-identical captures: four public catalogs, budgets, usage, scopes"),
-    Release("2.1.332", "byte-identical captures: four public catalogs, all together, devtools"),
-)
-"""Verified releases, oldest first; a release with unchanged rules is one more line."""
+AGENT = CLAUDE_CODE.name
 HEADER = "The following skills are available for use with the Skill tool:\n"
 FIXED_BUILTINS = "listing_fixed_builtins"
 """Snapshot text: the built-ins (one name a line) that keep their text under any budget."""
@@ -330,7 +326,8 @@ class LoadOrder:
 
     def order(self, skills: Sequence[Skill], scores: Mapping[str, float], seed: int) -> list[int]:
         def key(i: int) -> tuple[object, ...]:
-            return (CLAUDE_CODE.rank(skills[i].source), collation_key(listing_name(skills[i])))
+            rank = CLAUDE_CODE.loading.rank(skills[i].source)
+            return (rank, collation_key(listing_name(skills[i])))
 
         return sorted(range(len(skills)), key=key)
 
@@ -340,12 +337,6 @@ def _load_order(arg: str | None) -> Ordering:
     if arg is not None:
         raise ValueError(f"ordering {AGENT!r} takes no argument")
     return LoadOrder()
-
-
-def _snapshot(choice: AgentSnapshot | str | None) -> AgentSnapshot | None:
-    if choice is None or isinstance(choice, AgentSnapshot):
-        return choice
-    return resolve_snapshot(choice, AGENT, RELEASES[-1].version)
 
 
 def _claude_code(
@@ -378,7 +369,8 @@ def _claude_code(
     for skill, value in overrides.items():
         if value not in OVERRIDES:
             raise ValueError(f"skill_overrides[{skill!r}] is {value!r}; choose one of {OVERRIDES}")
-    snap = _snapshot(snapshot)
+    newest = CLAUDE_CODE.newest.version
+    snap = snapshot if not isinstance(snapshot, str) else resolve_snapshot(snapshot, AGENT, newest)
     if budget is None:
         if legacy:
             budget = LEGACY_BUDGET
@@ -392,16 +384,8 @@ def _claude_code(
     return ClaudeCodeRenderer(budget, entry_cap, legacy, drop_rule, typed, builtins, fixed)
 
 
-register_profile(
-    Profile(
-        AGENT,
-        CLAUDE_CODE,
-        _claude_code,
-        placement="system_message",
-        trigger="skill_tool",
-        summary="1% of the context window; every name stays, least-used descriptions dropped",
-        ordering=AGENT,
-        uncapped={"entry_cap": 10**9},
-        releases=RELEASES,
-    )
-)
+@OWN_RENDERERS.register(AGENT)
+def claude_code_renderer(spec: AgentSpec, release: Release) -> Callable[..., ClaudeCodeRenderer]:
+    """The renderer factory of a Claude Code release: every verified release lists by one
+    set of rules (its profile resolves the release's own cached snapshot)."""
+    return _claude_code

@@ -1,5 +1,6 @@
-"""The OpenAI Codex profile, as Codex 0.169.0 and 0.171.0 list skills (checked against
-captured requests; what differs between releases is in ``_codex_releases``).
+"""Codex's own listing rules (its record: ``skillbench.agentspec``), verified by capture at
+every release the record names; what differs between releases is the record's data (the
+model catalogue).
 
 The listing is the ``<skills_instructions>`` block of a developer message: ``## Skills``, an
 opening sentence, a ``### Skill roots`` table (``r0``, ``r1``, … naming the folders skills
@@ -26,7 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from skillbench.catalog import CODEX, Skill, SourceKind
+from skillbench.agentspec import CODEX, AgentSpec, CodexRules, Release
+from skillbench.catalog import Skill, SourceKind
 from skillbench.listing._codex_budget import (
     Budget,
     Rendered,
@@ -35,7 +37,6 @@ from skillbench.listing._codex_budget import (
     render_lines,
     warning,
 )
-from skillbench.listing._codex_releases import RELEASES, CodexRules
 from skillbench.listing._codex_text import (
     CLOSE_TAG,
     INTRO_ALIASES,
@@ -43,12 +44,12 @@ from skillbench.listing._codex_text import (
     OPEN_TAG,
     TRUNCATED_SUFFIX,
 )
-from skillbench.listing._profile import Profile, Release, register_profile
+from skillbench.listing._profile import OWN_RENDERERS
 from skillbench.listing._renderer import Entry, Layout, Placed, RendererFactory, one_line
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
-AGENT = "codex"
+AGENT = CODEX.name
 CHARACTER_BUDGET = 8000
 """The budget in characters when a render sets no window (``context_window: null``)."""
 
@@ -290,18 +291,8 @@ def codex_renderer(version: str, rules: CodexRules) -> RendererFactory:
     return codex
 
 
-register_profile(
-    Profile(
-        AGENT,
-        CODEX,
-        codex_renderer(RELEASES[-1].version, RELEASES[-1].rules),
-        placement="system",
-        trigger="file_read",
-        summary="2% of the model's context window in tokens, descriptions shared, then names, "
-        "then omitted",
-        mention="inject_skill",
-        releases=tuple(
-            Release(r.version, r.verified, codex_renderer(r.version, r.rules)) for r in RELEASES
-        ),
-    )
-)
+@OWN_RENDERERS.register(AGENT)
+def _codex_release(spec: AgentSpec, release: Release) -> RendererFactory:
+    if not isinstance(release.rules, CodexRules):
+        raise TypeError(f"{spec.name} {release.version}: its release carries no CodexRules")
+    return codex_renderer(release.version, release.rules)

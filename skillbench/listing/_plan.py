@@ -28,7 +28,7 @@ def _classify(
 ) -> tuple[list[int], dict[int, tuple[EntryStatus, str]]]:
     """Indices of listable skills, and the status and reason of the others (disabled wins
     over a profile's own rule, which wins over inactive). A renderer with ``lists_disabled``
-    models an agent that does not read ``disable-model-invocation`` (Gemini CLI)."""
+    models an agent that does not read ``disable-model-invocation``."""
     listable: list[int] = []
     excluded: dict[int, tuple[EntryStatus, str]] = {}
     for i, s in enumerate(skills):

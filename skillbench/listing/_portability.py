@@ -1,9 +1,9 @@
 """One catalog, every shipped agent: what each would find, load and list of the same skills.
 
-A skill folder is portable only if every agent looks where it lies: Claude Code reads
-``.claude/skills``, Gemini CLI and Qwen Code do not; Copilot CLI reads ``.github/skills``,
-the others do not. A source whose folder names an agent's skills folder (``.claude/skills``,
-``~/.gemini/skills`` …) is given only to the agents that read that folder; a source elsewhere
+A skill folder is portable only if every agent looks where it lies: one agent reads
+``.claude/skills``, another only ``.agents/skills`` or a folder of its own. A source whose
+folder names an agent's skills folder (``.claude/skills``, ``~/.agents/skills`` …) is given
+only to the agents that read that folder (their records say which); a source elsewhere
 stands for "installed where each agent looks". What each agent then loads, rejects and
 lists comes from its own profile, at its verified version.
 """
@@ -11,10 +11,11 @@ lists comes from its own profile, at its verified version.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from skillbench.agentspec import AGENT_SPECS
 from skillbench.catalog import (
     Catalog,
     Skill,
@@ -28,54 +29,22 @@ from skillbench.listing._plan import render_listing
 from skillbench.listing._profile import PROFILES
 from skillbench.listing._types import Listing
 
-AGENT_FOLDERS: Mapping[str, Mapping[SourceKind, tuple[str, ...]]] = {
-    "claude-code": {"project": (".claude/skills",), "user": ("~/.claude/skills",)},
-    "codex": {"project": (".agents/skills",), "user": ("~/.agents/skills", "~/.codex/skills")},
-    "gemini-cli": {
-        "project": (".gemini/skills", ".agents/skills"),
-        "user": ("~/.gemini/skills", "~/.agents/skills"),
-    },
-    "copilot-cli": {
-        "project": (".github/skills", ".claude/skills", ".agents/skills"),
-        "user": ("~/.copilot/skills", "~/.agents/skills"),
-    },
-    "qwen-code": {
-        "project": (".qwen/skills", ".agents/skills"),
-        "user": ("~/.qwen/skills", "~/.agents/skills"),
-    },
-    "opencode": {
-        "project": (".opencode/skills", ".claude/skills", ".agents/skills"),
-        "user": ("~/.config/opencode/skills", "~/.claude/skills", "~/.agents/skills"),
-    },
-    "crush": {
-        "project": (".crush/skills", ".claude/skills", ".agents/skills", ".cursor/skills"),
-        "user": (
-            "~/.config/crush/skills",
-            "~/.config/agents/skills",
-            "~/.agents/skills",
-            "~/.claude/skills",
-        ),
-    },
-}
-"""The skills folders each agent reads, by scope (project folders relative to the project
-root). The project folders of Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and
-opencode are as captured at their verified versions (a probe skill in each of ``.claude``,
-``.agents``, ``.qwen``, ``.opencode``, ``.gemini`` and ``.github``); their user folders as
-captured for Claude Code, Codex, Gemini CLI and Copilot CLI (1.0.102 did not read the
-documented ``~/.claude/skills``) and as their sources say for the others; Crush's from its
-sources only (it could not be installed)."""
-KNOWN_FOLDERS = sorted(
-    {
-        f.removeprefix("~/")
-        for scopes in AGENT_FOLDERS.values()
-        for fs in scopes.values()
-        for f in fs
-    },
-    key=len,
-    reverse=True,
-)
-"""Every agent's skills folder, longest first (``.config/agents/skills`` before
-``.agents/skills``)."""
+
+def agent_folders() -> dict[str, dict[SourceKind, tuple[str, ...]]]:
+    """The project and user skills folders each known agent reads (project folders relative
+    to the project root), from the agents' records."""
+    return {
+        spec.name: {scope: spec.reads(scope) for scope in ("project", "user")}
+        for spec in AGENT_SPECS.values()
+    }
+
+
+def known_folders() -> list[str]:
+    """Every agent's project or user skills folder, longest first (``.config/agents/skills``
+    before ``.agents/skills``)."""
+    scopes = agent_folders().values()
+    found = {f.removeprefix("~/") for scope in scopes for fs in scope.values() for f in fs}
+    return sorted(found, key=len, reverse=True)
 
 
 def folder_of(source: SourceSpec) -> str | None:
@@ -83,7 +52,7 @@ def folder_of(source: SourceSpec) -> str | None:
     folder), or None for a folder no agent reads by itself."""
     path = Path(os.path.abspath(os.path.expanduser(source.path))).as_posix()
     home = Path(os.path.expanduser("~")).as_posix()
-    for folder in KNOWN_FOLDERS:
+    for folder in known_folders():
         if path == f"{home}/{folder}" or path.startswith(f"{home}/{folder}/"):
             return f"~/{folder}"
         if path.endswith(f"/{folder}") or f"/{folder}/" in path:
@@ -95,7 +64,7 @@ def unread_by(agent: str, source: SourceSpec) -> str | None:
     """Why ``agent`` would not find ``source``'s skills (None: it would, or its folders are
     not known)."""
     folder = folder_of(source)
-    scopes = AGENT_FOLDERS.get(agent)
+    scopes = agent_folders().get(PROFILES.get(agent).agent) if agent in PROFILES else None
     if folder is None or scopes is None:
         return None
     reads = {f for fs in scopes.values() for f in fs}

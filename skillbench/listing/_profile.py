@@ -1,19 +1,21 @@
-"""A profile: everything skillbench models about one agent, registered once.
+"""A profile: everything skillbench models about one agent's listing, registered once.
 
 An agent is described by how it loads skills (``precedence``: source order, collisions,
 ``paths`` activation, plugin names), how it renders its listing (``renderer``: a factory
 taking the profile's options, such as a context window), where the listing goes in the
-prompt (``placement``) and how a model triggers a skill (``trigger``). Adding an agent is one
-module that builds these parts and registers a ``Profile``.
+prompt (``placement``) and how a model triggers a skill (``trigger``).
 
-A profile of a shipped agent also lists the releases it was verified against (``Release``):
-``codex@0.171.0`` names one of them, plain ``codex`` the newest. A release whose rules did not
-change is one line of data; one whose rules changed brings its own renderer factory.
+A shipped agent's profile is derived from its record (``skillbench.agentspec``), with one
+profile per verified release: ``codex@0.171.0`` names one of them, plain ``codex`` the newest.
+Its renderer is the template renderer of its listing format, or the rules of its own
+registered in ``OWN_RENDERERS``. Profiles of agents without a record (codebot, a plugin's
+own) are registered with ``register_profile``.
 """
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Literal, NamedTuple
 
@@ -21,6 +23,7 @@ from skillbench._errors import SkillbenchError, suggest
 from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench._sanitize import clip
+from skillbench.agentspec import AGENT_SPECS, AgentSpec, Placement, Release
 from skillbench.catalog import PRECEDENCE, Precedence
 from skillbench.listing._renderer import Renderer, RendererFactory, RenderOptions
 from skillbench.listing._snapshot import (
@@ -29,22 +32,24 @@ from skillbench.listing._snapshot import (
     resolve_snapshot,
     snapshot_path,
 )
+from skillbench.listing._template import template_renderer
 
 VERSION_SEPARATOR = "@"
-
-Placement = Literal["reminder", "system", "system_message"]
-"""``reminder``: a per-turn ``<system-reminder>`` before the user's message (the system prompt
-stays cache-stable); ``system``: in the system (developer) instructions; ``system_message``:
-a system-role message after the user's turn (the system prompt stays cache-stable)."""
 
 Mention = Literal["inject_skill"]
 """``inject_skill``: a ``$name`` in the user's text naming exactly one skill makes the agent add
 that skill's whole ``SKILL.md`` as a user message right after the request, so the model reads
-it without choosing to (Codex)."""
+it without choosing to."""
 
 Trigger = Literal["skill_tool", "file_read"]
-"""``skill_tool``: the model calls a ``Skill`` tool with the name; ``file_read``: there is no
-Skill tool and reading the skill's ``SKILL.md`` is the trigger."""
+"""``skill_tool``: the model calls a skill tool with the name; ``file_read``: there is no
+skill tool and reading the skill's ``SKILL.md`` is the trigger."""
+
+OwnRenderer = Callable[[AgentSpec, Release], RendererFactory]
+"""The renderer factory of an agent's release whose listing no template can write."""
+
+OWN_RENDERERS: Registry[OwnRenderer] = Registry("own renderer")
+"""Agent name → its own rules, for agents whose record has no listing format."""
 
 
 class SnapshotUse(NamedTuple):
@@ -70,22 +75,6 @@ class SnapshotUse(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Release:
-    """One release of an agent that a profile was verified against.
-
-    Attributes:
-        version: the release, as the agent's ``--version`` reports it.
-        verified: how it was verified (one line, shown by ``skillbench agents``).
-        renderer: the release's renderer factory when its rules differ from the profile's
-            (None: the profile's own).
-    """
-
-    version: str
-    verified: str = "byte-identical captures"
-    renderer: RendererFactory | None = None
-
-
-@dataclass(frozen=True)
 class Profile:
     """One agent.
 
@@ -105,6 +94,8 @@ class Profile:
         uncapped: renderer options that lift the per-entry caps (empty: none to lift), so
             ``lint`` can measure what the caps cut by rendering an entry both ways.
         releases: the agent releases verified by capture, oldest first.
+        release_renderers: a release's renderer factory where its rules differ from
+            ``renderer``'s, by version.
     """
 
     name: str
@@ -118,6 +109,7 @@ class Profile:
     mention: Mention | None = None
     uncapped: RenderOptions = field(default_factory=dict)
     releases: tuple[Release, ...] = ()
+    release_renderers: Mapping[str, RendererFactory] = field(default_factory=dict)
 
     @property
     def agent(self) -> str:
@@ -136,7 +128,7 @@ class Profile:
                     self,
                     name=f"{self.agent}{VERSION_SEPARATOR}{version}",
                     agent_version=version,
-                    renderer=release.renderer or self.renderer,
+                    renderer=self.release_renderers.get(version, self.renderer),
                 )
         known = ", ".join(self.verified_versions) or "none"
         raise SkillbenchError(
@@ -230,3 +222,41 @@ def register_profile(profile: Profile) -> Profile:
 def make_renderer(profile: str, options: RenderOptions | None = None) -> Renderer:
     """The renderer of the profile named ``profile`` built with ``options``."""
     return PROFILES.get(profile).make_renderer(options)
+
+
+def profile_of(spec: AgentSpec) -> Profile:
+    """The profile of a shipped agent, from its record."""
+    if spec.listing is None:
+        own = OWN_RENDERERS.get(spec.name)
+        factories = {r.version: own(spec, r) for r in spec.releases}
+    else:
+        factories = {r.version: template_renderer(spec, r) for r in spec.releases}
+    return Profile(
+        spec.name,
+        spec.loading,
+        factories[spec.newest.version],
+        placement=spec.wire.placement,
+        trigger="skill_tool" if spec.live.skill_tool else "file_read",
+        summary=spec.summary,
+        ordering=spec.ordering,
+        mention="inject_skill" if spec.live.mention_injects else None,
+        uncapped=dict(spec.uncapped),
+        releases=spec.releases,
+        release_renderers=factories,
+    )
+
+
+def _add_agent(name: str, spec: AgentSpec) -> None:
+    register_profile(profile_of(spec))
+
+
+def _remove_agent(name: str, spec: AgentSpec) -> None:
+    for one in (name, *(f"{name}{VERSION_SEPARATOR}{v}" for v in spec.versions)):
+        PROFILES.remove(one)
+        if one in PRECEDENCE:
+            PRECEDENCE.remove(one)
+
+
+def follow_agents() -> None:
+    """Keep a profile registered for every agent record, now and as plugins add more."""
+    AGENT_SPECS.watch(_add_agent, _remove_agent)

@@ -1,10 +1,10 @@
 """A frontmatter value as an agent that keeps it raw reads it.
 
-The catalog folds every text field to one safe line. Qwen Code, opencode, Gemini CLI and
-Copilot CLI list the value as their YAML parser returns it, line breaks and edge spaces kept;
-their profiles take it from the skill's file, but only when it folds to exactly what the
-catalog loaded and holds nothing but printable text, tabs and line breaks, so nothing the
-catalog removed (escapes, control characters) comes back.
+The catalog folds every text field to one safe line. Several agents list the value as their
+YAML parser returns it, line breaks and edge spaces kept; their profiles take it from the
+skill's file, but only when it folds to exactly what the catalog loaded and holds nothing but
+printable text, tabs and line breaks, so nothing the catalog removed (escapes, control
+characters) comes back.
 """
 
 from __future__ import annotations
@@ -51,9 +51,18 @@ def raw_field(skill: Skill, key: str, loaded: str | None) -> str | None:
     return value if clean_line(value).text == loaded else loaded
 
 
+_ENTITIES = {"&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'", "&#39;": "'"}
+_ENTITY = re.compile("|".join([*_ENTITIES, "&amp;"]))
+
+
+def unescape_xml(text: str) -> str:
+    """``escape_xml`` undone (either form of the apostrophe)."""
+    return _ENTITY.sub(lambda m: _ENTITIES.get(m.group(0), "&"), text)
+
+
 def escape_xml(text: str, apostrophe: str = "&apos;") -> str:
-    """``text`` with ``&``, ``<``, ``>``, ``"`` and ``'`` escaped (Qwen Code writes ``'`` as
-    ``&apos;``, opencode as ``&#39;``)."""
+    """``text`` with ``&``, ``<``, ``>``, ``"`` and ``'`` escaped (agents write ``'`` as
+    ``&apos;`` or as ``&#39;``)."""
     for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;")):
         text = text.replace(raw, entity)
     return text.replace("'", apostrophe)

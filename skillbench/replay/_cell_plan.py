@@ -96,7 +96,7 @@ def agent_framing(agent: str) -> str | None:
     from skillbench.listing import resolve_snapshot
 
     spec = AGENTS.get(agent)
-    for version in dict.fromkeys((agent_version(find_executable(spec)), spec.verified_version)):
+    for version in dict.fromkeys((agent_version(find_executable(spec)), spec.pinned_version)):
         snapshot = resolve_snapshot("auto", agent, version) if version else None
         if snapshot is not None:
             try:

@@ -190,7 +190,7 @@ def agent_facts(
 
             spec = AGENTS.get(name)
             version = agent_version(find_executable(spec))
-            entry = facts.setdefault(name, {"verified_version": spec.verified_version})
+            entry = facts.setdefault(name, {"verified_version": spec.pinned_version})
             entry["cli_version"] = version
             note = unverified_note(name, version)
             if note is not None:

@@ -75,7 +75,7 @@ RESUME_CHECKS = (
 """What ``--resume`` compares, as its error says it."""
 
 
-MACHINE_FIELDS = frozenset({"path"})
+MACHINE_FIELDS = frozenset({"path", "root"})
 """Skill fields that say where this checkout sits (its absolute path), not what the skill is:
 left out so the digest is the same in any folder (``rel_path`` and ``source`` place it)."""
 

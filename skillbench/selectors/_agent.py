@@ -4,9 +4,9 @@ Per request the cell's catalog is installed where the agent looks for it, in a f
 temporary HOME and project, the cell's budget set through the agent's own setting where it
 has one; the agent runs one non-interactive turn with its model endpoint at a loopback
 ``Bridge``, which forwards the turn that carries the listing to the configured model through
-litellm and records it. The decision is the model's first call: the agent's skill tool
-(Claude Code's ``Skill``, Gemini CLI's ``activate_skill``, Copilot CLI's, Qwen Code's and
-opencode's ``skill``), or in Codex a tool call that reads a listed ``SKILL.md``.
+litellm and records it. The decision is the model's first call: the agent's skill tool (its record's
+``Live.skill_tool``), or for an agent without one a tool call that reads a listed
+``SKILL.md``.
 
 With ``warm: auto`` (the default), consecutive queries that the agent would list alike share
 one warm process where the agent has one (``_agent_warm``).
@@ -27,7 +27,6 @@ from typing import Any
 from skillbench._errors import SkillbenchError
 from skillbench.agents import (
     AGENTS,
-    WARM_AGENTS,
     Bridge,
     Turn,
     Upstream,
@@ -37,20 +36,13 @@ from skillbench.agents import (
     install_notes,
     map_agent_turns,
     run_turn,
+    warm_agents,
 )
 from skillbench.cache import ResponseCache
 from skillbench.catalog import Skill, SourceSpec
 from skillbench.listing import ListedSkill
 from skillbench.selectors._agent_listing import ListingCheck, seeded_usage
-from skillbench.selectors._agent_params import (
-    BUDGET_VARIABLE,
-    EXPLICIT_FORMS,
-    INSTALLABLE,
-    SKILL_TOOLS,
-    SPEC,
-    USAGE_AGENTS,
-    AgentParams,
-)
+from skillbench.selectors._agent_params import SPEC, AgentParams
 from skillbench.selectors._agent_warm import Run, Setting, decide_warm, runs
 from skillbench.selectors._controls import explicit_request
 from skillbench.selectors._params import check_params
@@ -65,8 +57,9 @@ class AgentSelector:
     def __init__(self, name: str, params: AgentParams, env: SelectorEnv) -> None:
         self.name = name
         self.params = params
-        self.spec = AGENTS.get(params.agent)
-        self.executable = find_executable(self.spec)
+        self.driver = AGENTS.get(params.agent)
+        self.spec = self.driver.spec
+        self.executable = find_executable(self.driver)
         self.version = agent_version(self.executable)
         self.workers = max(1, env.max_concurrency)
         self.cache = ResponseCache(env.cache_dir) if params.cache else None
@@ -84,13 +77,13 @@ class AgentSelector:
         )
         self._spent = 0.0
         self._lock = threading.Lock()
-        self._check = ListingCheck(self.spec, self.executable, params.timeout)
+        self._check = ListingCheck(self.driver, self.executable, params.timeout)
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
-        warm = self.params.warm == "auto" and self.spec.name in WARM_AGENTS
+        warm = self.params.warm == "auto" and self.spec.name in warm_agents()
         settings = [self._setting(query) for query in queries]
         listings = [query.listing for query in queries]
-        counts_uses = self.spec.name in USAGE_AGENTS
+        counts_uses = self.spec.launch.keeps_usage
         parts = runs(settings, listings, self.workers, warm, counts_uses)
 
         def decide(run: Run) -> list[Decision]:
@@ -105,7 +98,7 @@ class AgentSelector:
         selector cannot install, which the agent never lists)."""
         if not self._installable(entry.skill):
             return None
-        return explicit_request(EXPLICIT_FORMS.get(self.spec.name, "words"), entry.name)
+        return explicit_request(self.spec.live.explicit, entry.name)
 
     def _decide(self, query: Query) -> Decision:
         """One query in a process of its own."""
@@ -129,7 +122,7 @@ class AgentSelector:
             sources = list(setting.sources)
             try:
                 with install_notes() as notes:
-                    requests, _ = run_turn(self.spec, self.executable, sources, workspace, turn)
+                    requests, _ = run_turn(self.driver, self.executable, sources, workspace, turn)
             except SkillbenchError as exc:
                 return self._failed(str(exc))
             return self._read(query, bridge, requests, setting, notes)
@@ -146,10 +139,10 @@ class AgentSelector:
     def _setting(self, query: Query) -> Setting:
         """What the agent lists ``query`` from: skills installed, budget, seeded usage."""
         sources, skipped = self._sources(query)
-        variable = BUDGET_VARIABLE.get(self.spec.name)
+        variable = self.spec.launch.budget_variable
         budget = query.listing.budget
         env = ((variable, str(budget)),) if variable and budget is not None else ()
-        usage = seeded_usage(query) if self.spec.name in USAGE_AGENTS else {}
+        usage = seeded_usage(query) if self.spec.launch.keeps_usage else {}
         return Setting(tuple(sources), skipped, env, tuple(sorted(usage.items())))
 
     def _bridge(self, root: Path, repeat: int) -> Bridge:
@@ -164,15 +157,11 @@ class AgentSelector:
         )
 
     def _carries_listing(self, body: JsonObject) -> bool:
-        try:
-            self.spec.listing(body)
-        except SkillbenchError:
-            return False
-        return True
+        return self.driver.block(body) is not None
 
     def _installable(self, skill: Skill) -> bool:
         """Whether the skill is a ``SKILL.md`` folder of a kind this agent can be given."""
-        kinds = INSTALLABLE[self.spec.name]
+        kinds = self.spec.installable
         return bool(skill.path and skill.path.endswith("SKILL.md") and skill.source in kinds)
 
     def _sources(self, query: Query) -> tuple[list[SourceSpec], int]:
@@ -226,9 +215,8 @@ class AgentSelector:
         reply = call.reply
         if reply.tool is None:
             return Decision("abstain", detail=detail)
-        skill_tool = SKILL_TOOLS.get(self.spec.name)
-        if skill_tool is not None:
-            tool, argument = skill_tool
+        tool, argument = self.spec.live.skill_tool, self.spec.live.skill_argument
+        if tool is not None and argument is not None:
             if reply.tool != tool:
                 return Decision("abstain", detail={**detail, "tool": reply.tool})
             try:

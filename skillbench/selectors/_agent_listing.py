@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from skillbench.agents import (
-    LISTING_PARSERS,
-    AgentSpec,
+    AgentDriver,
     Recorded,
     capture_agent,
     listing_difference,
+    listing_entries,
 )
 from skillbench.selectors._types import Query
 from skillbench.types import LISTING_MISMATCH
@@ -29,21 +29,18 @@ counts, and its order of skills by score is the cell's."""
 
 
 class ListingCheck:
-    """Per live decision, ``{LISTING_MISMATCH: first difference or None}`` for an agent
-    whose listing skillbench reads entry by entry (nothing for another)."""
+    """Per live decision, ``{LISTING_MISMATCH: first difference or None}``."""
 
-    def __init__(self, spec: AgentSpec, executable: str, timeout: float) -> None:
-        self.spec = spec
+    def __init__(self, driver: AgentDriver, executable: str, timeout: float) -> None:
+        self.driver = driver
         self.executable = executable
         self.timeout = timeout
         self._builtins: frozenset[str] | None = None
         self._lock = threading.Lock()
 
     def __call__(self, query: Query, requests: Sequence[Recorded]) -> dict[str, Any]:
-        agent = self.spec.name
-        if agent not in LISTING_PARSERS:
-            return {}
-        sent = self.spec.listing(self.spec.main_request(requests).body)
+        agent = self.driver.name
+        sent = self.driver.listing(self.driver.main_request(requests).body)
         found = listing_difference(agent, sent, query.listing.text, self.builtin_names())
         return {LISTING_MISMATCH: found}
 
@@ -53,11 +50,11 @@ class ListingCheck:
         therefore cannot see)."""
         with self._lock:
             if self._builtins is None:
+                agent = self.driver.name
                 bare = capture_agent(
-                    self.spec.name, executable=self.executable, snapshot=False, timeout=self.timeout
+                    agent, executable=self.executable, snapshot=False, timeout=self.timeout
                 )
-                parse = LISTING_PARSERS[self.spec.name]
-                self._builtins = frozenset(e.name for e in parse(bare.listing))
+                self._builtins = frozenset(e.name for e in listing_entries(agent, bare.listing))
             return self._builtins
 
 

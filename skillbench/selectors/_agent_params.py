@@ -1,38 +1,12 @@
-"""The ``agent`` selector's parameters and what it knows of each agent it drives."""
+"""The ``agent`` selector's parameters (what it knows of each agent is in the agent's record)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from skillbench.selectors._controls import ExplicitForm
+from skillbench.agentspec import AGENT_SPECS
 from skillbench.selectors._params import positive_int_param, str_param
-
-AgentName = Literal["claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"]
-INSTALLABLE = {
-    "claude-code": ("project", "user", "extra"),
-    "codex": ("project", "user"),
-    "copilot-cli": ("project", "user"),
-    "gemini-cli": ("project", "user"),
-    "opencode": ("project", "user", "extra"),
-    "qwen-code": ("project", "user", "extra"),
-}
-"""Source kinds a live run can install for each agent (others stand for built-ins)."""
-SKILL_TOOLS = {
-    "claude-code": ("Skill", "skill"),
-    "copilot-cli": ("skill", "skill"),
-    "gemini-cli": ("activate_skill", "name"),
-    "opencode": ("skill", "name"),
-    "qwen-code": ("skill", "skill"),
-}
-"""Each agent's skill tool and the argument that names the skill; an agent without one
-(Codex) triggers by reading a listed ``SKILL.md``."""
-BUDGET_VARIABLE = {"claude-code": "SLASH_COMMAND_TOOL_CHAR_BUDGET"}
-"""The agent's own setting for the listing budget, in characters."""
-EXPLICIT_FORMS: dict[str, ExplicitForm] = {"codex": "mention"}
-"""How a user names a skill outright in each agent (in words where not listed here)."""
-USAGE_AGENTS = frozenset({"claude-code"})
-"""Agents that keep a skill-usage history of their own, seeded from the cell's per request."""
 
 
 def _number(value: Any) -> float:
@@ -42,8 +16,9 @@ def _number(value: Any) -> float:
 
 
 def _agent(value: Any) -> str:
-    if value not in INSTALLABLE:
-        raise ValueError(f"expected one of {', '.join(INSTALLABLE)}")
+    known = AGENT_SPECS.names()
+    if value not in known:
+        raise ValueError(f"expected one of {', '.join(known)}")
     return str(value)
 
 

@@ -104,7 +104,7 @@ class _Switch:
 def decide_warm(selector: AgentSelector, run: Run, queries: Sequence[Query]) -> list[Decision]:
     """The decisions of ``queries`` (one run), through one warm process while it lasts."""
     setting = run.setting
-    spec = selector.spec
+    driver = selector.driver
     decisions: list[Decision] = []
     with tempfile.TemporaryDirectory(prefix="skillbench-agent-") as tmp:
         root = Path(tmp).resolve()
@@ -114,12 +114,12 @@ def decide_warm(selector: AgentSelector, run: Run, queries: Sequence[Query]) -> 
         switch = _Switch()
         try:
             with install_notes() as notes:
-                args = spec.lay_out(setting.sources, workspace)
-            spec.configure(workspace, {}, dict(setting.usage))
+                args = driver.lay_out(setting.sources, workspace)
+            driver.configure(workspace, {}, dict(setting.usage))
             with (
                 Recorder(switch) as recorder,
                 warm_agent(
-                    spec.name,
+                    driver.name,
                     selector.executable,
                     workspace,
                     recorder,

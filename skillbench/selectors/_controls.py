@@ -1,19 +1,18 @@
 """Positive controls: how a selector asks for a listed skill by name.
 
-A control request names its skill the way a user of the agent would: ``$name`` in Codex,
-otherwise in words. Not ``/name`` in Claude Code: a non-interactive turn expands a typed
-command itself, so its model never decides and a control would test nothing of it. A
+A control request names its skill the way a user of the agent would (``Live.explicit`` in
+its record): ``$name`` where a mention is the agent's explicit form, otherwise in words. Not
+a typed ``/name`` command: a non-interactive turn expands it itself, so the model never
+decides and a control would test nothing of it. A
 selector that takes controls implements ``Controllable``.
 """
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
+from skillbench.agentspec import ExplicitForm
 from skillbench.listing import ListedSkill
-
-ExplicitForm = Literal["mention", "words"]
-"""``mention``: ``$name`` (Codex); ``words``: "Use the NAME skill to ..."."""
 
 
 def explicit_request(form: ExplicitForm, name: str) -> str:

@@ -16,8 +16,8 @@ from skillbench.transcripts._class_report import (
 )
 from skillbench.transcripts._classify import TURN_CLASSES, SkillClass, TurnClass, class_text
 from skillbench.transcripts._fidelity import (
-    Comparison,
     ListingDiff,
+    TextComparison,
     check_listings,
     compare_listing,
     diff_json,
@@ -66,7 +66,6 @@ __all__ = [
     "TURN_CLASSES",
     "USAGE_FILE",
     "Agent",
-    "Comparison",
     "Diagnostic",
     "Dropped",
     "ImportOptions",
@@ -84,6 +83,7 @@ __all__ = [
     "SynthOptions",
     "SynthRequest",
     "SynthResult",
+    "TextComparison",
     "TurnClass",
     "check_listings",
     "class_table",

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillbench.agents import Comparison, compare_text
+from skillbench.agents import TextComparison, compare_text
 from skillbench.catalog import Skill
 from skillbench.listing import render_listing
 from skillbench.transcripts._json_lines import json_objects
@@ -53,7 +53,7 @@ class ListingDiff:
         return self.first_difference is None and not self.missing
 
 
-def compare_listing(recorded: str, rendered: str) -> Comparison:
+def compare_listing(recorded: str, rendered: str) -> TextComparison:
     """Compare a recorded listing with skillbench's ``Listing.text`` byte for byte, leaving
     out of the rendering the wrapper and header the recording lacks."""
     return compare_text(recorded, _comparable(recorded, rendered))

@@ -20,8 +20,8 @@ import pytest
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents import Installed, capture_agent, check_agent, installed_agents
-from skillbench.listing import PROFILES
-from tests.support.agents import executable, needs_agent
+from skillbench.agentspec import AGENT_SPECS
+from tests.support.agents import agent_record, executable, needs_agent
 
 NEWEST = "0.171.0"
 ROOT = Path(__file__).parents[2]
@@ -53,9 +53,12 @@ def test_an_unverified_release_is_drift_with_its_likely_cause(
 ) -> None:
     """With 0.171.0 taken out of the profile, the installed 0.171.0 is unverified: the
     capture says so, --strict-agents refuses it, and the check names the difference."""
-    codex = PROFILES.get("codex")
-    only_old = replace(codex.at("0.169.0"), name="codex", releases=codex.releases[:1])
-    monkeypatch.setitem(PROFILES._items, "codex", only_old)
+    codex = AGENT_SPECS.get("codex")
+    with agent_record(replace(codex, releases=codex.releases[:1])):
+        _unverified_newest(monkeypatch)
+
+
+def _unverified_newest(monkeypatch: pytest.MonkeyPatch) -> None:
     check = check_agent(_codex(NEWEST))
     assert not check.ok and check.matches == ()
     verdict = check.verdict()

@@ -38,15 +38,12 @@ def bomb(root: Path) -> Path:
     return skill
 
 
-@pytest.mark.parametrize("flatten", [True, False])
-def test_links_out_and_a_sparse_gigabyte_are_left_out_and_named(
-    tmp_path: Path, flatten: bool
-) -> None:
+def test_links_out_and_a_sparse_gigabyte_are_left_out_and_named(tmp_path: Path) -> None:
     source = tmp_path / "skills"
     bomb(source)
     target = tmp_path / "installed"
     with install_notes() as notes:
-        install_skills(source, target, tmp_path / "linked", flatten=flatten)
+        install_skills(source, target, tmp_path / "linked")
     installed = target / "bomb"
     assert sorted(p.name for p in installed.iterdir()) == ["SKILL.md", "alias.md", "notes.md"]
     assert os.readlink(installed / "alias.md") == "notes.md"
@@ -68,7 +65,7 @@ def test_a_linked_skill_folder_stays_a_link_to_a_bounded_copy(tmp_path: Path) ->
     (source / "usr").symlink_to("/usr")
     target = tmp_path / "installed"
     with install_notes() as notes:
-        install_skills(source, target, tmp_path / "linked", flatten=True)
+        install_skills(source, target, tmp_path / "linked")
     link = target / "linked"
     assert link.is_symlink()
     assert Path(os.readlink(link)).parent == tmp_path / "linked"
@@ -77,19 +74,15 @@ def test_a_linked_skill_folder_stays_a_link_to_a_bounded_copy(tmp_path: Path) ->
     assert f"{source / 'usr'}: a link to a folder that is not a skill; not followed" in notes
 
 
-def test_nested_skills_travel_with_their_pack_and_layouts_differ_by_agent(
-    tmp_path: Path,
-) -> None:
+def test_skill_folders_are_installed_by_name_with_their_nested_skills(tmp_path: Path) -> None:
+    """Every agent gets the outermost skill folders at one level, nested ones inside them."""
     source = tmp_path / "skills"
     for folder in ("pack", "pack/android", "plain/deep/one"):
         (source / folder).mkdir(parents=True)
         (source / folder / "SKILL.md").write_text("---\nname: x\ndescription: d\n---\n")
-    install_skills(source, tmp_path / "flat", tmp_path / "held", flatten=True)
-    install_skills(source, tmp_path / "kept", tmp_path / "held", flatten=False)
+    install_skills(source, tmp_path / "flat", tmp_path / "held")
     flat = sorted(str(p.relative_to(tmp_path / "flat")) for p in (tmp_path / "flat").rglob("*.md"))
-    kept = sorted(str(p.relative_to(tmp_path / "kept")) for p in (tmp_path / "kept").rglob("*.md"))
     assert flat == ["one/SKILL.md", "pack/SKILL.md", "pack/android/SKILL.md"]
-    assert kept == ["pack/SKILL.md", "pack/android/SKILL.md", "plain/deep/one/SKILL.md"]
 
 
 def test_two_folders_of_one_name_are_an_error_naming_the_second(tmp_path: Path) -> None:
@@ -98,7 +91,7 @@ def test_two_folders_of_one_name_are_an_error_naming_the_second(tmp_path: Path) 
         (source / folder).mkdir(parents=True)
         (source / folder / "SKILL.md").write_text("---\nname: same\ndescription: d\n---\n")
     with pytest.raises(SkillbenchError, match=r"b/same: a skill folder named 'same' already"):
-        install_skills(source, tmp_path / "flat", tmp_path / "held", flatten=True)
+        install_skills(source, tmp_path / "flat", tmp_path / "held")
 
 
 def test_a_file_just_under_the_bound_is_installed(tmp_path: Path) -> None:
@@ -106,5 +99,5 @@ def test_a_file_just_under_the_bound_is_installed(tmp_path: Path) -> None:
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text("---\nname: big\ndescription: d\n---\n")
     (skill / "data.bin").write_bytes(b"x" * MAX_FILE_BYTES)
-    install_skills(skill, tmp_path / "out", tmp_path / "held", flatten=True)
+    install_skills(skill, tmp_path / "out", tmp_path / "held")
     assert (tmp_path / "out" / "big" / "data.bin").stat().st_size == MAX_FILE_BYTES

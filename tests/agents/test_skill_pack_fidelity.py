@@ -54,7 +54,7 @@ def test_codex_lists_the_pack_as_skillbench_renders_it() -> None:
         assert name in names
     assert names.count("twice") == 2 and names.count("shared-name") == 2
     assert any("(file: r2/meeting-kit/android/compose/SKILL.md)" in e for e in entries)
-    assert any("(file: r2/design-pack/ios/icons/SKILL.md)" in e for e in entries)
+    assert any("(file: r2/icons/SKILL.md)" in e for e in entries)
     assert any(e.endswith("(file: r2/alias-link/SKILL.md)") for e in entries)
 
 

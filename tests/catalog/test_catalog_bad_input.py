@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skillbench._errors import SkillbenchError
-from skillbench.catalog import Catalog, Diagnostic, load_catalog
+from skillbench.catalog import MAX_DEPTH, Catalog, Diagnostic, load_catalog
 
 WriteSkill = Callable[..., Path]
 
@@ -155,12 +155,23 @@ def test_symlink_inside_root_is_deduped_by_real_path(
 
 
 def test_depth_limit(tmp_path: Path, write_skill: WriteSkill) -> None:
+    """A walk stops at its depth: 6 levels where the agent's loader says so, else
+    skillbench's own bound, so a deep tree is bounded either way."""
+    import skillbench.agentspec  # noqa: F401  (the codex loading rules)
+
     write_skill(tmp_path, "1/2/3/4/5/6", name="six")
     write_skill(tmp_path, "1/2/3/4/5/6/7", name="seven")
-    catalog, diag = _load_with_good(tmp_path, write_skill)
+    write_skill(tmp_path, "good", description="A healthy skill.")
+    catalog = load_catalog([str(tmp_path)], profile="codex")
     assert catalog.get("six") is not None and catalog.get("seven") is None
+    (diag,) = catalog.diagnostics
     assert diag.severity == "warning" and "deeper than 6 levels" in diag.reason
     assert diag.path == str(tmp_path / "1/2/3/4/5/6/7")
+    deep = "/".join(str(i) for i in range(1, MAX_DEPTH + 2))
+    write_skill(tmp_path, deep, name="deepest")
+    everything = load_catalog([str(tmp_path)])
+    assert everything.get("seven") is not None and everything.get("deepest") is None
+    assert [d.path for d in everything.diagnostics] == [str(tmp_path / deep)]
 
 
 def test_directory_limit(tmp_path: Path, write_skill: WriteSkill) -> None:

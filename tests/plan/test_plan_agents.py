@@ -21,8 +21,8 @@ from skillbench.listing import PROFILES, AgentSnapshot, RenderOptions, save_snap
 from skillbench.planner import PlanOptions, Setup, derive, plan_catalog, what_fits
 from tests.support.agents import needs_agent, require_agent
 
-CLAUDE = f"claude-code@{AGENTS.get('claude-code').verified_version}"
-CODEX = f"codex@{AGENTS.get('codex').verified_version}"
+CLAUDE = f"claude-code@{AGENTS.get('claude-code').pinned_version}"
+CODEX = f"codex@{AGENTS.get('codex').pinned_version}"
 """The pinned releases the tests capture: predictions use their rules and snapshots."""
 CATALOGS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "catalogs"
 SHARED = ["superpowers", "mattpocock", "wshobson-agents", "anthropics-skills"]

@@ -17,6 +17,8 @@ example ``SKILLBENCH_CODEX_0_171_0_BIN``); CI installs the newest verified ones 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -28,6 +30,7 @@ from skillbench.agents import (
     agent_version,
     find_executable,
 )
+from skillbench.agentspec import AGENT_SPECS, AgentSpec, register_agent
 from skillbench.catalog import SourceSpec
 
 REQUIRE = os.environ.get("SKILLBENCH_REQUIRE_AGENTS", "") not in ("", "0", "false")
@@ -36,7 +39,7 @@ REQUIRE = os.environ.get("SKILLBENCH_REQUIRE_AGENTS", "") not in ("", "0", "fals
 def executable(name: str, version: str | None = None) -> str:
     """The CLI of ``name`` at ``version`` (None: the pinned one, on PATH)."""
     spec = AGENTS.get(name)
-    pinned = version is None or version == spec.verified_version
+    pinned = version is None or version == spec.pinned_version
     return find_executable(spec) if pinned else find_executable(spec, version)
 
 
@@ -57,7 +60,7 @@ def require_agent(name: str, version: str | None = None) -> None:
     installed at ``version`` (None: the pinned release its profile was verified against)."""
     if agent_available(name, version):
         return
-    wanted = version or AGENTS.get(name).verified_version
+    wanted = version or AGENTS.get(name).pinned_version
     try:
         found = agent_version(executable(name, version))
     except Exception as exc:  # the reason is the message
@@ -91,3 +94,15 @@ def marked_agents(item: pytest.Item) -> list[str] | None:
     if not names:
         pytest.fail(f"{item.nodeid}: @pytest.mark.agents names no agent and has no `agent` param")
     return names
+
+
+@contextmanager
+def agent_record(spec: AgentSpec) -> Iterator[AgentSpec]:
+    """Within the block, ``spec`` is the record of its agent (its profiles, loading rules and
+    driver follow); the registered record comes back after it."""
+    old = AGENT_SPECS.remove(spec.name)
+    try:
+        yield register_agent(spec)
+    finally:
+        AGENT_SPECS.remove(spec.name)
+        register_agent(old)

@@ -1,0 +1,78 @@
+"""The shipped agents as records: one ``AgentSpec`` per agent, registered by name.
+
+Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code
+and opencode in ``AGENT_SPECS``; a plugin registers another with ``register_agent``. Every
+other view of an agent (its profile and releases, loading rules, capture driver, the live
+selector's tables, the folders portability checks) is derived from its record.
+"""
+
+from skillbench.agentspec import (  # noqa: F401  (register)
+    _claude_code,
+    _codex,
+    _copilot_cli,
+    _gemini_cli,
+    _opencode,
+    _qwen_code,
+)
+from skillbench.agentspec._claude_code import CLAUDE_CODE
+from skillbench.agentspec._codex import CODEX, CodexRules, ModelWindow
+from skillbench.agentspec._copilot_cli import COPILOT_CLI
+from skillbench.agentspec._gemini_cli import GEMINI_CLI
+from skillbench.agentspec._opencode import OPENCODE
+from skillbench.agentspec._qwen_code import QWEN_CODE
+from skillbench.agentspec._registry import AGENT_SPECS, register_agent
+from skillbench.agentspec._types import (
+    AgentSpec,
+    ApiShape,
+    BuiltinPlace,
+    Escape,
+    ExplicitForm,
+    FirstLineCut,
+    Launch,
+    ListingFormat,
+    Live,
+    Location,
+    Locator,
+    Order,
+    Overflow,
+    Package,
+    Placement,
+    Region,
+    Release,
+    Shadow,
+    SkillFolder,
+    Wire,
+)
+
+__all__ = [
+    "AGENT_SPECS",
+    "CLAUDE_CODE",
+    "CODEX",
+    "COPILOT_CLI",
+    "GEMINI_CLI",
+    "OPENCODE",
+    "QWEN_CODE",
+    "AgentSpec",
+    "ApiShape",
+    "BuiltinPlace",
+    "CodexRules",
+    "Escape",
+    "ExplicitForm",
+    "FirstLineCut",
+    "Launch",
+    "ListingFormat",
+    "Live",
+    "Location",
+    "Locator",
+    "ModelWindow",
+    "Order",
+    "Overflow",
+    "Package",
+    "Placement",
+    "Region",
+    "Release",
+    "Shadow",
+    "SkillFolder",
+    "Wire",
+    "register_agent",
+]

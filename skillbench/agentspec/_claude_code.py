@@ -1,0 +1,78 @@
+"""Claude Code, verified by capture at 2.1.328 and 2.1.332 (their listing rules are the same).
+
+It posts ``/v1/messages?beta=true`` (streamed) to ``ANTHROPIC_BASE_URL``; the listing is a
+section of a system-role message (for older models such as claude-sonnet-4-6, a
+``<system-reminder>`` in the user's turn), opened by a fixed header and followed by the
+user's skills, then the agent's built-in ones. Its budget stages, entry names and the
+section's place are rules of its own (``skillbench.listing`` and ``skillbench.agents``).
+"""
+
+from skillbench.agentspec._registry import register_agent
+from skillbench.agentspec._types import (
+    AgentSpec,
+    Launch,
+    Live,
+    Package,
+    Release,
+    SkillFolder,
+    Wire,
+)
+from skillbench.catalog import Precedence
+
+CLAUDE_CODE = register_agent(
+    AgentSpec(
+        name="claude-code",
+        title="Claude Code",
+        package=Package("npm", "@anthropic-ai/claude-code", "claude"),
+        releases=(
+            Release(
+                "2.1.328",
+                "byte-identical captures: four public catalogs, budgets, usage, scopes",
+                pinned=True,
+            ),
+            Release(
+                "2.1.332", "byte-identical captures: four public catalogs, all together, devtools"
+            ),
+        ),
+        folders=(
+            SkillFolder("user", "~/.claude/skills", install=True),
+            SkillFolder("project", ".claude/skills", install=True),
+        ),
+        loading=Precedence(
+            "claude-code",
+            ("managed", "user", "project", "extra", "bundled", "plugin"),
+            False,
+            "claude-code: first found wins (managed, user, project, additional dirs, bundled)",
+            dedupe="folder_and_path",
+            paths="touched",
+            paths_ignored_for=("plugin",),
+            namespace_plugins=True,
+            names="listed",
+            nested=False,
+            depth=1,
+        ),
+        wire=Wire("anthropic-messages", None, placement="system_message"),
+        launch=Launch(
+            argv=("$executable", "-p", "$prompt", "--output-format", "json", "$model_args"),
+            model_argv=("--model", "$model"),
+            env={
+                "ANTHROPIC_BASE_URL": "$base_url",
+                "ANTHROPIC_API_KEY": "skillbench-capture",
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "DISABLE_ERROR_REPORTING": "1",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            },
+            settings_file=".claude/settings.json",
+            budget_variable="SLASH_COMMAND_TOOL_CHAR_BUDGET",
+            keeps_usage=True,
+        ),
+        listing=None,
+        live=Live("Skill", "skill", warm=True),
+        summary="1% of the context window; every name stays, least-used descriptions dropped",
+        ordering="claude-code",
+        own_rules=True,
+        uncapped={"entry_cap": 10**9},
+        own_installs={"plugin": "--plugin-dir", "extra": "--add-dir"},
+    )
+)

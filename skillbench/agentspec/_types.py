@@ -1,0 +1,335 @@
+"""The record of one shipped agent: everything skillbench knows about it that is data.
+
+An agent is an ``AgentSpec``: its package and verified releases, where it looks for skills,
+how it loads them (``Precedence``), how to start it offline and where its request carries
+the listing, how the listing is written, and how a model triggers a skill. A generic driver
+(``skillbench.agents``) and a template renderer (``skillbench.listing``) read it; an agent
+keeps code only for rules no record can say (``own_rules``: Claude Code's and Codex's
+budget stages, a capture that needs more than one turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from skillbench.catalog import Precedence, SourceKind
+from skillbench.types import JsonObject
+
+PackageRegistry = Literal["npm", "pypi"]
+
+
+@dataclass(frozen=True)
+class Package:
+    """Where the agent's CLI comes from and what it is called once installed."""
+
+    registry: PackageRegistry
+    name: str
+    executable: str
+
+    def install_command(self, version: str) -> str:
+        """The command that installs ``version``."""
+        if self.registry == "pypi":
+            return f"pip install {self.name}=={version}"
+        return f"npm install -g {self.name}@{version}"
+
+    def pin(self, version: str) -> str:
+        """``name@version`` (npm) or ``name==version`` (PyPI), as an install line holds it."""
+        return f"{self.name}=={version}" if self.registry == "pypi" else f"{self.name}@{version}"
+
+
+@dataclass(frozen=True)
+class Release:
+    """One release of the agent verified by capture.
+
+    Attributes:
+        version: as the CLI's ``--version`` reports it.
+        verified: how it was verified (one line, shown by ``skillbench agents``).
+        pinned: CI installs and tests this release (one per agent).
+        rules: data of this release that the agent's own rules read (Codex: its model
+            catalogue); None when the release lists by the agent's common rules.
+    """
+
+    version: str
+    verified: str = "byte-identical captures"
+    pinned: bool = False
+    rules: object | None = None
+
+
+@dataclass(frozen=True)
+class SkillFolder:
+    """A skills folder the agent reads.
+
+    Attributes:
+        scope: the source kind skills found there have.
+        path: ``~/…`` under the user's home, absolute, or relative to the project root.
+        install: a capture installs sources of ``scope`` here (the first such folder).
+    """
+
+    scope: SourceKind
+    path: str
+    install: bool = False
+
+    @property
+    def in_home(self) -> bool:
+        return self.path.startswith("~/")
+
+
+ApiShape = Literal["anthropic-messages", "openai-chat", "openai-responses", "generate-content"]
+"""The model API an agent speaks to its endpoint."""
+
+Placement = Literal["reminder", "system", "system_message"]
+"""Where the listing sits in the prompt: ``reminder``, a per-turn ``<system-reminder>`` before
+the user's message (the system prompt stays cache-stable); ``system``, in the system
+(developer) instructions; ``system_message``, a system-role message after the user's turn."""
+
+Region = Literal["system", "user", "any"]
+"""Which texts of a request may hold the listing: system and developer instructions, the
+user's messages, or any."""
+
+
+@dataclass(frozen=True)
+class Locator:
+    """Where the listing block sits in a request.
+
+    Attributes:
+        region: which texts are searched, in request order.
+        open / close: the block runs from ``open`` through ``close`` (both kept).
+        contains: the block must hold one of these (empty: any block between the tags).
+    """
+
+    region: Region
+    open: str
+    close: str
+    contains: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Wire:
+    """How the agent talks to its model endpoint and where its listing goes.
+
+    Attributes:
+        api: the API shape of its requests.
+        listing: where the listing block is; None when the agent's own rules find it.
+        placement: where in the prompt the listing sits, in words skillbench's profiles use.
+    """
+
+    api: ApiShape
+    listing: Locator | None
+    placement: Placement
+
+
+SettingsFormat = Literal["json", "toml"]
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How one offline turn of the agent starts.
+
+    Argument and environment values may hold ``$executable``, ``$prompt``, ``$model``,
+    ``$base_url`` and ``$home`` (``string.Template`` names).
+
+    Attributes:
+        argv: the command of one non-interactive turn; an argument ``$model_args`` stands
+            for ``model_argv`` when a model is named, else for nothing.
+        env: the environment beyond PATH and locale (nothing else is inherited).
+        default_model: the model named when a turn names none (None: the agent's own
+            default, and ``model_argv`` is left out).
+        model_argv: what ``$model_args`` stands for when a model is named.
+        fixed_model: the agent runs only ``default_model`` (a capture declares one).
+        settings_file: the settings file under HOME (None: no settings are modelled).
+        settings_format: how settings are written there.
+        settings: settings every turn gets, merged under the turn's own.
+        files: other files written under HOME (path → text).
+        budget_variable: the environment variable that sets the listing budget in
+            characters, where the agent has one.
+        keeps_usage: the agent keeps a skill-usage history that a turn can seed.
+    """
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+    default_model: str | None = None
+    model_argv: tuple[str, ...] = ()
+    fixed_model: bool = False
+    settings_file: str | None = None
+    settings_format: SettingsFormat = "json"
+    settings: JsonObject = field(default_factory=dict)
+    files: Mapping[str, str] = field(default_factory=dict)
+    budget_variable: str | None = None
+    keeps_usage: bool = False
+
+
+Escape = Literal["none", "xml", "xml_numeric_apostrophe"]
+"""``xml``: ``& < > " '`` as entities (``'`` as ``&apos;``); ``xml_numeric_apostrophe``: the
+same with ``'`` as ``&#39;``."""
+
+Order = Literal["name", "scope_then_name", "folders_descending"]
+"""``name``: by a locale comparison of the name, built-ins sorted in; ``scope_then_name``:
+project skills by name, then each other folder in turn by name (code points);
+``folders_descending``: scope by scope, folder by folder, within one folder descending by
+the skill's path."""
+
+BuiltinPlace = Literal["first", "last", "sorted"]
+Shadow = Literal["none", "skip", "in_place"]
+"""A skill whose listed name an earlier one has: ``none``: both are listed; ``skip``: a
+built-in is left out when a user's skill has its name; ``in_place``: the later one takes the
+earlier one's place (built-ins come first)."""
+Location = Literal["path", "scope", "none"]
+"""What an element's location holds: the skill file's path under its folder, the scope's
+word, or nothing."""
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """The listing's budget: elements in full while they fit, then the rest by name.
+
+    Attributes:
+        budget: characters of full elements (each counts its length and a newline).
+        names_prefix: the line naming the skills past the budget starts so.
+    """
+
+    budget: int
+    names_prefix: str
+
+
+@dataclass(frozen=True)
+class FirstLineCut:
+    """Past ``threshold`` UTF-16 units of elements, skills other than built-ins keep only
+    the first line of their description."""
+
+    threshold: int
+
+
+@dataclass(frozen=True)
+class ListingFormat:
+    """A listing made of one element per skill, as the template renderer writes it.
+
+    Attributes:
+        element: the element's text with ``{name}``, ``{text}`` and ``{location}`` holes
+            (the location may occur twice).
+        wrapper: the whole listing with ``{elements}`` (joined by newlines).
+        escape: how name and text are escaped; ``location_escape`` the location's.
+        text_from: the description as the front matter holds it (``raw``: line breaks and
+            edge spaces kept) or ``stripped`` of edge whitespace.
+        when_joiner: joins ``when_to_use`` to the description (None: not listed).
+        order: see ``Order``.
+        builtins: where the agent's own skills go; ``builtin_location`` is their location.
+        location: what the element's location shows; ``locations`` maps a scope to its word.
+        unsafe_name: characters a name may not hold, written as ``-``.
+        overflow / first_line_cut: budgets, where the agent has them.
+        shadow: what a second skill of one listed name does (see ``Shadow``).
+        max_description: a longer description (stripped) keeps the skill from loading.
+        never_lists: source kinds the agent has no skills of (besides its own built-ins).
+    """
+
+    element: str
+    wrapper: str
+    escape: Escape = "none"
+    location_escape: Escape = "none"
+    text_from: Literal["raw", "stripped"] = "raw"
+    when_joiner: str | None = None
+    order: Order = "name"
+    builtins: BuiltinPlace = "sorted"
+    builtin_location: str = ""
+    location: Location = "path"
+    locations: Mapping[SourceKind, str] = field(default_factory=dict)
+    unsafe_name: str = ""
+    overflow: Overflow | None = None
+    first_line_cut: FirstLineCut | None = None
+    shadow: Shadow = "none"
+    max_description: int | None = None
+    never_lists: tuple[SourceKind, ...] = ()
+
+
+ExplicitForm = Literal["mention", "words"]
+"""How a user names a skill outright: ``$name`` (``mention``) or in words."""
+
+
+@dataclass(frozen=True)
+class Live:
+    """How a model triggers a skill through the agent, and what live runs can use.
+
+    Attributes:
+        skill_tool / skill_argument: the tool a model calls and the argument naming the
+            skill (None: no skill tool; reading a listed ``SKILL.md`` is the trigger).
+        explicit: how a positive control names its skill.
+        warm: the agent can answer request after request in one process.
+        mention_injects: a ``$name`` in the request makes the agent add that skill's file
+            to the conversation itself (Codex).
+    """
+
+    skill_tool: str | None
+    skill_argument: str | None = None
+    explicit: ExplicitForm = "words"
+    warm: bool = False
+    mention_injects: bool = False
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One shipped agent.
+
+    Attributes:
+        name: the profile name (``my-agent``); ``title`` how people write it.
+        package: where its CLI comes from.
+        releases: verified releases, oldest first (the only source of versions).
+        folders: every skills folder it reads, in its scan order.
+        loading: how it turns sources into a catalog (precedence, duplicates, names, walk).
+        wire / launch: how to run it offline and read its request.
+        listing: its listing format (None: the agent's own rules render it).
+        live: skill tool, controls, warm mode.
+        summary: the listing rule in one line, for help texts.
+        ordering: the ordering that reproduces its listing order when a command names none.
+        own_rules: the agent has code of its own beside this record (its capture driver
+            or renderer), registered under its name.
+        uncapped: renderer options that lift per-entry caps (for lint), where it has any.
+        own_installs: source kinds the agent's own driver installs beyond its folders, and
+            how (a command-line option).
+    """
+
+    name: str
+    title: str
+    package: Package
+    releases: tuple[Release, ...]
+    folders: tuple[SkillFolder, ...]
+    loading: Precedence
+    wire: Wire
+    launch: Launch
+    listing: ListingFormat | None
+    live: Live
+    summary: str
+    ordering: str = "alpha"
+    own_rules: bool = False
+    uncapped: Mapping[str, int] = field(default_factory=dict)
+    own_installs: Mapping[SourceKind, str] = field(default_factory=dict)
+
+    @property
+    def newest(self) -> Release:
+        return self.releases[-1]
+
+    @property
+    def pinned(self) -> Release:
+        """The release CI installs (the newest when none is marked)."""
+        return next((r for r in self.releases if r.pinned), self.newest)
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        return tuple(r.version for r in self.releases)
+
+    def release(self, version: str) -> Release | None:
+        return next((r for r in self.releases if r.version == version), None)
+
+    def reads(self, scope: SourceKind) -> tuple[str, ...]:
+        """The folders of ``scope`` the agent reads, in order."""
+        return tuple(f.path for f in self.folders if f.scope == scope)
+
+    def install_folder(self, scope: SourceKind) -> SkillFolder | None:
+        """Where a capture puts sources of ``scope`` (None: it cannot)."""
+        return next((f for f in self.folders if f.scope == scope and f.install), None)
+
+    @property
+    def installable(self) -> tuple[SourceKind, ...]:
+        """Source kinds a capture or live run can install."""
+        kinds = [f.scope for f in self.folders if f.install]
+        return tuple(dict.fromkeys([*kinds, *self.own_installs]))

@@ -1,0 +1,362 @@
+"""The template renderer: a listing of one element per skill, written from an agent's record.
+
+Most agents list skills as XML-like elements and differ only in data: the element's text,
+what is escaped, how skills are ordered, where the agent's own skills go, and the budget
+(``skillbench.agentspec.ListingFormat``). This renderer reads that data, so such an agent
+needs no rendering code of its own.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import NamedTuple
+
+from skillbench.agentspec import AgentSpec, Escape, ListingFormat, Release
+from skillbench.catalog import Skill, SourceKind
+from skillbench.listing._claude_code_text import collation_key, utf16_len
+from skillbench.listing._raw import escape_xml, raw_field, unescape_xml
+from skillbench.listing._renderer import Entry, Layout, Placed, RendererFactory
+from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
+from skillbench.listing._types import EntryStatus
+
+SKILL_FILE = "SKILL.md"
+
+
+def escape(text: str, how: Escape) -> str:
+    if how == "xml":
+        return escape_xml(text)
+    if how == "xml_numeric_apostrophe":
+        return escape_xml(text, "&#39;")
+    return text
+
+
+class Element(NamedTuple):
+    """One element as a listing shows it: name, text and location (all as written)."""
+
+    name: str
+    text: str
+    location: str
+
+
+def element_pattern(fmt: ListingFormat) -> re.Pattern[str]:
+    """A pattern matching one element of ``fmt`` (its holes as named groups)."""
+    holes = {"{name}": r"(?P<name>.*?)", "{text}": r"(?P<text>.*?)"}
+    pattern, seen = "", False
+    for part in re.split(r"(\{name\}|\{text\}|\{location\})", fmt.element):
+        if part == "{location}":
+            pattern += "(?P=location)" if seen else r"(?P<location>[^\n]*?)"
+            seen = True
+        else:
+            pattern += holes.get(part) or re.escape(part)
+    return re.compile(pattern, re.DOTALL)
+
+
+def parse_elements(fmt: ListingFormat, listing: str) -> list[Element]:
+    """The elements of a listing written in ``fmt``, in order, as written (escaped)."""
+    return [
+        Element(m["name"], m["text"], m["location"] if "location" in m.groupdict() else "")
+        for m in element_pattern(fmt).finditer(listing)
+    ]
+
+
+def parse_builtins(spec: AgentSpec, listing: str) -> list[BuiltinSkill]:
+    """The agent's own skills as a turn with nothing installed lists them, unescaped."""
+    fmt = spec.listing
+    assert fmt is not None
+    skills = []
+    for found in parse_elements(fmt, listing):
+        location = unescape_xml(found.location) if fmt.location_escape != "none" else found.location
+        if fmt.location == "scope" and location != fmt.builtin_location:
+            continue
+        own_path = fmt.location == "path" and location != fmt.builtin_location
+        name, text = (unescape_xml(t) if fmt.escape != "none" else t for t in found[:2])
+        skills.append(BuiltinSkill(name, text, path=location if own_path else None))
+    return skills
+
+
+def default_roots(spec: AgentSpec) -> dict[SourceKind, str]:
+    """Each source kind's folder as a listing names it on a user's machine: the one a capture
+    installs into, else the first the agent reads."""
+    roots = {f.scope: f.path for f in reversed(spec.folders) if f.install}
+    for folder in spec.folders:
+        roots.setdefault(folder.scope, folder.path)
+    return roots
+
+
+class _Slot(NamedTuple):
+    """One skill to list: its entry (None for a built-in), listed name, full element and
+    the element it keeps past a first-line cut."""
+
+    entry: Entry | None
+    name: str
+    full: str
+    cut: str
+
+
+@dataclass(frozen=True)
+class TemplateRenderer:
+    """Renders ``spec.listing``; see the module docstring.
+
+    Args:
+        spec: the agent.
+        builtin_skills: its own skills (from a snapshot).
+        roots: the folder of each source kind, as locations show it.
+        default_budget: the overflow budget in characters (None: no budget).
+    """
+
+    spec: AgentSpec
+    builtin_skills: tuple[BuiltinSkill, ...] = ()
+    roots: Mapping[SourceKind, str] = field(default_factory=dict)
+    default_budget: int | None = None
+    name: str = ""
+    uses_scores: bool = False
+    layout_uses_scores: bool = False
+    stops_early: bool = False
+
+    @property
+    def fmt(self) -> ListingFormat:
+        assert self.spec.listing is not None
+        return self.spec.listing
+
+    @property
+    def budgeted(self) -> bool:
+        return self.fmt.overflow is not None
+
+    @property
+    def lists_disabled(self) -> bool:
+        """Whether the agent lists a ``disable-model-invocation`` skill like any other."""
+        return not self.spec.loading.reads_disable
+
+    @property
+    def rules(self) -> Mapping[EntryStatus, str]:
+        rules: dict[EntryStatus, str] = {}
+        if self.fmt.first_line_cut is not None:
+            rules["truncated"] = (
+                f"the listing passed {self.fmt.first_line_cut.threshold:,} characters: only "
+                "the first line of the description is kept"
+                + (", when_to_use dropped" if self.fmt.when_joiner else "")
+            )
+        if self.fmt.overflow is not None:
+            rules["name_only"] = (
+                f"past the {self.fmt.overflow.budget:,}-character budget: this and every later "
+                "skill are only named, on one line"
+            )
+        return rules
+
+    def hidden(self, skill: Skill) -> str | None:
+        title = self.spec.title
+        if skill.source in self.fmt.never_lists:
+            return f"{title} has no {skill.source} skills besides its own"
+        limit = self.fmt.max_description
+        if limit is not None and len(_described(skill).strip()) > limit:
+            return f"{title} does not load a skill whose description is over {limit:,} characters"
+        if skill.path is not None and os.path.basename(skill.path) != SKILL_FILE:
+            return f"{title} loads only SKILL.md files, not other skill declarations"
+        return None
+
+    def shown_path(self, skill: Skill) -> str | None:
+        if self.fmt.location != "path":
+            return None
+        root = self.roots.get(skill.source)
+        if skill.rel_path is None or root is None:
+            return os.path.abspath(skill.path) if skill.path else None
+        return f"{root}/{skill.rel_path}"
+
+    def listed_name(self, name: str) -> str:
+        unsafe = self.fmt.unsafe_name
+        return "".join("-" if c in unsafe else c for c in name) if unsafe else name
+
+    def _element(self, name: str, text: str, location: str) -> str:
+        fmt = self.fmt
+        return (
+            fmt.element.replace("{location}", escape(location, fmt.location_escape))
+            .replace("{name}", escape(self.listed_name(name), fmt.escape))
+            .replace("{text}", text)
+        )
+
+    def entry(self, skill: Skill, index: int) -> Entry:
+        fmt = self.fmt
+        description = _described(skill)
+        if fmt.text_from == "stripped":
+            description = description.strip()
+        when = raw_field(skill, "when_to_use", skill.when_to_use) if fmt.when_joiner else None
+        text = escape(description, fmt.escape)
+        if when:
+            text += f"{fmt.when_joiner}{escape(when, fmt.escape)}"
+        location = self._location(skill)
+        element = self._element(skill.name, text, location)
+        short = escape(description.split("\n")[0].strip(), fmt.escape)
+        cut = self._element(skill.name, short, location)
+        return Entry(skill, index, element, "full", description, when or None, short=cut)
+
+    def _location(self, skill: Skill) -> str:
+        if self.fmt.location == "scope":
+            return self.fmt.locations.get(skill.source, "")
+        return (self.shown_path(skill) or "") if self.fmt.location == "path" else ""
+
+    def _builtin(self, skill: BuiltinSkill) -> _Slot:
+        text = escape(skill.description, self.fmt.escape)
+        element = self._element(skill.name, text, skill.path or self.fmt.builtin_location)
+        return _Slot(None, self.listed_name(skill.name), element, element)
+
+    def layout(
+        self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
+    ) -> Layout:
+        fmt = self.fmt
+        entries = [
+            _Slot(e, self.listed_name(e.skill.name), e.text, e.short)
+            for e in _ORDERS[fmt.order](self, list(ordered))
+        ]
+        builtins = [self._builtin(b) for b in self.builtin_skills]
+        items = _placed_builtins(fmt.builtins, fmt.shadow, builtins, entries)
+        if not items:
+            return Layout("", None, [])
+        cut = fmt.first_line_cut
+        trim = cut is not None and utf16_len("\n".join(i.full for i in items)) > cut.threshold
+        shown = [it.cut if trim and it.entry is not None else it.full for it in items]
+        if fmt.overflow is None:
+            body = "\n".join(shown)
+            placed = [_place(it, s) for it, s in zip(items, shown, strict=True) if it.entry]
+            return Layout(fmt.wrapper.replace("{elements}", body), None, placed)
+        limit = fmt.overflow.budget if budget is None else budget
+        used, full = 0, 0
+        for text in shown:
+            if used + len(text) + 1 > limit:
+                break
+            used += len(text) + 1
+            full += 1
+        rest = items[full:]
+        lines = shown[:full]
+        if rest:
+            lines.append(fmt.overflow.names_prefix + ", ".join(it.name for it in rest))
+        placed = [_place(it, s) for it, s in zip(items[:full], shown, strict=False) if it.entry]
+        placed += [
+            Placed(it.entry.index, "name_only", len(it.name), "", None) for it in rest if it.entry
+        ]
+        return Layout(fmt.wrapper.replace("{elements}", "\n".join(lines)), used, placed)
+
+
+def _described(skill: Skill) -> str:
+    return raw_field(skill, "description", skill.description) or ""
+
+
+def _place(item: _Slot, shown: str) -> Placed:
+    entry = item.entry
+    assert entry is not None
+    if shown == item.full:
+        return entry.placed
+    first = entry.description.split("\n")[0].strip()
+    return Placed(entry.index, "truncated", len(shown), first, None)
+
+
+def _placed_builtins(
+    where: str, shadow: str, builtins: list[_Slot], entries: list[_Slot]
+) -> list[_Slot]:
+    """The agent's own skills placed among the user's (``ListingFormat.builtins``), a
+    shadowed one replaced in its place or left out (``ListingFormat.shadow``)."""
+    if shadow == "in_place":
+        slots: dict[str, _Slot] = {}
+        for item in [*builtins, *entries] if where == "first" else [*entries, *builtins]:
+            slots[item.name] = item
+        return list(slots.values())
+    if shadow == "skip":
+        taken = {item.name for item in entries}
+        builtins = [b for b in builtins if b.name not in taken]
+    if where == "first":
+        return [*builtins, *entries]
+    if where == "last":
+        return [*entries, *builtins]
+    return sorted([*builtins, *entries], key=lambda it: collation_key(it.name))
+
+
+def _root(skill: Skill) -> str:
+    """The source folder a skill was found in (one skills folder once installed)."""
+    return skill.root or os.path.dirname(os.path.dirname(os.path.abspath(skill.path or "")))
+
+
+def _rel(skill: Skill) -> str:
+    """Where the skill lies below its skills folder once installed."""
+    return skill.rel_path or os.path.basename(os.path.dirname(skill.path or "")) + "/SKILL.md"
+
+
+def _by_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
+    """By a locale comparison of the listed name."""
+    return sorted(entries, key=lambda e: collation_key(renderer.listed_name(e.skill.name)))
+
+
+def _scope_then_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
+    """Project skills by name; every other folder in catalog order, each by name."""
+    rank = renderer.spec.loading.rank
+    first: dict[str, int] = {}
+    for e in sorted(entries, key=lambda e: e.index):
+        if e.skill.source != "project":
+            first.setdefault(_root(e.skill), e.index)
+
+    def key(e: Entry) -> tuple[int, int, str]:
+        s = e.skill
+        group = 0 if s.source == "project" else first[_root(s)]
+        return rank(s.source), group, s.name
+
+    return sorted(entries, key=key)
+
+
+def _folders_descending(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
+    """Scope by scope, folder by folder in catalog order; within one, descending by the
+    skill's path below its folder, compared part by part (``code-review-excellence``
+    before ``code-review``)."""
+    rank = renderer.spec.loading.rank
+    first: dict[str, int] = {}
+    for e in sorted(entries, key=lambda e: e.index):
+        first.setdefault(_root(e.skill), e.index)
+
+    def group(e: Entry) -> tuple[int, int]:
+        return rank(e.skill.source), first[_root(e.skill)]
+
+    ordered: list[Entry] = []
+    for _, members in groupby(sorted(entries, key=group), key=group):
+        ordered += sorted(members, key=lambda e: _rel(e.skill).split("/"), reverse=True)
+    return ordered
+
+
+_ORDERS: Mapping[str, Callable[[TemplateRenderer, list[Entry]], list[Entry]]] = {
+    "name": _by_name,
+    "scope_then_name": _scope_then_name,
+    "folders_descending": _folders_descending,
+}
+
+
+def template_renderer(spec: AgentSpec, release: Release) -> RendererFactory:
+    """The renderer factory of ``spec`` at ``release``: its options are ``snapshot`` (the
+    agent's own skills: an AgentSnapshot, ``auto`` for the cached one of the release,
+    ``none`` or a path), ``roots`` where locations show paths, and ``budget`` where the
+    agent has one."""
+    fmt = spec.listing
+    assert fmt is not None
+
+    def factory(
+        budget: int | None = None,
+        snapshot: AgentSnapshot | str | None = "auto",
+        roots: Mapping[SourceKind, str] | None = None,
+    ) -> TemplateRenderer:
+        if snapshot is None or isinstance(snapshot, str):
+            snapshot = resolve_snapshot(snapshot, spec.name, release.version)
+        builtins = snapshot.builtin_skills if snapshot is not None else ()
+        limit = budget if budget is not None else fmt.overflow.budget if fmt.overflow else None
+        merged = {**default_roots(spec), **(roots or {})}
+        return TemplateRenderer(spec, builtins, merged, limit, spec.name)
+
+    wanted = ["snapshot"]
+    if fmt.overflow is not None:
+        wanted.insert(0, "budget")
+    if fmt.location == "path":
+        wanted.append("roots")
+    signature = inspect.signature(factory)
+    kept: Sequence[inspect.Parameter] = [signature.parameters[p] for p in wanted]
+    factory.__signature__ = signature.replace(parameters=kept)  # type: ignore[attr-defined]
+    factory.__doc__ = template_renderer.__doc__
+    return factory

@@ -1,0 +1,95 @@
+"""Every agent has everything a user meets: driver, profile per release, docs, README row,
+portability folders; what is derived from its record is derived, not restated."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import skillbench
+from skillbench.agentspec import AGENT_SPECS
+from tests.support.completeness import REPO, missing_pieces
+
+PACKAGE = Path(skillbench.__file__).parent
+
+
+@pytest.mark.parametrize("name", AGENT_SPECS.names())
+def test_every_agent_is_complete(name: str) -> None:
+    assert missing_pieces(AGENT_SPECS.get(name)) == []
+
+
+def test_a_missing_piece_is_named() -> None:
+    """The check can fail: an agent whose docs page and README row do not exist."""
+    found = missing_pieces(AGENT_SPECS.get("qwen-code"), REPO / "tests")
+    assert "qwen-code: no docs page docs/profiles/qwen-code.md" in found
+    assert "qwen-code: no row in the README's table of agents" in found
+
+
+def test_the_records_docstring_names_every_agent() -> None:
+    doc = (skillbench.agentspec.__doc__ or "").replace("\n", " ")
+    assert [s.title for s in AGENT_SPECS.values() if s.title not in doc] == []
+
+
+def test_ci_installs_what_the_records_pin() -> None:
+    """`.ci/run` names no agent package: it installs `skillbench agents pins`."""
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert "skillbench agents pins" in ci
+    assert [s.package.name for s in AGENT_SPECS.values() if s.package.name in ci] == []
+    done = subprocess.run(
+        [sys.executable, "-m", "skillbench", "agents", "pins"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == [s.package.pin(s.pinned.version) for s in AGENT_SPECS.values()]
+
+
+def test_the_capture_help_names_every_agent_and_its_folders() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "skillbench", "capture", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for spec in AGENT_SPECS.values():
+        folder = next(f for f in spec.folders if f.install)
+        assert re.search(rf"{re.escape(spec.name)}: .*{re.escape(folder.path)}", done.stdout)
+
+
+def _top_level_classes() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(str(path.relative_to(PACKAGE)))
+    return found
+
+
+def test_no_two_top_level_classes_share_a_name() -> None:
+    shared = {name: paths for name, paths in _top_level_classes().items() if len(paths) > 1}
+    assert shared == {}
+
+
+def _modules_naming(words: tuple[str, ...]) -> list[str]:
+    pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
+    return sorted(
+        str(p.relative_to(PACKAGE))
+        for p in PACKAGE.rglob("*.py")
+        if pattern.search(p.read_text(encoding="utf-8"))
+    )
+
+
+@pytest.mark.parametrize(
+    "words",
+    [("gemini",), ("copilot",), ("qwen",), ("opencode",)],
+    ids=lambda w: w[0],
+)
+def test_an_agent_is_named_in_at_most_four_modules(words: tuple[str, ...]) -> None:
+    """Its record, its own rules and a wire format only it speaks; nothing else names it."""
+    assert len(_modules_naming(words)) <= 4, _modules_naming(words)
