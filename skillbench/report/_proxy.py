@@ -25,7 +25,6 @@ from skillbench.report._compare import metric_for
 from skillbench.report._pairing import family_alpha, request_scores
 from skillbench.report._proxy_sides import (
     CONFIG_FIELDS,
-    MODEL_TYPES,
     Config,
     Side,
     by_request,
@@ -38,7 +37,7 @@ from skillbench.report._proxy_sides import (
 )
 from skillbench.report._run import fmt_value, sort_value
 from skillbench.report._select import Selection
-from skillbench.results import ResultRow
+from skillbench.results import MODEL_TYPES, ResultRow
 from skillbench.types import SIZE_FIELDS, UNANSWERED, JsonObject
 
 MIN_CONFIGS = 3

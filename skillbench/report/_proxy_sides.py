@@ -25,11 +25,9 @@ from skillbench.report._run import (
     sort_value,
 )
 from skillbench.report._select import Selection, select_cells
-from skillbench.results import CellFields, ResultRow, Run
+from skillbench.results import MODEL_TYPES, CellFields, ResultRow, Run
 from skillbench.types import CELL_FIELDS
 
-MODEL_TYPES = frozenset({"litellm", "agent"})
-"""Selector types that ask a real model (per call, for money): the side a proxy stands in for."""
 CONFIG_FIELDS: tuple[str, ...] = tuple(f for f in CELL_FIELDS if f != "selector")
 """The key fields of a configuration: a cell's, less its selector."""
 
