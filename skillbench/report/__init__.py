@@ -25,8 +25,9 @@ from skillbench.report._gate import (
 )
 from skillbench.report._headline import headline_text
 from skillbench.report._pairing import DEFAULT_MAX_DROP
-from skillbench.report._proxy import DEFAULT_MIN_RHO, ProxyCheck, check_proxy
+from skillbench.report._proxy import check_proxy
 from skillbench.report._proxy_doc import build_proxy_check
+from skillbench.report._proxy_types import DEFAULT_MIN_RHO, ProxyCheck
 from skillbench.report._report import build_report, write_report
 from skillbench.report._run import (
     banner,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from skillbench.report._doc import Bullets, Document, Para, Table
 from skillbench.report._pairing import count
-from skillbench.report._proxy import (
+from skillbench.report._proxy_types import (
     MIN_CONFIGS,
     MIN_REQUESTS,
     Correlation,

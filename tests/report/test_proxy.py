@@ -15,7 +15,8 @@ from synthetic import write_run
 
 from skillbench.cli import main
 from skillbench.report import check_proxy, parse_selection
-from skillbench.report._proxy import Correlation, PairOrder, _verdict
+from skillbench.report._proxy import _verdict
+from skillbench.report._proxy_types import BestPick, Correlation, PairOrder
 
 N = 40
 BUDGETS = (500, 1000, 2000, 4000)
@@ -299,8 +300,6 @@ def _pairs(clear: bool) -> list[PairOrder]:
     ],
 )
 def test_the_rule_on_rho(rho: Correlation, answer: str, reason: str) -> None:
-    from skillbench.report._proxy import BestPick
-
     best = BestPick("budget=4000", "budget=4000", "same", 0.0, (0.0, 0.0))
     got = _verdict(4, 100, 0, rho, best, _pairs(True), 0.5)
     assert got[0] == answer and reason in got[1]
