@@ -3,9 +3,10 @@
 A run spends its first half-minute loading inputs and models and embedding texts before the
 first decision; a single decisions bar sat at zero through that and then extrapolated a
 wild ETA from it. Here every phase shows its own line with its elapsed time, and the
-replay's ETA comes from the rate of its last 30 seconds (``_progress_live.WINDOW``: a model's
-cache hits and a cell's first listings make the early rate a poor guide). On a terminal the current line is
-redrawn in place; elsewhere (CI logs) a plain line is printed every ``PLAIN_EVERY`` seconds.
+replay's ETA comes from the rate of its last 30 seconds (``_progress_live.WINDOW``: a
+model's cache hits and a cell's first listings make the early rate a poor guide). On a
+terminal the current line is redrawn in place; elsewhere (CI logs) a plain line is printed
+every ``PLAIN_EVERY`` seconds.
 """
 
 from __future__ import annotations
