@@ -25,10 +25,6 @@ class SelectorEntry(BaseModel):
     name: str | None = None
 
     @property
-    def asks_model(self) -> bool:
-        return self.type in MODEL_TYPES
-
-    @property
     def label(self) -> str:
         """The selector name in the cells (the type unless the config renames it)."""
         return self.name or self.type
