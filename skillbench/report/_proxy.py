@@ -250,13 +250,14 @@ def _best(
     """Each side's best configuration, and the model's loss on the proxy's pick."""
     sign = 1.0 if m.higher_is_better else -1.0
     good_p, good_q = np.round(sign * vp, DIGITS), np.round(sign * vq, DIGITS)
-    model_best = int(np.argmax(good_q))
     tied = np.flatnonzero(good_p == good_p.max())
     pick = int(tied[np.argmin(good_q[tied])])
+    model_tied = np.flatnonzero(good_q == good_q.max())
+    model_best = pick if pick in model_tied else int(model_tied[0])
     regret = float(good_q[model_best] - good_q[pick])
     ci = _diff(sign * (resampled_q[:, model_best] - resampled_q[:, pick]), level)
     status: Pick = "same" if regret == 0 else "within noise" if ci[0] <= 0 else "differs"
-    return BestPick(labels[pick], labels[model_best], status, regret, ci)
+    return BestPick(labels[pick], labels[model_best], status, regret, ci, len(model_tied))
 
 
 def _notes(proxy: Side, model: Side) -> list[str]:

@@ -40,11 +40,15 @@ def _pairs_line(check: ProxyCheck) -> str:
     pairs = check.pairs
     clear = [p for p in pairs if p.model_clear]
     noise = [p for p in pairs if not p.model_clear]
-    text = (
-        f"{count(len(pairs), 'pair')} of configurations; the model tells {len(clear)} apart "
-        f"and the proxy orders {_share(sum(p.agree for p in clear), len(clear))} of those "
-        f"the same way, {sum(p.contradicted for p in clear)} clearly the other way"
-    )
+    text = f"{count(len(pairs), 'pair')} of configurations; "
+    if clear:
+        text += (
+            f"the model tells {len(clear)} apart and the proxy orders "
+            f"{_share(sum(p.agree for p in clear), len(clear))} of those the same way, "
+            f"{sum(p.contradicted for p in clear)} clearly the other way"
+        )
+    else:
+        text += "the model tells none apart"
     if noise:
         spurious = sum(p.proxy_clear for p in noise)
         text += (
@@ -92,7 +96,9 @@ def build_proxy_check(check: ProxyCheck) -> Document:
     items = [_corr("Spearman ρ", check.spearman), _corr("Kendall τ-b", check.kendall)]
     best = check.best
     if best is not None and best.status == "same":
-        items.append(f"best configuration: {best.model} on both")
+        ties = best.model_ties - 1
+        tie = f" (the model ties it with {count(ties, 'other')})" if ties else ""
+        items.append(f"best configuration: {best.model} on both{tie}")
     elif best is not None:
         loss = f"{best.regret:.3f} {_interval(best.regret_ci)}"
         items.append(

@@ -83,6 +83,7 @@ class BestPick(NamedTuple):
     """The best configuration by each side, and what trusting the proxy's costs on the model.
 
     ``proxy`` is the proxy's best (of tied ones, the one the model scores lowest);
+    ``model`` the model's (``proxy`` itself when the model scores it best too, tied or not);
     ``regret`` the model's score of its own best minus its score of ``proxy``, in the
     metric's good direction, with its interval.
     """
@@ -92,6 +93,8 @@ class BestPick(NamedTuple):
     status: Pick
     regret: float
     regret_ci: tuple[float, float]
+    model_ties: int = 1
+    """Configurations the model scores best (more than one: a tie)."""
 
 
 @dataclass(frozen=True)

@@ -336,3 +336,24 @@ def test_intervals_are_seeded(tmp_path: Path) -> None:
     one, two = (check_proxy(*sides, resamples=1000, seed=4) for _ in range(2))
     assert one.spearman == two.spearman and one.pairs == two.pairs
     assert check_proxy(*sides, resamples=1000, seed=5).pairs != one.pairs
+
+
+def test_a_tie_on_the_model_keeps_the_proxys_pick(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The model scores every budget 0.5: the proxy's best (4000) is best on the model too,
+    tied with the three others; no pair is told apart."""
+    proxy_dir, model_dir = _pair(tmp_path, _hits(PROXY), _hits((20, 20, 20, 20)))
+    _, out = _json(capsys, str(proxy_dir), str(model_dir))
+    assert out["best"] == {
+        "proxy": "budget=4000",
+        "model": "budget=4000",
+        "status": "same",
+        "regret": 0.0,
+        "regret_ci": [0.0, 0.0],
+        "model_ties": 4,
+    }
+    main(["compare", "--proxy", str(proxy_dir), str(model_dir), "--resamples", "500"])
+    text = capsys.readouterr().out
+    assert "- best configuration: budget=4000 on both (the model ties it with 3 others)" in text
+    assert "6 pairs of configurations; the model tells none apart; 6 within noise" in text
