@@ -1,7 +1,7 @@
 """``skillbench run``'s progress on stderr for model runs: model decisions per minute, dollars
 spent and projected, positive controls; offline runs keep their plain lines. Through the CLI,
 with a litellm selector on a scripted server on 127.0.0.1 (the requests of
-``test_proxy_live`` at two of its budgets: 96 model decisions)."""
+``llm_helpers.REQUESTS`` at two of its budgets: 96 model decisions)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_helpers import fake_selector, write_project
+from llm_helpers import GRID, REQUESTS, fake_selector, write_project
 from support.fake_openai import FakeOpenAI, default_policy, user_text
-from test_proxy_live import GRID, REQUESTS
 
 import skillbench.cli._progress as progress
 from skillbench.cli import main

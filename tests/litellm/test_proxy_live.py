@@ -13,52 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_helpers import fake_selector, write_project
+from llm_helpers import GRID, REQUESTS, fake_selector, write_project
 from scipy.stats import kendalltau, spearmanr
 from support.fake_openai import FakeOpenAI, listed_skills, user_text
 
 from skillbench.cli import main
-
-TEXTS = {
-    "pdf-merge": [
-        "merge these pdf files into one document",
-        "merge several pdf files please",
-        "combine the pdf files into one document",
-        "merge pdf files from the scan",
-        "please merge the two pdf files",
-        "merge all pdf documents into one",
-    ],
-    "git-commit": [
-        "write a commit message for my staged changes",
-        "write the commit message",
-        "commit message for the staged changes",
-        "write a good commit message",
-        "staged changes need a commit message",
-        "draft a commit message for changes",
-    ],
-    "weather": [
-        "weather forecast for Paris",
-        "report the weather for Berlin",
-        "what is the weather forecast for a city",
-        "weather forecast tomorrow for Rome",
-        "city weather report please",
-        "forecast the weather in Oslo",
-    ],
-    None: [
-        "what is 2 + 2",
-        "tell me a joke",
-        "translate hello to french",
-        "sort this list",
-        "how old is the moon",
-        "say hi",
-    ],
-}
-REQUESTS = [
-    {"id": f"{skill or 'none'}-{j}", "text": text + (" now" if j >= 6 else ""), "expected": skill}
-    for skill, texts in TEXTS.items()
-    for j, text in enumerate(texts * 2)
-]
-GRID = {"profiles": ["codebot"], "budgets": [200, 250, 300, 400], "orderings": ["alpha"]}
 
 
 def _run(root: Path, selector: Mapping[str, Any], *extra: str) -> tuple[int, Path]:
