@@ -3,9 +3,10 @@
 A run spends its first half-minute loading inputs and models and embedding texts before the
 first decision; a single decisions bar sat at zero through that and then extrapolated a
 wild ETA from it. Here every phase shows its own line with its elapsed time, and the
-replay's ETA comes from the rate of its last ``WINDOW`` seconds (a model's cache hits and a
-cell's first listings make the early rate a poor guide). On a terminal the current line is
-redrawn in place; elsewhere (CI logs) a plain line is printed every ``PLAIN_EVERY`` seconds.
+replay's ETA comes from the rate of its last 30 seconds (``_progress_live.WINDOW``: a
+model's cache hits and a cell's first listings make the early rate a poor guide). On a
+terminal the current line is redrawn in place; elsewhere (CI logs) a plain line is printed
+every ``PLAIN_EVERY`` seconds.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, TextIO
 
+from skillbench.cli._progress_live import LivePlan, LiveStatus, window_rate
 from skillbench.types import UNANSWERED, UNWANTED
 
 if TYPE_CHECKING:
@@ -25,8 +27,6 @@ TICK = 0.2
 """Seconds between redraws of the current line."""
 SETTLE = (0.02, 2.0)
 """The ETA appears once this share of the decisions is done and this many seconds passed."""
-WINDOW = 30.0
-"""Seconds of recent progress the ETA's rate is taken from."""
 PLAIN_EVERY = 15.0
 """Seconds between progress lines when stderr is not a terminal."""
 
@@ -45,9 +45,12 @@ class TerminalProgress:
     time passing.
     """
 
-    def __init__(self, stream: TextIO = sys.stderr, *, plain: bool = False) -> None:
+    def __init__(
+        self, stream: TextIO = sys.stderr, *, plain: bool = False, live: LivePlan | None = None
+    ) -> None:
         self.stream = stream
         self.plain = plain
+        self.live = None if live is None else LiveStatus(live)
         self.name: str | None = None
         self.total: int | None = None
         self.done = self.errors = self.unwanted = 0
@@ -66,6 +69,8 @@ class TerminalProgress:
             self.name, self.total, self.started = name, total, time.monotonic()
             self.done = 0
             self._samples.clear()
+            if self.live is not None:
+                self.live.phase(total)
             self._printed = self.started - PLAIN_EVERY  # a new phase prints at once
             self._draw()
 
@@ -75,6 +80,8 @@ class TerminalProgress:
             self.done += 1
             self.errors += row.outcome in UNANSWERED
             self.unwanted += row.outcome in UNWANTED
+            if self.live is not None:
+                self.live.decision(row)
 
     def count(self, done: int, total: int) -> None:
         """Set the current phase's count: ``done`` of ``total`` (texts embedded)."""
@@ -102,16 +109,16 @@ class TerminalProgress:
         return (
             f"… {self.name}  {self.done:,}/{self.total:,} ({share:.0%})  {_clock(elapsed)} "
             f"ETA {eta}  errors {self.errors:,}  unwanted invocations {self.unwanted:,}"
+            + self._live(self.live.line() if self.live is not None else "")
         )
 
+    @staticmethod
+    def _live(text: str) -> str:
+        return f"  {text}" if text else ""
+
     def _rate(self) -> float | None:
-        """Decisions per second over the last ``WINDOW`` seconds (None: too early to say)."""
-        now = time.monotonic()
-        self._samples.append((now, self.done))
-        while len(self._samples) > 2 and self._samples[0][0] < now - WINDOW:
-            self._samples.popleft()
-        (t0, d0), (t1, d1) = self._samples[0], self._samples[-1]
-        return (d1 - d0) / (t1 - t0) if t1 > t0 and d1 > d0 else None
+        """Decisions per second over the recent window (None: too early to say)."""
+        return window_rate(self._samples, self.done)
 
     def _finish(self, finished: bool = True) -> None:
         if self.name is None:
@@ -119,6 +126,7 @@ class TerminalProgress:
         elapsed = time.monotonic() - self.started
         counted = f" {self.done:,}/{self.total:,}" if self.total is not None else ""
         mark, end = ("✓", "") if finished else ("✗", "  interrupted")
+        end = self._live(self.live.summary(elapsed) if self.live is not None else "") + end
         erase = "" if self.plain else "\r\033[K"
         self.stream.write(f"{erase}{mark} {self.name}{counted}  {_clock(elapsed)}{end}\n")
         self.stream.flush()
@@ -142,6 +150,7 @@ class TerminalProgress:
                 self._draw()
 
 
-def make_progress(stream: TextIO) -> TerminalProgress:
-    """Progress on ``stream``: redrawn in place on a terminal, plain lines elsewhere."""
-    return TerminalProgress(stream, plain=not stream.isatty())
+def make_progress(stream: TextIO, live: LivePlan | None = None) -> TerminalProgress:
+    """Progress on ``stream``: redrawn in place on a terminal, plain lines elsewhere; a run
+    with model cells (``live``) also shows their pace, spend and controls."""
+    return TerminalProgress(stream, plain=not stream.isatty(), live=live)

@@ -52,8 +52,10 @@ examples:
   skillbench run configs/quickstart.yaml --executor ray   cells as Ray tasks (docs/distributed.md)
   skillbench run configs/litellm-example.yaml --model ollama/qwen2.5:7b
 
-Progress (stderr, only on a terminal and without --quiet) shows each phase with its time;
-the last lines name the best cell, each swept field's effect and the path to report.html.
+Progress (stderr, without --quiet; redrawn on a terminal, a line every 15 s elsewhere) shows
+each phase with its time; with litellm or agent selectors also the model decisions per minute,
+the dollars spent and projected, and the positive controls triggered. The last lines name the
+best cell, each swept field's effect and the path to report.html.
 Every flag has an environment variable, named in its help (SKILLBENCH_<FLAG>).
 """
 
@@ -155,10 +157,15 @@ def run(args: argparse.Namespace) -> int:
         print_plan(plan)
         return EXIT_OK
     from skillbench.cli._progress import make_progress
+    from skillbench.cli._progress_live import live_plan
 
     target = Path(args.output) if args.output else config.output_path()
     fresh = not target.exists()
-    observer = None if args.quiet else make_progress(sys.stderr)
+    observer = (
+        None
+        if args.quiet
+        else make_progress(sys.stderr, live_plan(config, target, resume=args.resume))
+    )
     report = None
     try:
         result = run_experiment(

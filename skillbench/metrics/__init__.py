@@ -47,6 +47,7 @@ from skillbench.metrics._paired import (
     resolution,
     sign_test,
 )
+from skillbench.metrics._rank import DIGITS, ResampledScores, kendall, request_bootstrap, spearman
 from skillbench.metrics._repeats import (
     DEFAULT_TRIGGER_THRESHOLD,
     RepeatStats,
@@ -64,6 +65,7 @@ __all__ = [
     "DEFAULT_CONTROLS",
     "DEFAULT_CONTROL_THRESHOLD",
     "DEFAULT_TRIGGER_THRESHOLD",
+    "DIGITS",
     "INVOKED",
     "METRICS",
     "OUTCOMES",
@@ -79,6 +81,7 @@ __all__ = [
     "PositionStats",
     "RepeatStats",
     "RequestRepeats",
+    "ResampledScores",
     "Resolution",
     "SkillStats",
     "SplitRows",
@@ -95,6 +98,7 @@ __all__ = [
     "find_metric",
     "group_repeats",
     "is_regression",
+    "kendall",
     "mcnemar_exact",
     "metric_key",
     "ndcg",
@@ -105,8 +109,10 @@ __all__ = [
     "rate",
     "reciprocal_rank",
     "repeat_metrics",
+    "request_bootstrap",
     "resolution",
     "sign_test",
+    "spearman",
     "split_controls",
     "summarised",
     "trigger_rates",

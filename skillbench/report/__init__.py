@@ -12,6 +12,7 @@ from skillbench.report._doc import (
     Table,
     to_html,
     to_markdown,
+    to_text,
 )
 from skillbench.report._figure import png, pyplot, thousands
 from skillbench.report._gate import (
@@ -23,6 +24,10 @@ from skillbench.report._gate import (
     write_junit,
 )
 from skillbench.report._headline import headline_text
+from skillbench.report._pairing import DEFAULT_MAX_DROP
+from skillbench.report._proxy import check_proxy
+from skillbench.report._proxy_doc import build_proxy_check
+from skillbench.report._proxy_types import DEFAULT_MIN_RHO, ProxyCheck
 from skillbench.report._report import build_report, write_report
 from skillbench.report._run import (
     banner,
@@ -40,6 +45,8 @@ from skillbench.report._select import Selection, parse_selection
 from skillbench.report._sizes import Knee, Loss, SizeLine, Split, size_json, size_lines
 
 __all__ = [
+    "DEFAULT_MAX_DROP",
+    "DEFAULT_MIN_RHO",
     "Baseline",
     "BaselineCell",
     "Bullets",
@@ -54,6 +61,7 @@ __all__ = [
     "Loss",
     "PairedResult",
     "Para",
+    "ProxyCheck",
     "Selection",
     "SizeLine",
     "SkillDiff",
@@ -64,8 +72,10 @@ __all__ = [
     "baseline_from_run",
     "bless_run",
     "build_comparison",
+    "build_proxy_check",
     "build_report",
     "cell_label",
+    "check_proxy",
     "check_run",
     "compare_runs",
     "distinct",
@@ -87,6 +97,7 @@ __all__ = [
     "thousands",
     "to_html",
     "to_markdown",
+    "to_text",
     "varying_keys",
     "write_junit",
     "write_report",

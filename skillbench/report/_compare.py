@@ -265,7 +265,7 @@ def _pair(
     )
 
 
-def _metric(name: str, run_dir: Path) -> Metric:
+def metric_for(name: str, run_dir: Path) -> Metric:
     """The metric called ``name``; when it is unknown here but the run recorded it, the
     error names the plugin that computed it."""
     try:
@@ -302,7 +302,7 @@ def compare_runs(
     selector was calibrated on (``split: train``) are left out of both sides, so a calibrated
     selector can be compared with an uncalibrated one on its test split.
     """
-    m = _metric(metric, a.path)
+    m = metric_for(metric, a.path)
     if not m.per_row:
         raise SkillbenchError(
             f"metric {metric!r} cannot be paired per request; use accuracy, "

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from skillbench._sanitize import printable
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -101,6 +103,40 @@ def to_markdown(doc: Document, image_dir: str | None = "plots") -> str:
                 out += [f"![{b.title}]({image_dir}/{b.name}.png)", ""]
             if b.caption:
                 out += [f"*{b.caption}*", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+_MARKUP = re.compile(r"\*\*([^*]+)\*\*|`([^`]+)`")
+
+
+def _plain(text: str) -> str:
+    """``text`` without **bold** and `code` marks, every non-printable character escaped."""
+    return printable(_MARKUP.sub(lambda m: m.group(1) or m.group(2), text))
+
+
+def to_text(doc: Document) -> str:
+    """Plain text for a terminal: headings underlined, tables in aligned columns (numeric
+    ones right-aligned), figures by their title and caption."""
+    out = [_plain(doc.title), "=" * len(_plain(doc.title)), ""]
+    for b in doc.blocks:
+        if isinstance(b, Heading):
+            out += [_plain(b.text), "-" * len(_plain(b.text)), ""]
+        elif isinstance(b, Para):
+            out += [_plain(b.text), ""]
+        elif isinstance(b, Bullets):
+            out += [f"- {_plain(item)}" for item in b.items] + [""]
+        elif isinstance(b, Table):
+            cells = [[_plain(c) for c in row] for row in [b.header, *b.rows]]
+            widths = [max(len(row[i]) for row in cells) for i in range(len(b.header))]
+            out += [
+                "  ".join(
+                    c.rjust(w) if i in b.numeric else c.ljust(w)
+                    for i, (c, w) in enumerate(zip(row, widths, strict=True))
+                ).rstrip()
+                for row in cells
+            ] + [""]
+        elif isinstance(b, Figure):
+            out += [_plain(b.title)] + ([_plain(b.caption)] if b.caption else []) + [""]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -4,6 +4,7 @@
 these models. ``Run.to_pandas()`` gives the rows as a DataFrame for analysis in a notebook.
 """
 
+from skillbench.results._config_copy import MODEL_TYPES
 from skillbench.results._files import (
     CONFIG_COPY,
     MANIFEST,
@@ -24,7 +25,7 @@ from skillbench.results._manifest import (
     Timeline,
 )
 from skillbench.results._read import Run, read_manifest, read_rows, read_run
-from skillbench.results._row import group_by_cell
+from skillbench.results._row import group_by_cell, spent_usd
 from skillbench.results._summary import (
     OPTIONAL_SECTIONS,
     CellCalibration,
@@ -43,6 +44,7 @@ __all__ = [
     "CONFIG_COPY",
     "KNOWN_VERSIONS",
     "MANIFEST",
+    "MODEL_TYPES",
     "OPTIONAL_SECTIONS",
     "RESULTS",
     "RUN_FILES",
@@ -72,6 +74,7 @@ __all__ = [
     "read_rows",
     "read_run",
     "results_line",
+    "spent_usd",
     "summary_cell",
     "write_json",
     "write_run_files",

@@ -11,6 +11,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from skillbench.types import JsonObject
 
+MODEL_TYPES = frozenset({"litellm", "agent"})
+"""Selector types that ask a real model, per call and for money (a model behind litellm, or
+a shipped agent CLI): the cells that get positive controls, spend and live progress."""
+
 
 class SelectorEntry(BaseModel):
     """One selector of the config copy: its registry type and the name its cells carry."""

@@ -217,3 +217,72 @@ def test_dry_run_counts_cells_without_their_repeats(
     out = capsys.readouterr().out
     assert "10 requests × 18 cells × 2 repeats = 360 decisions" in out
     assert "selector embedding (embedding): 6 cells, 120 decisions" in out
+
+
+def _model_row(outcome: Outcome, **detail: object) -> ResultRow:
+    return _row(outcome).model_copy(update={"selector": "gpt", "detail": detail})
+
+
+def test_model_figures_ride_on_the_replay_line() -> None:
+    """Half the grid's decisions are the model's: of 8 replayed, 4. Two done: one sent
+    ($0.003 with its sub-agent's $0.001), one cached (free): $0.004 for 2, ~$0.008 for 4.
+    An offline decision adds nothing; an unpriced model says so."""
+    from skillbench.cli._progress_live import LivePlan
+
+    plan = LivePlan(frozenset({"gpt"}), 0.5, 0, 0, 0.95)
+    progress = TerminalProgress(io.StringIO(), plain=True, live=plan)
+    progress.phase("replaying decisions", 8)
+    progress.decision(_row("correct_skill"))
+    assert progress.line().endswith("unwanted invocations 0")
+    sub = {"cost_usd": 0.001, "cached": False}
+    progress.decision(_model_row("correct_skill", cost_usd=0.003, cached=False, fork=sub))
+    progress.decision(_model_row("missed", cost_usd=0.003, cached=True))
+    assert progress.line().endswith("model 2/4, –/min  $0.0040 spent, ~$0.0080 projected  1 cached")
+    progress.phase("positive controls", 2)
+    for outcome in ("correct_skill", "missed"):
+        control = {"control": True, "expected": ["pdf"]}
+        progress.decision(_model_row(outcome).model_copy(update=control))
+    assert progress.line().endswith("controls 1/2 triggered, 1 cell(s) with a miss")
+    progress.close()
+    assert (
+        progress.stream.getvalue()
+        .splitlines()[-1]
+        .endswith(  # type: ignore[attr-defined]
+            "controls 1/2 triggered, 1 cell(s) failed (below 95%)"
+        )
+    )
+    unpriced = TerminalProgress(io.StringIO(), plain=True, live=plan)
+    unpriced.phase("replaying decisions", 8)
+    unpriced.decision(_model_row("missed", cost_usd=None, cached=False))
+    assert "model 1/4, –/min  spend unknown (no price)" in unpriced.line()
+    unpriced.close()
+
+
+def test_a_resumed_run_projects_only_what_is_left(tmp_path: Path) -> None:
+    """litellm-example.yaml: a model (gpt-4o-mini) and the oracle, half the grid each. Kept:
+    3 answered decisions (2 of the model's); an error (redone) and a control are not kept
+    decisions. With 5 left to replay, the grid has 8: 4 of the model's, 2 still to come."""
+    from skillbench.cli._progress_live import live_plan
+    from tests.support.rows import result_row
+
+    model = {"selector": "gpt-4o-mini", "expected": ["pdf"]}
+    rows = [
+        result_row(outcome="correct_skill", **model),
+        result_row(outcome="missed", **model),
+        result_row(outcome="error", **model),
+        result_row(outcome="correct_skill", **model, control=True),
+        result_row(outcome="correct_skill", selector="oracle", expected=["pdf"]),
+    ]
+    (tmp_path / "results.jsonl").write_text(
+        "".join(json.dumps(r.to_json()) + "\n" for r in rows), encoding="utf-8"
+    )
+    configs = Path(__file__).parents[2] / "configs"
+    plan = live_plan(load_config(configs / "litellm-example.yaml"), tmp_path, resume=True)
+    assert plan is not None and plan.selectors == {"gpt-4o-mini"}
+    assert (plan.share, plan.kept, plan.kept_live) == (0.5, 3, 2)
+    progress = TerminalProgress(io.StringIO(), plain=True, live=plan)
+    progress.phase("replaying decisions", 5)
+    progress.decision(result_row(outcome="missed", **model, detail={"cost_usd": 0.001}))
+    assert "model 1/2, –/min  $0.0010 spent, ~$0.0020 projected" in progress.line()
+    progress.close()
+    assert live_plan(load_config(configs / "quickstart.yaml"), tmp_path, resume=True) is None

@@ -125,3 +125,48 @@ def wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+# The proxy and live-progress tests' grid: four codebot budgets over SKILLS listed
+# alphabetically (200 characters list none, 250 git-commit, 300 also pdf-merge, 400 all
+# three) and 48 requests, 12 per skill and 12 needing none.
+TEXTS = {
+    "pdf-merge": [
+        "merge these pdf files into one document",
+        "merge several pdf files please",
+        "combine the pdf files into one document",
+        "merge pdf files from the scan",
+        "please merge the two pdf files",
+        "merge all pdf documents into one",
+    ],
+    "git-commit": [
+        "write a commit message for my staged changes",
+        "write the commit message",
+        "commit message for the staged changes",
+        "write a good commit message",
+        "staged changes need a commit message",
+        "draft a commit message for changes",
+    ],
+    "weather": [
+        "weather forecast for Paris",
+        "report the weather for Berlin",
+        "what is the weather forecast for a city",
+        "weather forecast tomorrow for Rome",
+        "city weather report please",
+        "forecast the weather in Oslo",
+    ],
+    None: [
+        "what is 2 + 2",
+        "tell me a joke",
+        "translate hello to french",
+        "sort this list",
+        "how old is the moon",
+        "say hi",
+    ],
+}
+REQUESTS = [
+    {"id": f"{skill or 'none'}-{j}", "text": text + (" now" if j >= 6 else ""), "expected": skill}
+    for skill, texts in TEXTS.items()
+    for j, text in enumerate(texts * 2)
+]
+GRID = {"profiles": ["codebot"], "budgets": [200, 250, 300, 400], "orderings": ["alpha"]}
