@@ -133,6 +133,7 @@ CODEX = register_agent(
             links="directories",
             codex_limits=True,
             names="listed",
+            front_matter="yaml-requoted",
             walk_depth=6,
             walk_dirs=2000,
         ),

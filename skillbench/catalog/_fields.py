@@ -287,3 +287,24 @@ def make_skill(
         return None, diagnostics
     skill = Skill(name=name, description=description, source=source, path=path, body=body, **fields)
     return skill, diagnostics
+
+
+_LISTED = ("name", "description", "when_to_use")
+_LINE_BREAKS = str.maketrans("", "", "\n\t")
+
+
+def listed_texts(meta: Mapping[Any, Any], skill: Skill) -> dict[str, str]:
+    """The text fields of ``meta`` as read, where they differ from ``skill``'s sanitised ones
+    only by what folding a line removes (line breaks, edge and repeated spaces): nothing the
+    sanitiser took out for safety (escapes, control characters) comes back."""
+    found: dict[str, str] = {}
+    for key, value in meta.items():
+        attr = FIELDS.get(fold_key(str(key)), ("", None))[0]
+        if attr not in _LISTED or not isinstance(value, str):
+            continue
+        loaded = getattr(skill, attr)
+        if value == loaded or not value.translate(_LINE_BREAKS).isprintable():
+            continue
+        if clean_line(value).text == loaded:
+            found[attr] = value
+    return found

@@ -6,11 +6,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from skillbench._errors import InputError
 from skillbench._io import MiB
 from skillbench._io import read_text as read_input
+from skillbench._registry import Registry
 from skillbench._yaml import DuplicateKey, parse_yaml
 from skillbench.catalog._fields import fold_key, read_fields
 from skillbench.catalog._types import Diagnostic
@@ -141,11 +142,35 @@ def _reread(source: str, path: str, repeated: list[DuplicateKey]) -> Any:
         return None
 
 
+class FrontMatterReader(Protocol):
+    """How one agent reads a skill file: its front matter as the agent's parser returns it,
+    and the body. None (with an error diagnostic saying why) when the agent does not load
+    the file. Values it gives are what the agent lists (after skillbench sanitises a copy)."""
+
+    def __call__(self, path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None: ...
+
+
+FRONT_MATTER_READERS: Registry[FrontMatterReader] = Registry("front matter reader")
+"""Reader name → reader; an agent's loading rules name theirs (``Precedence.front_matter``)."""
+
+
+@FRONT_MATTER_READERS.register("yaml")
+def _strict(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Safe YAML: front matter it rejects keeps the file from loading."""
+    return parse_markdown(path, text, diagnostics)
+
+
+@FRONT_MATTER_READERS.register("yaml-requoted")
+def _requoted(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Safe YAML, read again with plain values quoted where it fails (``: `` in a value)."""
+    return parse_markdown(path, text, diagnostics, lenient=True)
+
+
 def markdown_fields(
-    path: str, text: str, diagnostics: list[Diagnostic], *, lenient: bool = False
+    path: str, text: str, diagnostics: list[Diagnostic], *, reader: str = "yaml"
 ) -> tuple[dict[str, Any], Markdown] | None:
-    """Skill fields and the parsed file, or None when the file cannot be a skill."""
-    doc = parse_markdown(path, text, diagnostics, lenient=lenient)
+    """Skill fields and the file as ``reader`` reads it, or None when it cannot be a skill."""
+    doc = FRONT_MATTER_READERS.get(reader)(path, text, diagnostics)
     if doc is None:
         return None
     if doc.meta is None:

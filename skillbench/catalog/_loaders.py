@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError, Location
 from skillbench._io import MAX_INPUT_BYTES, iter_lines, loads_json
-from skillbench.catalog._fields import first_heading, make_skill, read_fields
+from skillbench.catalog._fields import first_heading, listed_texts, make_skill, read_fields
 from skillbench.catalog._frontmatter import line_finder, markdown_fields, read_text
 from skillbench.catalog._precedence import CODEBOT, Precedence
 from skillbench.catalog._skill import Skill
@@ -89,7 +89,7 @@ def _markdown_skill(
     parsed = (
         None
         if text is None
-        else markdown_fields(str(path), text, diagnostics, lenient=rules.names == "listed")
+        else markdown_fields(str(path), text, diagnostics, reader=rules.front_matter)
     )
     if parsed is None:
         return None
@@ -111,7 +111,10 @@ def _markdown_skill(
         warn_missing_description=doc.meta is not None and "description" not in fields,
     )
     diagnostics.extend(problems)
-    return None if skill is None else Loaded(skill, os.path.realpath(path))
+    if skill is None:
+        return None
+    listed = listed_texts(doc.meta, skill) if doc.meta else {}
+    return Loaded(replace(skill, listed=listed) if listed else skill, os.path.realpath(path))
 
 
 def _json_skill(

@@ -61,6 +61,7 @@ class Precedence:
         walk_depth / walk_dirs: the limits of the agent's own directory walk (levels below
             a root, directories per root, breadth first); other agents get skillbench's
             bounds.
+        front_matter: how the agent reads a skill file (``FRONT_MATTER_READERS``).
     """
 
     name: str
@@ -80,6 +81,7 @@ class Precedence:
     depth: int | None = None
     walk_depth: int = MAX_DEPTH
     walk_dirs: int = MAX_DIRS
+    front_matter: str = "yaml"
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.
@@ -99,6 +101,7 @@ class Precedence:
             self.depth,
             self.walk_depth,
             self.walk_dirs,
+            self.front_matter,
         )
 
     def rank(self, kind: SourceKind) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -33,6 +34,9 @@ class Skill:
     Fields mirror the codebot / Claude Code frontmatter plus the agent-skills
     ``skill.json`` fields, which stay ``None``/empty when absent.
     ``parameters`` is excluded from hashing because JSON Schema is a nested mapping.
+    ``listed`` holds a text field as the agent's own reader returned it where that differs
+    from the sanitised field (line breaks and edge spaces kept): what an agent that lists
+    front matter raw shows.
     ``rel_path`` is where ``path`` lies below the agent's skills folder once the source is
     installed (``/`` separated; every outermost skill folder by its own name), so listings
     show where the skill would live on a user's machine, not in this checkout; ``root`` is the
@@ -65,6 +69,7 @@ class Skill:
     side_effects: tuple[str, ...] = ()
     permission: str | None = None
     parameters: JsonObject | None = field(default=None, hash=False, compare=False)
+    listed: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
     dependencies: tuple[str, ...] = ()
 
     @property

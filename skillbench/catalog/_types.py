@@ -66,7 +66,7 @@ class LoadRules:
         nested: a SKILL.md inside another skill's folder is a skill of its own; when False it
             is one of that skill's files and is not listed (Claude Code).
         agent: whose rules these are (named in diagnostics).
-        depth / walk_depth / walk_dirs: see ``Precedence``.
+        depth / walk_depth / walk_dirs / front_matter: see ``Precedence``.
     """
 
     flat_files: bool
@@ -78,6 +78,7 @@ class LoadRules:
     depth: int | None
     walk_depth: int
     walk_dirs: int
+    front_matter: str
 
 
 @dataclass(frozen=True, slots=True)

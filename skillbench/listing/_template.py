@@ -19,7 +19,7 @@ from typing import NamedTuple
 from skillbench.agentspec import AgentSpec, Escape, ListingFormat, Release
 from skillbench.catalog import Skill, SourceKind
 from skillbench.listing._claude_code_text import collation_key, utf16_len
-from skillbench.listing._raw import escape_xml, raw_field, unescape_xml
+from skillbench.listing._raw import escape_xml, listed_text, unescape_xml
 from skillbench.listing._renderer import Entry, Layout, Placed, RendererFactory
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
@@ -184,7 +184,8 @@ class TemplateRenderer:
         description = _described(skill)
         if fmt.text_from == "stripped":
             description = description.strip()
-        when = raw_field(skill, "when_to_use", skill.when_to_use) if fmt.when_joiner else None
+        when = skill.when_to_use and listed_text(skill, "when_to_use", skill.when_to_use)
+        when = when if fmt.when_joiner else None
         text = escape(description, fmt.escape)
         if when:
             text += f"{fmt.when_joiner}{escape(when, fmt.escape)}"
@@ -242,7 +243,7 @@ class TemplateRenderer:
 
 
 def _described(skill: Skill) -> str:
-    return raw_field(skill, "description", skill.description) or ""
+    return listed_text(skill, "description", skill.description)
 
 
 def _place(item: _Slot, shown: str) -> Placed:
