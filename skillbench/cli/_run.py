@@ -121,6 +121,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "replace those requests' labels [env: SKILLBENCH_LABELS]",
     )
     parser.add_argument(
+        "--keep-raw",
+        action="store_true",
+        default=env_flag("keep-raw"),
+        help="keep every model answer whole in the results (default: an answer longer than "
+        "16,384 characters is kept as its head, tail, size and sha256; the decision is read "
+        "from the whole answer either way); the config's keep_raw_answers [env: "
+        "SKILLBENCH_KEEP_RAW]",
+    )
+    parser.add_argument(
         "--allow-failed-controls",
         action="store_true",
         default=env_flag("allow-failed-controls"),
@@ -143,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
         config = with_processes(config, int(args.processes))
     if args.labels:
         config = with_labels(config, Path(args.labels))
+    if args.keep_raw:
+        config = config.model_copy(update={"keep_raw_answers": True})
     if args.limit is not None and args.limit < 1:
         raise SkillbenchError("--limit must be at least 1")
     if args.dry_run:

@@ -230,7 +230,7 @@ def abstaining_cells(runs: Sequence[CellRun], rows: Mapping[StepKey, ResultRow])
 
 def _error_reason(errors: Sequence[ResultRow]) -> str:
     first = errors[0]
-    message = first.detail.get("error") or "no message recorded"
+    message = first.error
     return (
         f"{len(errors)} decision(s) got no answer; first ({first.request_id}, "
         f"{first.selector}): {message}"
