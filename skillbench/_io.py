@@ -22,6 +22,7 @@ import errno
 import json
 import logging
 import os
+import re
 import stat
 from collections.abc import Iterator
 from typing import Any, BinaryIO, NamedTuple
@@ -244,6 +245,21 @@ def iter_lines(
         except InputError as exc:
             yield Line(number, None, exc)
         offset += len(raw) + 1
+
+
+_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+"""Every character ``str.splitlines`` breaks a line at (and ``\\r\\n`` as one break)."""
+_LINE = re.compile(f"[^{_BREAKS}]*(?:\r\n|[{_BREAKS}])?")
+
+
+def split_lines(text: str, *, keepends: bool = False) -> Iterator[str]:
+    """``text.splitlines(keepends)``, one line at a time: a rule that stops early, or looks at
+    one line at a time, never holds a multi-megabyte body split into a list."""
+    for match in _LINE.finditer(text):
+        line = match.group()
+        if not line:
+            return
+        yield line if keepends else line.rstrip(_BREAKS)
 
 
 def _depth(value: Any) -> int:

@@ -1,6 +1,7 @@
 """The shared vocabulary every layer speaks: queries, decisions, outcomes, cell keys, stops.
 
-This module is the ground floor: it imports nothing else from skillbench, not even for type
+This module is the ground floor: it imports nothing else from skillbench but ``_excerpt``
+(standard library only: how a row reads a value kept as an excerpt), not even for type
 checkers (only pydantic, for the stored-record base, the cell key and the results row), so
 any package may use it without creating an import cycle. The results row lives here because
 every floor from cost up reads it; a record that names a higher floor's types (``Query``
@@ -16,6 +17,8 @@ from typing import Any, Literal, NamedTuple, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, SerializationInfo, model_serializer
 from pydantic_core.core_schema import SerializerFunctionWrapHandler
+
+from skillbench._excerpt import as_text
 
 JsonObject = dict[str, JsonValue]
 """A JSON document: what a file or a wire body holds where no record describes it."""
@@ -262,7 +265,9 @@ class ResultRow(CellKey):
     score: float | None = None
     """Selector confidence for its choice, when it has one."""
     detail: dict[str, Any] = Field(default_factory=dict)
-    """Selector extras: raw response, other calls, error message, usage, cost."""
+    """Selector extras: raw response, other calls, error message, usage, cost. A string past
+    16,384 characters is kept as an excerpt `{excerpt, bytes, sha256, head, tail}` (a value
+    still past 65,536 as one of its JSON, with `json`) unless the run keeps raw answers."""
     inline_tokens: int | None = None
     """Tokens the invoked skill adds when loaded into the conversation."""
     fork_tokens: int | None = None
@@ -296,7 +301,7 @@ class ResultRow(CellKey):
         """Where the listing the agent really sent first differs from the cell's rendered
         one (a live decision's ``detail``; None when they agree or nothing was compared)."""
         found = self.detail.get(LISTING_MISMATCH)
-        return str(found) if found is not None else None
+        return as_text(found) if found is not None else None
 
     @property
     def error(self) -> str | None:
@@ -304,7 +309,7 @@ class ResultRow(CellKey):
         if self.outcome != "error":
             return None
         message = self.detail.get("error")
-        return str(message) if message is not None else "no answer (no message recorded)"
+        return as_text(message) if message is not None else "no answer (no message recorded)"
 
 
 def expected_shown(row: ResultRow) -> bool:

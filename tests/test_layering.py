@@ -14,6 +14,7 @@ from typing import NamedTuple
 import skillbench
 
 LAYERS: list[set[str]] = [
+    {"_excerpt"},
     {"types", "_errors", "__init__"},
     {"_plugins"},
     {"_io", "_output", "_sanitize", "_registry"},
@@ -33,7 +34,8 @@ LAYERS: list[set[str]] = [
     {"cli"},
     {"__main__"},
 ]
-"""Lowest first. The shared vocabulary and the error types sit on the ground floor, the
+"""Lowest first. The bound on what a decision keeps of a model's answer (standard library
+only) lies beneath the ground floor, where the shared vocabulary and the error types sit; the
 safe file reading, the text sanitiser and the registry just above, then the YAML loader
 (which reads through the safe reader); the agents' records sit above the catalog whose
 loading rules they hold and below the listings rendered from them; skill-cost arithmetic sits

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from pathlib import Path
 
+from skillbench._io import split_lines
 from skillbench._sanitize import AGENT_SKILLS_NAME
 from skillbench.authoring._builtins import builtin_collisions
 from skillbench.authoring._lint_portability import portability_findings
@@ -39,6 +41,7 @@ from skillbench.authoring._rules import (
 from skillbench.catalog import (
     MAX_DESCRIPTION_CHARS,
     MAX_NAME_CHARS,
+    BodyFile,
     Catalog,
     Precedence,
     Skill,
@@ -72,28 +75,30 @@ class LintReport:
 KEY_LINES = 200
 """Leading lines of a file searched for a key: where frontmatter or a JSON object's keys are."""
 
+PLACEHOLDER_FINDINGS = 20
+"""Placeholder findings per skill: each distinct placeholder once, with how often it recurs,
+at most this many; a body repeating one placeholder on 25,000 lines gets one finding."""
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
 
 class _Files:
-    """File texts read once, for locating keys and bodies by line.
+    """The leading lines of each file, split once, for locating keys by line.
 
     Many skills can share one file (a JSONL tool list), so a file's leading lines are split
     once and each key's line is looked up once per file: lint stays linear in the catalog.
+    Only those lines are kept: a whole file is read again, one at a time, by the rare rule
+    that needs more of it, so linting huge skills holds no file's text for long.
     """
 
     def __init__(self) -> None:
-        self._texts: dict[str, str] = {}
         self._heads: dict[str, list[str]] = {}
         self._key_lines: dict[tuple[str, str], int | None] = {}
-
-    def text(self, path: str | None) -> str:
-        if path is None:
-            return ""
-        if path not in self._texts:
-            try:
-                self._texts[path] = Path(path).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                self._texts[path] = ""
-        return self._texts[path]
 
     def key_line(self, path: str | None, key: str) -> int | None:
         """Line of ``key:`` in the leading frontmatter (or ``"key"`` in a JSON file)."""
@@ -103,27 +108,23 @@ class _Files:
         if found not in self._key_lines:
             pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*:')
             self._key_lines[found] = next(
-                (n for n, line in enumerate(self._head(path), start=1) if pattern.match(line)),
+                (n for n, line in enumerate(self.head(path), start=1) if pattern.match(line)),
                 None,
             )
         return self._key_lines[found]
 
-    def _head(self, path: str) -> list[str]:
-        """The file's first ``KEY_LINES`` lines, splitting only the text that holds them (a
-        cut after a newline is a line break under every rule ``splitlines`` knows)."""
+    def head(self, path: str) -> list[str]:
+        """The file's first ``KEY_LINES`` lines."""
         if path not in self._heads:
-            text, cut = self.text(path), 0
-            for _ in range(KEY_LINES):
-                cut = text.find("\n", cut) + 1
-                if cut == 0:
-                    cut = len(text)
-                    break
-            self._heads[path] = text[:cut].splitlines()[:KEY_LINES]
+            self._heads[path] = list(islice(split_lines(_read(path)), KEY_LINES))
         return self._heads[path]
 
-    def body_offset(self, skill: Skill) -> int:
+    @staticmethod
+    def body_offset(skill: Skill) -> int:
         """Lines before the body in the skill's file (0 when the body cannot be located)."""
-        text = self.text(skill.path)
+        if isinstance(skill.body, BodyFile):
+            return skill.body.line - 1
+        text = _read(skill.path) if skill.path else ""
         at = text.rfind(skill.body) if skill.body else -1
         return text.count("\n", 0, at) if at >= 0 else 0
 
@@ -205,17 +206,20 @@ def _empty_description_findings(skill: Skill, files: _Files) -> list[Finding]:
     """A Markdown skill whose ``description:`` line holds no text and no indented
     continuation below it (the loader then falls back to the body without a word)."""
     line = files.key_line(skill.path, "description")
-    if line is None or not (skill.path or "").endswith(".md"):
+    if line is None or skill.path is None or not skill.path.endswith(".md"):
         return []
-    lines = files.text(skill.path).splitlines()
-    closing = next((i for i, text in enumerate(lines[1:], 2) if text.strip() == "---"), 0)
-    if not lines or lines[0].strip() != "---" or not line < closing:
-        return []  # the key found is in the body, not the frontmatter
-    key_line = lines[line - 1]
+    key_line = files.head(skill.path)[line - 1]
     if key_line.split(":", 1)[1].split(" #")[0].strip() not in _EMPTY_VALUES:
         return []
+    text = _read(skill.path)
+    lines = split_lines(text)
+    first = next(lines, "")
+    closing = next((i for i, line_text in enumerate(lines, 2) if line_text.strip() == "---"), 0)
+    if first.strip() != "---" or not line < closing:
+        return []  # the key found is in the body, not the frontmatter
     indent = len(key_line) - len(key_line.lstrip())
-    after = next((text for text in lines[line:] if text.strip()), "")
+    rest = islice(split_lines(text), line, None)
+    after = next((line_text for line_text in rest if line_text.strip()), "")
     if len(after) - len(after.lstrip()) > indent:
         return []
     return [
@@ -231,18 +235,39 @@ def _empty_description_findings(skill: Skill, files: _Files) -> list[Finding]:
     ]
 
 
+def _recurs(more: int) -> str:
+    return "" if more == 0 else f" (and {more:,} more time{'s' if more > 1 else ''})"
+
+
 def _placeholder_findings(skill: Skill, files: _Files) -> list[Finding]:
-    offset = files.body_offset(skill)
-    return [
+    """Each distinct unresolved placeholder once, at its first line, with how often it
+    recurs (at most ``PLACEHOLDER_FINDINGS`` of them; the last says how many more)."""
+    first: dict[tuple[str, str], list[int]] = {}
+    unlisted = 0
+    for p in unresolved(skill):
+        seen = first.get((p.text, p.reason))
+        if seen is not None:
+            seen[1] += 1
+        elif len(first) < PLACEHOLDER_FINDINGS:
+            first[p.text, p.reason] = [p.line, 1]
+        else:
+            unlisted += 1
+    offset = files.body_offset(skill) if first else 0
+    out = [
         Finding(
             PLACEHOLDER,
             skill.path,
-            offset + p.line,
-            f"{p.text}: {p.reason}",
+            offset + line,
+            f"{text}: {reason}" + _recurs(times - 1),
             skill.name,
         )
-        for p in unresolved(skill)
+        for (text, reason), (line, times) in first.items()
     ]
+    if unlisted:
+        last = out[-1]
+        message = f"{last.message}; {unlisted:,} more unresolved placeholders are not listed"
+        out[-1] = replace(last, message=message)
+    return out
 
 
 def _duplicate_findings(catalog: Catalog, files: _Files) -> list[Finding]:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from skillbench._io import split_lines
 from skillbench.catalog import Skill
 
 KNOWN_VARIABLES = frozenset(
@@ -39,7 +40,7 @@ class Placeholder(NamedTuple):
 def _prose_lines(body: str) -> Iterator[tuple[int, str]]:
     """Body lines outside fenced code blocks, inline code removed."""
     fenced = False
-    for number, line in enumerate(body.splitlines(), start=1):
+    for number, line in enumerate(split_lines(body), start=1):
         if _FENCE.match(line):
             fenced = not fenced
             continue
@@ -47,24 +48,20 @@ def _prose_lines(body: str) -> Iterator[tuple[int, str]]:
             yield number, _INLINE_CODE.sub("", line)
 
 
-def unresolved(skill: Skill) -> list[Placeholder]:
-    """Every unresolved placeholder in ``skill``'s body, in body order."""
+def unresolved(skill: Skill) -> Iterator[Placeholder]:
+    """Every unresolved placeholder in ``skill``'s body, in body order (one line at a time)."""
     declared = {a.lower() for a in skill.arguments}
     takes_arguments = bool(declared or (skill.argument_hint or "").strip())
-    found: list[Placeholder] = []
-    for number, line in _prose_lines(skill.body):
+    for number, line in _prose_lines(skill.read_body()):
         for m in _POSITIONAL.finditer(line):
             if not takes_arguments:
-                found.append(
-                    Placeholder(number, m.group(), "no argument-hint or arguments is declared")
-                )
+                yield Placeholder(number, m.group(), "no argument-hint or arguments is declared")
         if declared:
             for m in _NAMED.finditer(line):
                 if m.group(1).lower() not in declared and m.group(1) != "ARGUMENTS":
-                    found.append(Placeholder(number, m.group(), "not among the declared arguments"))
+                    yield Placeholder(number, m.group(), "not among the declared arguments")
         for m in _VARIABLE.finditer(line):
             if m.group(1) not in KNOWN_VARIABLES:
-                found.append(Placeholder(number, m.group(), "not a variable the agent fills"))
+                yield Placeholder(number, m.group(), "not a variable the agent fills")
         for m in _TEMPLATE.finditer(line):
-            found.append(Placeholder(number, m.group(), "a template placeholder left unfilled"))
-    return found
+            yield Placeholder(number, m.group(), "a template placeholder left unfilled")

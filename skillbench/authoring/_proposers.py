@@ -77,7 +77,7 @@ class ProposalRequest:
         parts = [
             f"Skill name: {s.name}",
             f"Current description: {s.description}",
-            f"Skill instructions (excerpt):\n{s.body[:BODY_EXCERPT_CHARS]}",
+            f"Skill instructions (excerpt):\n{s.read_body()[:BODY_EXCERPT_CHARS]}",
         ]
         if self.rivals:
             parts.append(
@@ -202,7 +202,8 @@ class OfflineProposer:
         s = request.skill
         own = set(_terms(s.description))
         rival_words = {w for r in request.rivals for w in _terms(r.description)}
-        body = Counter(_terms(f"{s.name} {s.body}"))
+        text = s.read_body()
+        body = Counter(_terms(f"{s.name} {text}"))
         evidence = Counter(w for t in request.missed for w in set(_terms(t)))
         df, n = request.document_frequency, max(request.catalog_size, 1)
 
@@ -222,7 +223,7 @@ class OfflineProposer:
         weight = {w: len(ranked) - i for i, w in enumerate(ranked)}
         scored = [
             (sum(weight.get(w, 0) for w in set(_terms(sentence))), i, sentence)
-            for i, sentence in enumerate(body_sentences(s.body))
+            for i, sentence in enumerate(body_sentences(text))
         ]
         best = [text for score, _, text in sorted(scored, key=lambda t: (-t[0], t[1])) if score]
         owned = {w for w in own & rival_words if w not in body}

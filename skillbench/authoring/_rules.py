@@ -168,7 +168,9 @@ PLACEHOLDER = _rule(
     """Outside code blocks, the body uses ``$ARGUMENTS`` while the skill declares no
     ``argument-hint`` or ``arguments`` (callers get no hint what to pass, so it usually
     expands to nothing), a ``$name`` that is not among its declared ``arguments``, an
-    unknown ``${CLAUDE_...}`` variable, or a ``{{template}}`` leftover.""",
+    unknown ``${CLAUDE_...}`` variable, or a ``{{template}}`` leftover. Each distinct
+    placeholder is reported once per skill, at its first line, with how often it recurs
+    (at most 20 per skill; the last says how many more there are).""",
 )
 PATHS_UNMATCHED = _rule(
     "SB501",

@@ -266,7 +266,7 @@ class _Loop:
         self.df = Counter(
             w
             for s in self.skills.values()
-            for w in set(words(f"{s.name} {s.description} {s.body}"))
+            for w in set(words(f"{s.name} {s.description} {s.read_body()}"))
         )
         copy = CatalogCopy(sources, out / "catalog")
         self.evaluator = _Evaluator(

@@ -16,7 +16,10 @@ from skillbench.catalog._precedence import (
     Precedence,
 )
 from skillbench.catalog._skill import (
+    INLINE_BODY_CHARS,
+    MAX_SKILL_BYTES,
     SOURCE_KINDS,
+    BodyFile,
     ExecutionContext,
     Skill,
     SourceKind,
@@ -28,13 +31,16 @@ from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS, walk
 
 __all__ = [
     "CODEBOT",
+    "INLINE_BODY_CHARS",
     "MAX_DEPTH",
     "MAX_DESCRIPTION_CHARS",
     "MAX_DIRS",
     "MAX_NAME_CHARS",
+    "MAX_SKILL_BYTES",
     "OPENHARNESS",
     "PRECEDENCE",
     "SOURCE_KINDS",
+    "BodyFile",
     "Catalog",
     "Dedupe",
     "Diagnostic",

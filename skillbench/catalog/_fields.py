@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from itertools import islice
 from typing import Any
 
 from skillbench._errors import suggest
+from skillbench._io import split_lines
 from skillbench._sanitize import (
     MAX_NAME_CHARS,
     MAX_TEXT_CHARS,
@@ -21,7 +23,7 @@ from skillbench._sanitize import (
     path_problem,
 )
 from skillbench._yaml import as_json
-from skillbench.catalog._skill import Skill, SourceKind, normalize_context
+from skillbench.catalog._skill import BodyFile, Skill, SourceKind, normalize_context
 from skillbench.catalog._types import Diagnostic
 from skillbench.types import JsonObject
 
@@ -149,13 +151,14 @@ def read_fields(
     return fields, diagnostics
 
 
-def fallback_description(body: str, name: str) -> str:
-    """OpenHarness fallback: the first paragraph after the first ``#`` heading, else the first
-    paragraph, cut at 200 characters; ``Skill: {name}`` when there is no text at all."""
-    lines = body.splitlines()
-    start = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
+def first_paragraph(body: str) -> str:
+    """The text a fallback description is cut from: the first paragraph after the first ``#``
+    heading, else the first paragraph, at most ``FALLBACK_DESCRIPTION_CHARS`` characters
+    (read line by line, stopping as soon as the cut is known)."""
+    heading = next((i + 1 for i, line in enumerate(split_lines(body)) if line.startswith("# ")), 0)
     paragraph: list[str] = []
-    for line in lines[start:]:
+    size = -1
+    for line in islice(split_lines(body), heading, None):
         text = line.strip()
         if text.startswith("#") or (not text and paragraph):
             if paragraph:
@@ -163,17 +166,23 @@ def fallback_description(body: str, name: str) -> str:
             continue
         if text:
             paragraph.append(text)
-    return " ".join(paragraph)[:FALLBACK_DESCRIPTION_CHARS] or f"Skill: {name}"
+            size += len(text) + 1
+            if size >= FALLBACK_DESCRIPTION_CHARS:
+                break
+    return " ".join(paragraph)[:FALLBACK_DESCRIPTION_CHARS]
 
 
-def loaded_fallback_description(body: str, name: str) -> str:
-    """The description the loader gives a skill whose frontmatter has none, so a profile
-    whose agent derives its own can tell it apart from one the author wrote."""
-    return clean_line(fallback_description(body, name)).text
+def loaded_fallback_description(body: str | BodyFile, name: str) -> str:
+    """The description the loader gives a skill whose frontmatter has none (OpenHarness's
+    fallback: the first paragraph, else ``Skill: {name}``), so a profile whose agent derives
+    its own can tell it apart from one the author wrote (a body left in its file kept its
+    first paragraph for this)."""
+    paragraph = body.paragraph if isinstance(body, BodyFile) else first_paragraph(body)
+    return clean_line(paragraph or f"Skill: {name}").text
 
 
 def first_heading(body: str) -> str | None:
-    return next((line[2:].strip() for line in body.splitlines() if line.startswith("# ")), None)
+    return next((line[2:].strip() for line in split_lines(body) if line.startswith("# ")), None)
 
 
 def _clean(
@@ -232,7 +241,7 @@ def make_skill(
     default_name: str,
     name_rule: NameRule,
     codex_limits: bool = False,
-    body: str = "",
+    body: str | BodyFile = "",
     line_of: Callable[[str], int | None] = lambda _: None,
     warn_missing_description: bool = True,
 ) -> tuple[Skill | None, list[Diagnostic]]:

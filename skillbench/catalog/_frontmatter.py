@@ -9,15 +9,18 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from skillbench._errors import InputError
-from skillbench._io import MiB
 from skillbench._io import read_text as read_input
+from skillbench._io import split_lines
 from skillbench._registry import Registry
 from skillbench._yaml import DuplicateKey, parse_yaml
-from skillbench.catalog._fields import fold_key, read_fields
+from skillbench.catalog._fields import first_paragraph, fold_key, read_fields
+from skillbench.catalog._skill import (
+    INLINE_BODY_CHARS,
+    MAX_SKILL_BYTES,
+    BodyFile,
+    body_digest,
+)
 from skillbench.catalog._types import Diagnostic
-
-MAX_SKILL_BYTES = 8 * MiB
-"""Largest skill file read; real SKILL.md files are under 100 KB."""
 
 _TOP_KEY = re.compile(r"""^(["']?)([^\s"'#:][^:]*?)\1\s*:(?:\s|$)""")
 _PLAIN_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\"'|>\[{&*!%@`#].*?)[ \t]*$")
@@ -65,19 +68,41 @@ def line_finder(line_by_key: dict[str, int]) -> Callable[[str], int | None]:
     return lambda key: line_by_key.get(fold_key(key))
 
 
+def kept_body(path: str, text: str, start: int = 0, line: int = 1) -> str | BodyFile:
+    """The body of ``text`` from character ``start`` (file line ``line``) as a skill keeps it:
+    the text itself up to ``INLINE_BODY_CHARS``, else where it lies in ``path``."""
+    chars = len(text) - start
+    if chars <= INLINE_BODY_CHARS:
+        return text[start:]
+    body = text[start:]
+    return BodyFile(path, start, chars, line, body_digest(body), first_paragraph(body))
+
+
 @dataclass(frozen=True, slots=True)
 class Markdown:
     """A parsed skill Markdown file.
 
     Attributes:
         meta: frontmatter mapping, ``None`` when the file has no frontmatter.
-        body: the text after the frontmatter (the whole file without one).
+        text: the whole file.
+        body_start: where the body (the text after the frontmatter; the whole file without
+            one) starts, in characters.
+        body_line: the file's 1-based line where the body starts.
         key_lines: folded top-level key → 1-based file line.
     """
 
     meta: dict[Any, Any] | None
-    body: str
+    text: str
+    body_start: int
+    body_line: int
     key_lines: dict[str, int]
+
+    @property
+    def body(self) -> str:
+        return self.text[self.body_start :]
+
+    def kept_body(self, path: str) -> str | BodyFile:
+        return kept_body(path, self.text, self.body_start, self.body_line)
 
 
 def parse_markdown(
@@ -85,19 +110,27 @@ def parse_markdown(
 ) -> Markdown | None:
     """Split frontmatter from body; None (with an error diagnostic) when the YAML is unusable.
 
+    Only the frontmatter's lines are split out; the body stays one string.
     ``lenient``: YAML that fails to parse is read again with its plain ``key: value`` lines
     quoted (a warning says so), as the agents that list such a skill do.
     """
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        return Markdown(None, text, {})
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
-    if end is None:
+    lines = split_lines(text, keepends=True)
+    first = next(lines, "")
+    if first.strip() != "---":
+        return Markdown(None, text, 0, 1, {})
+    head: list[str] = []
+    start = len(first)
+    for line in lines:
+        start += len(line)
+        if line.rstrip() in ("---", "..."):
+            break
+        head.append(line)
+    else:
         diagnostics.append(
             Diagnostic(path, 1, "frontmatter opened with '---' is never closed", "error")
         )
         return None
-    source = "".join(lines[1:end])
+    source = "".join(head)
     repeated: list[DuplicateKey] = []
     try:
         meta = parse_yaml(source, path, first_line=2, duplicates=repeated)
@@ -128,11 +161,11 @@ def parse_markdown(
         )
         return None
     key_lines: dict[str, int] = {}
-    for number, line in enumerate(lines[1:end], start=2):
+    for number, line in enumerate(head, start=2):
         match = _TOP_KEY.match(line)
         if match:
             key_lines.setdefault(fold_key(match.group(2)), number)
-    return Markdown(meta, "".join(lines[end + 1 :]), key_lines)
+    return Markdown(meta, text, start, len(head) + 3, key_lines)
 
 
 def _reread(source: str, path: str, repeated: list[DuplicateKey]) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 from skillbench._errors import InputError, Location
 from skillbench._io import MAX_INPUT_BYTES, iter_lines, loads_json
 from skillbench.catalog._fields import first_heading, listed_texts, make_skill, read_fields
-from skillbench.catalog._frontmatter import line_finder, markdown_fields, read_text
+from skillbench.catalog._frontmatter import kept_body, line_finder, markdown_fields, read_text
 from skillbench.catalog._precedence import CODEBOT, Precedence
 from skillbench.catalog._skill import Skill
 from skillbench.catalog._types import Diagnostic, LoadRules, SourceSpec
@@ -106,7 +106,7 @@ def _markdown_skill(
         default_name=default,
         name_rule=rules.names if path.name == SKILL_MD else "identifier",
         codex_limits=rules.codex_limits,
-        body=doc.body,
+        body=doc.kept_body(str(path)),
         line_of=line_finder(doc.key_lines),
         warn_missing_description=doc.meta is not None and "description" not in fields,
     )
@@ -127,7 +127,7 @@ def _json_skill(
     default = path.parent.name if path.name == SKILL_JSON else path.stem
     # A declaration keeps its instructions in a README.md beside it: that is the body.
     readme = path.parent / "README.md"
-    body = (read_text(readme, diagnostics) or "") if os.path.lexists(readme) else ""
+    text = (read_text(readme, diagnostics) or "") if os.path.lexists(readme) else ""
     skill, problems = make_skill(
         fields,
         path=str(path),
@@ -135,7 +135,7 @@ def _json_skill(
         default_name=default,
         name_rule="identifier",
         codex_limits=rules.codex_limits,
-        body=body,
+        body=kept_body(str(readme), text),
         line_of=line_of,
     )
     diagnostics.extend(problems)

@@ -70,7 +70,7 @@ def _skill_json(catalog: Catalog, skill: Skill) -> dict[str, Any]:
         "tags": list(skill.tags),
         "trigger_keywords": list(skill.trigger_keywords),
         "priority": skill.priority,
-        "body_chars": len(skill.body),
+        "body_chars": skill.body_chars,
     }
 
 

@@ -35,6 +35,9 @@ write results.jsonl, summary.json, manifest.json and config.yaml into the run di
 process or a spend stop, `--resume` redoes only the missing decisions (and those that got no
 answer), provided the config, the requests, every catalog as loaded and the usage.warm_start
 file are unchanged. A folder holding another config's run is refused unless --overwrite.
+One process writes a run folder at a time: while a run (or a report) writes it, another `run`
+on it (with --resume or --overwrite too) is refused, naming the writer's pid and command; a
+lock left by a killed process is reported as stale and taken over.
 
 Every model and live cell also gets positive controls (the config's `controls:`): listed
 skills asked for by name; a cell whose controls trigger below the threshold (0.95) is
@@ -123,6 +126,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "replace those requests' labels [env: SKILLBENCH_LABELS]",
     )
     parser.add_argument(
+        "--keep-raw",
+        action="store_true",
+        default=env_flag("keep-raw"),
+        help="keep every model answer whole in the results (default: an answer longer than "
+        "16,384 characters is kept as its head, tail, size and sha256; the decision is read "
+        "from the whole answer either way); the config's keep_raw_answers [env: "
+        "SKILLBENCH_KEEP_RAW]",
+    )
+    parser.add_argument(
         "--allow-failed-controls",
         action="store_true",
         default=env_flag("allow-failed-controls"),
@@ -134,7 +146,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skillbench.replay import dry_run, load_config, run_experiment
+    from skillbench.replay import dry_run, load_config, run_experiment, run_folder
     from skillbench.results import read_run
 
     apply_strict_agents(args)
@@ -145,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
         config = with_processes(config, int(args.processes))
     if args.labels:
         config = with_labels(config, Path(args.labels))
+    if args.keep_raw:
+        config = config.model_copy(update={"keep_raw_answers": True})
     if args.limit is not None and args.limit < 1:
         raise SkillbenchError("--limit must be at least 1")
     if args.dry_run:
@@ -168,22 +182,23 @@ def run(args: argparse.Namespace) -> int:
     )
     report = None
     try:
-        result = run_experiment(
-            config,
-            output=args.output,
-            limit=None if args.limit is None else int(args.limit),
-            resume=args.resume,
-            overwrite=args.overwrite,
-            max_concurrency=int(args.max_concurrency),
-            quiet=args.quiet,
-            observer=observer,
-            executor=args.executor,
-            allow_failed_controls=args.allow_failed_controls,
-        )
-        if observer is not None:
-            observer.phase("writing the report: tables, plots, report.md and report.html")
-        finished = read_run(result.run_dir)
-        report = _report(finished)
+        with run_folder(target):  # held until the report is written too
+            result = run_experiment(
+                config,
+                output=target,
+                limit=None if args.limit is None else int(args.limit),
+                resume=args.resume,
+                overwrite=args.overwrite,
+                max_concurrency=int(args.max_concurrency),
+                quiet=args.quiet,
+                observer=observer,
+                executor=args.executor,
+                allow_failed_controls=args.allow_failed_controls,
+            )
+            if observer is not None:
+                observer.phase("writing the report: tables, plots, report.md and report.html")
+            finished = read_run(result.run_dir)
+            report = _report(finished)
     except KeyboardInterrupt:
         if observer is not None:
             observer.close(finished=False)

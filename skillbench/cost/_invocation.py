@@ -153,7 +153,7 @@ def process_invocation(
     reason = _denial(skill, via)
     if reason is not None:
         return replace(base, denied=True, reason=reason)
-    body = _expand_vars(strip_frontmatter(skill.body), home, session_id)
+    body = _expand_vars(strip_frontmatter(skill.read_body()), home, session_id)
     injections = find_shell_injections(body)
     if via == "model":
         text = wrap_prompt(skill.name, expand_args(body, args, skill.arguments))

@@ -73,7 +73,7 @@ def follow_up_texts(count: int) -> list[str]:
 
 def body_mark(skill: Skill) -> str:
     """The first line of the body long enough to be its own and free of anything expanded."""
-    lines = [line.strip() for line in strip_frontmatter(skill.body).splitlines()]
+    lines = [line.strip() for line in strip_frontmatter(skill.read_body()).splitlines()]
     usable = [line for line in lines if len(line) >= 8 and "$" not in line and "{" not in line]
     if not usable:
         raise SkillbenchError(f"{skill.path}: the body has no line to recognise it by")
@@ -133,7 +133,7 @@ def unmeasurable(skill: Skill) -> str | None:
         )
     if not skill.path:
         return "no SKILL.md file to install"
-    injections = find_shell_injections(strip_frontmatter(skill.body))
+    injections = find_shell_injections(strip_frontmatter(skill.read_body()))
     if injections:
         return (
             f"the agent would run its shell injection !`{injections[0]}` on loading it; "

@@ -179,7 +179,7 @@ def _fallback(body: str) -> str:
 def _text(skill: Skill) -> str:
     desc = skill.description
     if not desc or desc == loaded_fallback_description(skill.body, skill.name):
-        desc = _fallback(skill.body)
+        desc = _fallback(skill.read_body())
     return f"{desc} - {skill.when_to_use}" if skill.when_to_use else desc
 
 

@@ -33,6 +33,7 @@ from skillbench.replay._experiment import (
 )
 from skillbench.replay._grid import Grid, build_grid, load_variant, replay_order, train_split
 from skillbench.replay._plan import DryRun, GridAxes, SelectorPlan, dry_run
+from skillbench.replay._prepare import run_folder
 from skillbench.replay._relabel import Relabelled, relabel_run
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._schema import config_schema
@@ -109,5 +110,6 @@ __all__ = [
     "replayed_listings",
     "resolve_experiment",
     "run_experiment",
+    "run_folder",
     "train_split",
 ]

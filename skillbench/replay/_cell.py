@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
+from skillbench._excerpt import bounded_detail
 from skillbench.dataset import LabelledRequest
 from skillbench.listing import Listing, ListingPlan
 from skillbench.replay._adaptive import RepeatGate
@@ -193,12 +194,15 @@ def make_row(
     split: Literal["train", "test"],
     latency: float | None,
     retrieval: Retrieval | None = None,
+    *,
+    keep_raw: bool = False,
 ) -> ResultRow:
     """The results row of one decision (docs/architecture.md, "Results row").
 
     ``latency_ms`` is the decision's own (a model call's, queueing excluded), else
     ``latency``: the decision's share of its batch. ``retrieval`` is the cell's retrieve
-    stage's pick, when it has one.
+    stage's pick, when it has one. The decision's ``detail`` is kept bounded (long answers
+    as excerpts, ``skillbench._excerpt``) unless ``keep_raw``.
     """
     request = query.request
     outcome = classify(request.expected, decision, facts.positions)
@@ -226,6 +230,6 @@ def make_row(
         tags=list(request.tags),
         split=split,
         score=None if score is None or not math.isfinite(score) else float(score),
-        detail=dict(decision.detail),
+        detail=dict(decision.detail) if keep_raw else bounded_detail(decision.detail),
         **({} if retrieval is None else retrieval._asdict()),
     )

@@ -182,9 +182,12 @@ class RunConfig(_Strict):
     distractors: Literal["random", "nearest", "both"] | None = None
     anchors: StrictInt | None = Field(default=None, ge=1)
     executor: str | None = None
+    """Where the replay runs (``local``, ``ray``); how, never what, so not in the hash."""
+    keep_raw_answers: bool = False
+    """Keep every model answer whole in the results (default: a long one as an excerpt: head,
+    tail, size and digest); what is kept, not what is decided, so not in the hash."""
     labels: str | None = None
     """A label-overrides file (JSONL of ``{id, expected}``) correcting some requests' labels."""
-    """Where the replay runs (``local``, ``ray``); how, never what, so not in the hash."""
 
     _path: Path | None = PrivateAttr(default=None)
     _lines: dict[tuple[Any, ...], int | None] = PrivateAttr(default_factory=dict)
@@ -262,11 +265,11 @@ class RunConfig(_Strict):
     def config_hash(self) -> str:
         """Hash of what decides the results: the config and the requests file.
 
-        The output folder, the executor and the selectors' pacing settings
+        The output folder, the executor, ``keep_raw_answers`` and the selectors' pacing settings
         (``PACING_PARAMS``: spend cap, timeouts, retries, caching) are left out, so a run
         stopped by its spend cap resumes after the cap is raised, on any executor.
         """
-        data = self.model_dump(mode="json", exclude={"output_dir", "executor"})
+        data = self.model_dump(mode="json", exclude={"output_dir", "executor", "keep_raw_answers"})
         for key in OPTIONAL_KEYS:
             if data[key] is None:
                 del data[key]

@@ -107,7 +107,9 @@ def ask_controls(job: ReplayJob, steps: Sequence[ControlStep]) -> None:
         share = (time.perf_counter() - start) * 1000 / len(group)
         for item, decision in zip(group, decisions, strict=True):
             query = item.query
-            row = make_row(item.run.cell, query, decision, facts.get(query.listing), "test", share)
+            listing = facts.get(query.listing)
+            keep = job.experiment.keep_raw_answers
+            row = make_row(item.run.cell, query, decision, listing, "test", share, keep_raw=keep)
             for annotator in job.annotators:
                 row = annotator.annotate_row(row, query, decision)
             where = item.step

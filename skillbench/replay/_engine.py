@@ -24,7 +24,7 @@ from skillbench.replay._config import RunConfig
 from skillbench.replay._controls import ask_controls, control_steps, failed_controls, kept_controls
 from skillbench.replay._executor import Executor, ReplayJob, executor_started, make_executor
 from skillbench.replay._experiment import Experiment, resolve_experiment
-from skillbench.replay._prepare import prepare_output, prepare_run
+from skillbench.replay._prepare import prepare_run, run_folder
 from skillbench.replay._results import ResultsWriter, StepKey, claim_output, now_iso
 from skillbench.replay._summary import summarize
 from skillbench.replay._types import RunObserver
@@ -98,17 +98,19 @@ def run_experiment(
             ``complete`` (the cell still says so) instead of ``incomplete``.
 
     Raises:
-        SkillbenchError: an unusable output folder (before any work), or a selector that
-            cannot go on (after recording ``status: failed`` and the finished decisions).
+        SkillbenchError: an unusable output folder, or one another process is writing
+            (before any work: one writer per run folder), or a selector that cannot go on
+            (after recording ``status: failed`` and the finished decisions).
         KeyboardInterrupt: after recording ``status: interrupted``; ``--resume`` continues.
     """
     experiment = resolve_experiment(config, limit=limit, executor=executor)
     replayer = make_executor(experiment.executor, experiment)
-    with executor_started(replayer, quiet=quiet):
+    target = Path(output) if output is not None else experiment.output
+    with executor_started(replayer, quiet=quiet), run_folder(target) as run_dir:
         return _replay(
             experiment,
             replayer,
-            Path(output) if output is not None else experiment.output,
+            run_dir,
             resume=resume,
             overwrite=overwrite,
             max_concurrency=max_concurrency,
@@ -122,7 +124,7 @@ def run_experiment(
 def _replay(
     experiment: Experiment,
     replayer: Executor,
-    output: Path,
+    run_dir: Path,
     *,
     resume: bool,
     overwrite: bool,
@@ -132,8 +134,8 @@ def _replay(
     observer: RunObserver | None,
     allow_failed_controls: bool,
 ) -> RunResult:
-    """The run once its executor is started: claim the output, prepare, replay, record."""
-    run_dir = prepare_output(output)
+    """The run once its executor is started and its folder held: claim the folder, prepare,
+    replay, record."""
     claim_output(run_dir, experiment.config_hash, resume=resume, overwrite=overwrite)
     prepared = prepare_run(
         experiment,
@@ -230,7 +232,7 @@ def abstaining_cells(runs: Sequence[CellRun], rows: Mapping[StepKey, ResultRow])
 
 def _error_reason(errors: Sequence[ResultRow]) -> str:
     first = errors[0]
-    message = first.detail.get("error") or "no message recorded"
+    message = first.error
     return (
         f"{len(errors)} decision(s) got no answer; first ({first.request_id}, "
         f"{first.selector}): {message}"

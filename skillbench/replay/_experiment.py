@@ -184,6 +184,7 @@ class Experiment:
         document: the config with absolute input paths, as the run's ``config.yaml``.
         adaptive: how adaptive repeats stop (None: every repeat is asked).
         controls: the positive controls of model and live cells.
+        keep_raw_answers: rows keep every model answer whole, not as a bounded excerpt.
     """
 
     name: str
@@ -198,6 +199,7 @@ class Experiment:
     document: JsonObject
     adaptive: AdaptiveRepeats | None = None
     controls: ControlSpec = DEFAULT_CONTROL_SPEC
+    keep_raw_answers: bool = False
 
     @property
     def seed(self) -> int:
@@ -252,6 +254,7 @@ def resolve_experiment(
             AdaptiveRepeats(config.repeats_ci_width) if config.repeats_mode == "adaptive" else None
         ),
         controls=ControlSpec(**(config.controls or ControlsConfig()).model_dump()),
+        keep_raw_answers=config.keep_raw_answers,
     )
 
 

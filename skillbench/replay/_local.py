@@ -31,4 +31,5 @@ class LocalExecutor:
             FactsCache(job.experiment.token_model),
             job.annotators,
             job.record,
+            keep_raw=job.experiment.keep_raw_answers,
         ).run()

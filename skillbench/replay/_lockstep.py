@@ -47,7 +47,8 @@ class _Arrived(NamedTuple):
 
 
 class Lockstep:
-    """One replay of ``runs`` over ``requests``; see the module docstring."""
+    """One replay of ``runs`` over ``requests``; see the module docstring. ``keep_raw``: rows
+    keep their decisions' detail whole (``keep_raw_answers``)."""
 
     def __init__(
         self,
@@ -56,8 +57,11 @@ class Lockstep:
         facts: FactsCache,
         annotators: Sequence[Annotator],
         record: Record,
+        *,
+        keep_raw: bool = False,
     ) -> None:
         self.runs = runs
+        self.keep_raw = keep_raw
         self.requests = requests
         self.facts = facts
         self.annotators = annotators
@@ -165,7 +169,9 @@ class Lockstep:
         split: Literal["train", "test"] = "train" if query.request.id in run.train else "test"
         facts = self.facts.get(query.listing)
         retrieval = run.retrieval(query.request, self.facts)
-        row = make_row(run.cell, query, decision, facts, split, share, retrieval)
+        row = make_row(
+            run.cell, query, decision, facts, split, share, retrieval, keep_raw=self.keep_raw
+        )
         for annotator in self.annotators:
             row = annotator.annotate_row(row, query, decision)
         if run.gate is not None:

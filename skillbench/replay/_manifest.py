@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import SkillbenchError
-from skillbench.catalog import Catalog
+from skillbench.catalog import BodyFile, Catalog
 from skillbench.replay._experiment import Experiment, UsageSpec
 from skillbench.replay._grid import Grid
 from skillbench.replay._results import now_iso
@@ -112,6 +112,8 @@ def _canonical(value: Any) -> str:
         return "set(" + ",".join(sorted(_canonical(v) for v in value)) + ")"
     if isinstance(value, list | tuple):
         return "[" + ",".join(_canonical(v) for v in value) + "]"
+    if isinstance(value, BodyFile):
+        return f"body(sha256={value.sha256}, chars={value.chars})"  # not where the file is
     return repr(value)
 
 

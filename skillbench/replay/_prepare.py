@@ -7,7 +7,9 @@ executor that replays cells elsewhere (``_ray``) rebuilds its cells' runs with t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,7 +25,7 @@ from skillbench.replay._manifest import ManifestWriter, check_inputs, input_dige
 from skillbench.replay._results import resumable_rows
 from skillbench.replay._retrieve import RetrieveStages
 from skillbench.replay._types import Cell, RunObserver
-from skillbench.results import CONFIG_COPY, ResultRow, RowKey
+from skillbench.results import CONFIG_COPY, ResultRow, RowKey, hold_run_folder
 from skillbench.selectors import (
     Calibratable,
     Calibration,
@@ -98,6 +100,19 @@ def prepare_run(
     return Prepared(grid, env, kept, runs, fitted, annotators, manifest)
 
 
+@contextmanager
+def run_folder(output: Path) -> Iterator[Path]:
+    """``output`` made a run folder (``prepare_output``) and held by this process while the
+    block runs: one writer per run folder (``skillbench.results.hold_run_folder``).
+
+    Raises:
+        SkillbenchError: an unusable folder, or one another process is writing (named).
+    """
+    run_dir = prepare_output(output)
+    with hold_run_folder(run_dir):
+        yield run_dir
+
+
 def prepare_output(run_dir: Path) -> Path:
     """Create the run directory, or say in one line why it cannot be one."""
     try:
@@ -110,7 +125,7 @@ def prepare_output(run_dir: Path) -> Path:
         raise SkillbenchError(f"-o {run_dir}: exists and is not a folder")
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
-        probe = run_dir / ".skillbench-write-test"
+        probe = run_dir / f".skillbench-write-test-{os.getpid()}"
         probe.write_text("", encoding="utf-8")
         probe.unlink()
     except OSError as exc:

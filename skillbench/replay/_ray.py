@@ -242,5 +242,6 @@ def replay_unit(shipment: Shipment, unit: Unit) -> Finished:
         facts,
         run_annotators(experiment, grid),
         lambda c, i, row: rows.append((c, i, row)),
+        keep_raw=experiment.keep_raw_answers,
     ).run()
     return rows

@@ -18,6 +18,7 @@ from skillbench.replay._annotators import run_annotators
 from skillbench.replay._config import load_config
 from skillbench.replay._experiment import resolve_experiment
 from skillbench.replay._grid import build_grid
+from skillbench.replay._prepare import run_folder
 from skillbench.replay._summary import summarize
 from skillbench.replay._timeline import replayed_listings
 from skillbench.replay._types import Cell
@@ -70,21 +71,21 @@ def relabel_run(run_dir: str | Path, labels: str | Path, output: str | Path) -> 
             expected = overrides[step.request.id]
             new[step.row.row_key] = rescored(step.row, expected, step.shown.listing.shown_names)
     ordered = [*(new.get(r.row_key, r) for r in run.rows), *run.controls]
-    out.mkdir(parents=True, exist_ok=True)
-    for name in (CONFIG_COPY, MANIFEST):
-        shutil.copyfile(source / name, out / name)
-    (out / RESULTS).write_text("".join(results_line(r) for r in ordered), encoding="utf-8")
-    summarize(
-        out,
-        run.summary.name,
-        run.summary.config_hash,
-        grid.cells,
-        ordered,
-        _fitted(grid.cells, run.summary.cells),
-        frozenset(r.request_id for r in run.rows if r.split == "train"),
-        run_annotators(experiment, grid),
-        experiment.controls.threshold,
-    )
+    with run_folder(out):
+        for name in (CONFIG_COPY, MANIFEST):
+            shutil.copyfile(source / name, out / name)
+        (out / RESULTS).write_text("".join(results_line(r) for r in ordered), encoding="utf-8")
+        summarize(
+            out,
+            run.summary.name,
+            run.summary.config_hash,
+            grid.cells,
+            ordered,
+            _fitted(grid.cells, run.summary.cells),
+            frozenset(r.request_id for r in run.rows if r.split == "train"),
+            run_annotators(experiment, grid),
+            experiment.controls.threshold,
+        )
     changed = sum(new[k].outcome != by_key[k].outcome for k in new)
     return Relabelled(out, len(new), changed)
 

@@ -45,7 +45,7 @@ from skillbench.report._run import (
 )
 from skillbench.report._sizes import size_blocks, size_json, size_lines
 from skillbench.report._tags import tag_tables
-from skillbench.results import CellFields, Run, read_run
+from skillbench.results import CellFields, Run, hold_run_folder, read_run
 from skillbench.types import CellKey, JsonObject, cell_fields
 
 FORMATS = ("md", "html", "csv")
@@ -396,7 +396,8 @@ def write_report(
             or the run already read from one.
         formats: any of ``md`` (report.md + plots/*.png), ``html`` (one self-contained file)
             and ``csv`` (summary.csv, one row per cell; decisions.csv, one row per decision).
-        output: where to write (default: the run directory itself).
+        output: where to write (default: the run directory itself, held while the report is
+            written: one writer per run folder).
         objective: the metric the headline ranks cells on.
     """
     unknown = [f for f in formats if f not in FORMATS]
@@ -404,8 +405,16 @@ def write_report(
         raise SkillbenchError(
             f"unknown report format(s) {', '.join(unknown)}; choose from md, html, csv"
         )
-    run = run_dir if isinstance(run_dir, Run) else read_run(run_dir)
-    out = Path(output) if output is not None else run.path
+    if output is not None:
+        run = run_dir if isinstance(run_dir, Run) else read_run(run_dir)
+        return _write(run, formats, Path(output), objective)
+    source = run_dir.path if isinstance(run_dir, Run) else Path(run_dir)
+    with hold_run_folder(source):
+        run = run_dir if isinstance(run_dir, Run) else read_run(source)
+        return _write(run, formats, run.path, objective)
+
+
+def _write(run: Run, formats: Sequence[str], out: Path, objective: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     if "md" in formats or "html" in formats:

@@ -1,7 +1,8 @@
 """Run directories as typed records: result rows, summary cells, the manifest, the run.
 
 ``read_run(dir)`` is the one reader of a run directory; the replay engine writes exactly
-these models. ``Run.to_pandas()`` gives the rows as a DataFrame for analysis in a notebook.
+these models, one process at a time (``hold_run_folder``). ``Run.to_pandas()`` gives the
+rows as a DataFrame for analysis in a notebook.
 """
 
 from skillbench.results._config_copy import MODEL_TYPES
@@ -12,6 +13,14 @@ from skillbench.results._files import (
     RUN_FILES,
     SUMMARY,
     dumps,
+)
+from skillbench.results._lock import (
+    LOCK_FILE,
+    FolderBusy,
+    Holder,
+    command_line,
+    hold_run_folder,
+    refuse_if_being_written,
 )
 from skillbench.results._manifest import (
     CLEAN,
@@ -43,6 +52,7 @@ __all__ = [
     "CLEAN",
     "CONFIG_COPY",
     "KNOWN_VERSIONS",
+    "LOCK_FILE",
     "MANIFEST",
     "MODEL_TYPES",
     "OPTIONAL_SECTIONS",
@@ -53,6 +63,8 @@ __all__ = [
     "CatalogFacts",
     "CellCalibration",
     "CellFields",
+    "FolderBusy",
+    "Holder",
     "Manifest",
     "Record",
     "RecordedMetric",
@@ -67,12 +79,15 @@ __all__ = [
     "Summary",
     "Timeline",
     "cell_model",
+    "command_line",
     "dumps",
     "group_by_cell",
+    "hold_run_folder",
     "plugin_metrics",
     "read_manifest",
     "read_rows",
     "read_run",
+    "refuse_if_being_written",
     "results_line",
     "spent_usd",
     "summary_cell",

@@ -22,6 +22,7 @@ from skillbench._errors import InputError, Location, SkillbenchError, validated
 from skillbench.metrics import RENAMED, split_controls, wilson_json
 from skillbench.results._config_copy import ConfigFacts
 from skillbench.results._files import CONFIG_COPY, MANIFEST, RESULTS, SUMMARY
+from skillbench.results._lock import refuse_if_being_written
 from skillbench.results._manifest import CLEAN, Manifest, RunStatus
 from skillbench.results._summary import Summary
 from skillbench.types import KNOWN_VERSIONS, CellKey, JsonObject, ResultRow
@@ -100,12 +101,14 @@ def read_run(path: str | Path, *, rows: bool = True) -> Run:
         rows: read ``results.jsonl`` too (summary-only readers skip it).
 
     Raises:
-        SkillbenchError: not a run directory, an unknown schema version, files from
-            different runs, or an invalid file (with file and line).
+        SkillbenchError: not a run directory, one another process is writing (named), an
+            unknown schema version, files from different runs, or an invalid file (with file
+            and line).
     """
     root = Path(path)
     if not root.is_dir():
         raise SkillbenchError(f"{root}: not a directory (expected a skillbench run directory)")
+    refuse_if_being_written(root)
     summary_path = root / SUMMARY
     if not summary_path.is_file():
         hint = ""

@@ -204,3 +204,33 @@ def test_cli_json_output_file(tmp_path: Path, bad_corpus: Path) -> None:
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["counts"] == {"error": 0, "warning": 1, "info": 1}
     assert data["findings"][0]["rule"] == "SB301"
+
+
+@pytest.mark.parametrize("filler", [10, 20_000])
+def test_a_placeholder_is_reported_once_on_its_file_line_in_any_size_of_body(
+    tmp_path: Path, filler: int
+) -> None:
+    # Frontmatter on lines 1-4, then the body: `filler` lines, the placeholder, the filler
+    # again, the placeholder twice more. 20,000 lines keep the body in its file.
+    lines = ["Check the thing."] * filler
+    body = "\n".join([*lines, "Use $ARGUMENTS here.", *lines, "$ARGUMENTS", "$ARGUMENTS"])
+    write_skill(tmp_path, "scoped", "name: scoped\ndescription: Scoped checks.", body + "\n")
+    report = lint_sources([str(tmp_path)], profiles=("codebot",))
+    found = [f for f in report.findings if f.rule.id == "SB401"]
+    assert [(f.line, f.message) for f in found] == [
+        (
+            4 + filler + 1,
+            "$ARGUMENTS: no argument-hint or arguments is declared (and 2 more times)",
+        )
+    ]
+
+
+def test_placeholders_past_the_cap_are_counted_not_listed(tmp_path: Path) -> None:
+    body = "".join(f"Fill {{{{slot{i}}}}} in.\n" for i in range(25))
+    write_skill(tmp_path, "templated", "name: templated\ndescription: Templated.", body)
+    found = [f for f in lint_sources([str(tmp_path)]).findings if f.rule.id == "SB401"]
+    assert [f.line for f in found] == list(range(5, 25))  # body line 1 is file line 5
+    assert found[-1].message == (
+        "{{slot19}}: a template placeholder left unfilled; "
+        "5 more unresolved placeholders are not listed"
+    )

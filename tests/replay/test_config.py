@@ -78,9 +78,10 @@ def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
 
 def test_hash_ignores_output_dir_but_not_settings(tmp_path: Path) -> None:
     a = load_config(_write(tmp_path, BASE))
-    b = load_config(_write(tmp_path, BASE + "output_dir: elsewhere\n"))
+    b = load_config(_write(tmp_path, BASE + "output_dir: elsewhere\nkeep_raw_answers: true\n"))
     c = load_config(_write(tmp_path, BASE + "seed: 3\n"))
     assert a.config_hash() == b.config_hash() != c.config_hash()
+    assert b.keep_raw_answers and not a.keep_raw_answers
 
 
 def test_hash_of_a_config_is_the_same_after_optional_keys_were_added(tmp_path: Path) -> None:
@@ -88,7 +89,7 @@ def test_hash_of_a_config_is_the_same_after_optional_keys_were_added(tmp_path: P
     # the controls unset must keep the hash it had before those keys existed, so older runs
     # still resume.
     written = load_config(_write(tmp_path, BASE))
-    data = written.model_dump(mode="json", exclude={"output_dir", "executor"})
+    data = written.model_dump(mode="json", exclude={"output_dir", "executor", "keep_raw_answers"})
     for key in (
         "catalog_sizes",
         "distractors",

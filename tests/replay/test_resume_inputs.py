@@ -48,6 +48,22 @@ def _rewrite_description(root: Path) -> None:
     skill.write_text("".join(lines), encoding="utf-8")
 
 
+LONG_BODY = "Collect the notes of every merged change.\n" * 2_000
+"""Past ``INLINE_BODY_CHARS``: the catalog keeps where this body lies, not its text."""
+
+
+def _write_long_skill(root: Path, body: str) -> None:
+    folder = root / "user-skills" / "long-notes"
+    folder.mkdir(exist_ok=True)
+    text = f"---\nname: long-notes\ndescription: Release notes.\n---\n{body}"
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+
+
+def _rewrite_long_body(root: Path) -> None:
+    middle = len(LONG_BODY) // 2
+    _write_long_skill(root, LONG_BODY[:middle] + "X" + LONG_BODY[middle + 1 :])
+
+
 def _other_warm_start(root: Path) -> None:
     (root / "usage.json").write_text(json.dumps({"debug": {**WARM["debug"], "count": 4}}))
 
@@ -56,6 +72,7 @@ def _other_warm_start(root: Path) -> None:
 def finished(tmp_path: Path) -> tuple[Path, Path]:
     """A complete run whose catalog and warm-start file live in ``tmp_path``."""
     shutil.copytree(DEVTOOLS / "skills" / "user", tmp_path / "user-skills")
+    _write_long_skill(tmp_path, LONG_BODY)
     (tmp_path / "usage.json").write_text(json.dumps(WARM))
     config = tmp_path / "c.yaml"
     config.write_text(CONFIG, encoding="utf-8")
@@ -75,6 +92,7 @@ def test_resume_on_unchanged_inputs_keeps_every_row(finished: tuple[Path, Path])
     [
         (_add_skill, "catalogs.devtools"),
         (_rewrite_description, "catalogs.devtools"),
+        (_rewrite_long_body, "catalogs.devtools"),
         (_other_warm_start, "usage.warm_start"),
     ],
 )
@@ -92,3 +110,15 @@ def test_resume_after_an_input_changed_is_refused_and_touches_nothing(
     assert f"cannot resume: {changed} changed since the run started" in message
     assert "usage.warm_start file" in message  # says what it compares
     assert {p.name: p.read_bytes() for p in run.iterdir()} == before
+
+
+def test_input_digests_are_the_same_in_another_folder(
+    finished: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A body left in its file is digested by content, not by where the file lies."""
+    config, run = finished
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "project"
+    shutil.copytree(config.parent, elsewhere, ignore=shutil.ignore_patterns("run"))
+    moved = run_experiment(load_config(elsewhere / config.name), output=elsewhere / "run")
+    inputs = [json.loads((d / "manifest.json").read_text())["inputs"] for d in (run, moved.run_dir)]
+    assert inputs[0] == inputs[1] and "catalogs.devtools" in inputs[0]

@@ -108,10 +108,12 @@ def injected_skills(query: Query) -> list[str]:
 
 def _skill_file(skill: Skill) -> str:
     """The skill's ``SKILL.md`` as on disk (its body when the file cannot be read)."""
-    try:
-        return Path(skill.path).read_text(encoding="utf-8") if skill.path else skill.body
-    except OSError:
-        return skill.body
+    if skill.path:
+        try:
+            return Path(skill.path).read_text(encoding="utf-8")
+        except OSError:
+            pass
+    return skill.read_body()
 
 
 PromptStyle = Literal["skillbench", "agent"]
