@@ -6,6 +6,7 @@ from skillbench.catalog._fields import (
     MAX_NAME_CHARS,
     loaded_fallback_description,
 )
+from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, FrontMatterReader, Markdown
 from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CODEBOT,
@@ -27,10 +28,12 @@ from skillbench.catalog._skill import (
     normalize_name,
 )
 from skillbench.catalog._types import Diagnostic, Override, Severity, SourceSpec, parse_source_arg
-from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS, walk
+from skillbench.catalog._walk import FOLDER_RULES, MAX_DEPTH, MAX_DIRS, FolderRule, walk
 
 __all__ = [
     "CODEBOT",
+    "FOLDER_RULES",
+    "FRONT_MATTER_READERS",
     "INLINE_BODY_CHARS",
     "MAX_DEPTH",
     "MAX_DESCRIPTION_CHARS",
@@ -45,6 +48,9 @@ __all__ = [
     "Dedupe",
     "Diagnostic",
     "ExecutionContext",
+    "FolderRule",
+    "FrontMatterReader",
+    "Markdown",
     "Override",
     "PathsRule",
     "Precedence",

@@ -23,7 +23,7 @@ from skillbench.catalog._frontmatter import kept_body, line_finder, markdown_fie
 from skillbench.catalog._precedence import CODEBOT, Precedence
 from skillbench.catalog._skill import Skill
 from skillbench.catalog._types import Diagnostic, LoadRules, SourceSpec
-from skillbench.catalog._walk import walk
+from skillbench.catalog._walk import FOLDER_RULES, walk
 
 SKILL_MD = "SKILL.md"
 SKILL_JSON = "skill.json"
@@ -219,6 +219,7 @@ def _directory_skills(
             max_depth=rules.walk_depth,
             max_dirs=rules.walk_dirs,
             sealed_by=None if rules.nested else SKILL_MD,
+            enters=FOLDER_RULES.get(rules.folders),
         ),
         key=lambda f: f.rel,
     ):

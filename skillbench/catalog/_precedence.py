@@ -62,6 +62,7 @@ class Precedence:
             a root, directories per root, breadth first); other agents get skillbench's
             bounds.
         front_matter: how the agent reads a skill file (``FRONT_MATTER_READERS``).
+        folders: which directories its walk enters (``FOLDER_RULES``).
     """
 
     name: str
@@ -82,6 +83,7 @@ class Precedence:
     walk_depth: int = MAX_DEPTH
     walk_dirs: int = MAX_DIRS
     front_matter: str = "yaml"
+    folders: str = "visible"
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.
@@ -102,6 +104,7 @@ class Precedence:
             self.walk_depth,
             self.walk_dirs,
             self.front_matter,
+            self.folders,
         )
 
     def rank(self, kind: SourceKind) -> int:

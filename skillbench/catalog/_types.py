@@ -66,7 +66,7 @@ class LoadRules:
         nested: a SKILL.md inside another skill's folder is a skill of its own; when False it
             is one of that skill's files and is not listed (Claude Code).
         agent: whose rules these are (named in diagnostics).
-        depth / walk_depth / walk_dirs / front_matter: see ``Precedence``.
+        depth / walk_depth / walk_dirs / front_matter / folders: see ``Precedence``.
     """
 
     flat_files: bool
@@ -79,6 +79,7 @@ class LoadRules:
     walk_depth: int
     walk_dirs: int
     front_matter: str
+    folders: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from skillbench._registry import Registry
 from skillbench.catalog._types import Diagnostic, LinkPolicy
 
 MAX_DEPTH = 16
@@ -44,6 +45,25 @@ def _skipped_link(path: str, is_dir: bool, links: LinkPolicy) -> Diagnostic | No
     return Diagnostic(path, None, f"{what}; skipped", "warning")
 
 
+FolderRule = Callable[[str], bool]
+"""Whether the walk enters a directory of this name (the root is always entered)."""
+
+FOLDER_RULES: Registry[FolderRule] = Registry("folder rule")
+"""Rule name → which directories an agent's walk enters (``Precedence.folders``)."""
+
+
+@FOLDER_RULES.register("visible")
+def _visible(name: str) -> bool:
+    """Hidden directories are skipped."""
+    return not name.startswith(".")
+
+
+@FOLDER_RULES.register("all")
+def _every(name: str) -> bool:
+    """Hidden directories are entered too."""
+    return True
+
+
 def walk(
     root: str,
     keep_file: Callable[[str, int], bool],
@@ -53,9 +73,11 @@ def walk(
     max_depth: int = MAX_DEPTH,
     max_dirs: int = MAX_DIRS,
     sealed_by: str | None = None,
+    enters: FolderRule = _visible,
 ) -> list[Folder]:
     """Breadth-first scan of ``root``; ``keep_file(name, depth)`` picks the files to report.
 
+    ``enters``: which directories below the root are walked (default: not hidden ones).
     ``sealed_by``: in and below a folder holding a file of that name no folder link is
     followed (for an agent to which the rest of such a folder is only its files, a link there
     to ``/usr`` is never walked). Problems (skipped links, loops, limits) go to
@@ -93,7 +115,7 @@ def walk(
                 is_dir = False
             if sealed and is_dir and entry.is_symlink():
                 continue
-            if is_dir and entry.name.startswith("."):
+            if is_dir and not enters(entry.name):
                 continue
             if not is_dir and not keep_file(entry.name, len(rel)):
                 continue
