@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from skillbench.authoring._replay_link import Decision
+from skillbench.authoring._replay_link import ReplayedDecision
 from skillbench.catalog import Skill
 from skillbench.results import Run
 from skillbench.selectors import bm25_weights, words
@@ -32,7 +32,7 @@ TERMS_SHOWN = 8
 """Shared and one-sided terms listed per pair, most distinctive first."""
 
 
-class Flip(NamedTuple):
+class PairFlip(NamedTuple):
     """A request that expected one skill of a pair and chose the other."""
 
     request_id: str
@@ -63,7 +63,7 @@ class PairOverlap:
     only_a: tuple[str, ...]
     only_b: tuple[str, ...]
     confusions: int = 0
-    flips: tuple[Flip, ...] = field(default=())
+    flips: tuple[PairFlip, ...] = field(default=())
 
     @property
     def similarity(self) -> float:
@@ -96,7 +96,7 @@ BLOCK = 256
 catalog squared."""
 
 
-class _Scores:
+class _PairScores:
     """Pair similarities of a catalog, a block of rows at a time.
 
     BM25 is symmetric and self-normalised: each document scored as a query against the other
@@ -134,7 +134,7 @@ class _Candidate(NamedTuple):
 
 
 def _candidates(
-    scores: _Scores, n: int, top: int | None, confused: Mapping[tuple[int, int], int]
+    scores: _PairScores, n: int, top: int | None, confused: Mapping[tuple[int, int], int]
 ) -> dict[tuple[int, int], _Candidate]:
     """Each skill's ``top`` most similar partners (all with ``top`` None), plus every pair a
     run confused: a pair among the ``top`` best overall is among the ``top`` best of both its
@@ -176,8 +176,8 @@ def _ranked_terms(terms: set[str], df: Counter[str]) -> tuple[str, ...]:
 
 
 def _flips(
-    decisions: Sequence[Decision], names: set[str], texts: Mapping[str, str]
-) -> dict[frozenset[str], list[Flip]]:
+    decisions: Sequence[ReplayedDecision], names: set[str], texts: Mapping[str, str]
+) -> dict[frozenset[str], list[PairFlip]]:
     counts: Counter[tuple[str, str, str]] = Counter()
     for d in decisions:
         if d.chosen is None or d.chosen not in names or not d.shown:
@@ -185,10 +185,10 @@ def _flips(
         for expected in d.expected:
             if expected in names and expected != d.chosen and d.chosen not in d.expected:
                 counts[d.request_id, expected, d.chosen] += 1
-    out: dict[frozenset[str], list[Flip]] = {}
+    out: dict[frozenset[str], list[PairFlip]] = {}
     for (rid, expected, chosen), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         out.setdefault(frozenset((expected, chosen)), []).append(
-            Flip(rid, expected, chosen, n, texts.get(rid))
+            PairFlip(rid, expected, chosen, n, texts.get(rid))
         )
     return out
 
@@ -197,7 +197,7 @@ def overlap_pairs(
     skills: Sequence[Skill],
     *,
     embed: Any | None = None,
-    decisions: Sequence[Decision] = (),
+    decisions: Sequence[ReplayedDecision] = (),
     request_texts: Mapping[str, str] | None = None,
     top: int | None = None,
 ) -> list[PairOverlap]:
@@ -228,7 +228,7 @@ def overlap_pairs(
     for pair, found in flips.items():
         i, j = sorted(at[name] for name in pair)
         confused[i, j] = sum(f.cells for f in found)
-    found_pairs = _candidates(_Scores(documents, vectors), len(ordered), top, confused)
+    found_pairs = _candidates(_PairScores(documents, vectors), len(ordered), top, confused)
     ranked = sorted(
         found_pairs.values(),
         key=lambda c: (-c.confusions, -round(c.similarity, 12), names[c.i], names[c.j]),

@@ -20,7 +20,7 @@ from skillbench.results import RESULTS, ResultRow, Run, read_run
 from skillbench.types import CELL_FIELDS, CORRECT, UNWANTED, expected_shown
 
 
-class Decision(NamedTuple):
+class ReplayedDecision(NamedTuple):
     """One replayed decision, reduced to what authoring scores."""
 
     request_id: str
@@ -45,8 +45,8 @@ def _cell_label(row: ResultRow) -> str:
     return "/".join(str(getattr(row, k)) for k in (*CELL_FIELDS, "repeat"))
 
 
-def _decision(row: ResultRow) -> Decision:
-    return Decision(
+def _decision(row: ResultRow) -> ReplayedDecision:
+    return ReplayedDecision(
         row.request_id,
         tuple(row.expected),
         row.chosen,
@@ -56,7 +56,7 @@ def _decision(row: ResultRow) -> Decision:
     )
 
 
-def run_decisions(run: Run | str | Path) -> list[Decision]:
+def run_decisions(run: Run | str | Path) -> list[ReplayedDecision]:
     """Every decision of a finished run (a directory is read with ``read_run``).
 
     Raises:
@@ -97,7 +97,7 @@ def replay_catalog(
     requests_file: Path,
     work_dir: Path,
     max_concurrency: int = 8,
-) -> list[Decision]:
+) -> list[ReplayedDecision]:
     """Replay ``config``'s grid with one catalog (``(path, source kind)`` pairs) over
     ``requests_file``, in-process; the run directory is ``work_dir``.
 
@@ -138,7 +138,7 @@ class Paired(NamedTuple):
     ci_high: float
 
 
-def per_request(decisions: Sequence[Decision], ids: Sequence[str]) -> list[float]:
+def per_request(decisions: Sequence[ReplayedDecision], ids: Sequence[str]) -> list[float]:
     """Each request's correctness averaged over the cells that replayed it, in ``ids`` order
     (a request counts once, however many cells and repeats)."""
     totals: dict[str, list[int]] = {}
@@ -148,7 +148,10 @@ def per_request(decisions: Sequence[Decision], ids: Sequence[str]) -> list[float
 
 
 def compare_paired(
-    base: Sequence[Decision], tuned: Sequence[Decision], ids: Sequence[str], seed: int
+    base: Sequence[ReplayedDecision],
+    tuned: Sequence[ReplayedDecision],
+    ids: Sequence[str],
+    seed: int,
 ) -> Paired:
     """``Paired`` statistics of ``tuned`` against ``base`` over the requests ``ids``."""
     from skillbench.metrics import paired_bootstrap, sign_test

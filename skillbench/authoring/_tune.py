@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.authoring._proposers import ProposalRequest, Proposer, ProposerStopped, Rival
-from skillbench.authoring._replay_link import Decision, config_requests, replay_catalog
+from skillbench.authoring._replay_link import ReplayedDecision, config_requests, replay_catalog
 from skillbench.authoring._split import Split, stratified_split, write_requests
 from skillbench.authoring._variant import CatalogCopy, Source, one_line
 from skillbench.catalog import Catalog, Skill, SourceSpec, load_catalog
@@ -64,7 +64,7 @@ class TuneOptions:
 class Score:
     """A catalog replayed on one split: every decision, and the objective they give."""
 
-    decisions: tuple[Decision, ...]
+    decisions: tuple[ReplayedDecision, ...]
 
     @property
     def accuracy(self) -> float:
@@ -139,7 +139,7 @@ def max_description_chars(skill: Skill, profiles: Sequence[str]) -> int:
 
 
 def worst_skills(
-    decisions: Sequence[Decision], tunable: set[str], focus: int
+    decisions: Sequence[ReplayedDecision], tunable: set[str], focus: int
 ) -> list[tuple[str, int]]:
     """The ``focus`` tunable skills behind the most wrong decisions (expected or chosen),
     counting only decisions whose listing showed the expected skill: a description cannot
@@ -156,7 +156,7 @@ def worst_skills(
 
 def proposal_request(
     skill: Skill,
-    decisions: Sequence[Decision],
+    decisions: Sequence[ReplayedDecision],
     texts: Mapping[str, str],
     skills: Mapping[str, Skill],
     max_chars: int,

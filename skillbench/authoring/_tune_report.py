@@ -13,7 +13,7 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, model_serializer
 
 from skillbench._output import write_atomic
-from skillbench.authoring._replay_link import Decision, Paired, compare_paired
+from skillbench.authoring._replay_link import Paired, ReplayedDecision, compare_paired
 from skillbench.authoring._tune import Score, TuneResult
 from skillbench.authoring._variant import CatalogCopy
 from skillbench.types import JsonObject
@@ -59,32 +59,32 @@ def copy_diff(variant: CatalogCopy) -> str:
     return "".join(chunks)
 
 
-class Verdict(NamedTuple):
+class RewriteVerdict(NamedTuple):
     """Whether to apply the rewrite, and the held-out evidence behind it."""
 
     apply: bool
     reason: str
 
     def line(self) -> str:
-        return f"Verdict: {'apply' if self.apply else 'do not apply'}: {self.reason}"
+        return f"RewriteVerdict: {'apply' if self.apply else 'do not apply'}: {self.reason}"
 
 
 ALPHA = 0.05
 """Significance level the held-out test must reach for a rewrite to be applied."""
 
 
-class _Record(BaseModel):
+class _TuneRecord(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
-class Unwanted(_Record):
+class Unwanted(_TuneRecord):
     """Unwanted invocations (false triggers, wrong and unlisted skills) of either catalog."""
 
     base: int
     tuned: int
 
 
-class PairedStats(_Record):
+class TunePaired(_TuneRecord):
     """The tuned catalog against the base on the same requests (see ``Paired``)."""
 
     requests: int
@@ -98,7 +98,7 @@ class PairedStats(_Record):
     unwanted_invocations: Unwanted
 
     @classmethod
-    def of(cls, p: Paired, unwanted: Unwanted) -> PairedStats:
+    def of(cls, p: Paired, unwanted: Unwanted) -> TunePaired:
         """Rounded to 4 places, as the report shows them."""
         return cls(
             requests=p.n,
@@ -113,12 +113,12 @@ class PairedStats(_Record):
         )
 
 
-class SkillStats(_Record):
+class TunedSkill(_TuneRecord):
     """One skill on the test split: the requests expecting it or that chose it."""
 
     skill: str
     changed: bool
-    stats: PairedStats
+    stats: TunePaired
 
     @model_serializer
     def _flat(self) -> JsonObject:
@@ -126,25 +126,25 @@ class SkillStats(_Record):
         return {"skill": self.skill, "changed": self.changed, **self.stats.model_dump(mode="json")}
 
 
-class SplitSizes(_Record):
+class SplitSizes(_TuneRecord):
     train: int
     test: int
     seed: int
 
 
-class Change(_Record):
+class Change(_TuneRecord):
     """A rewritten description."""
 
     before: str
     after: str
 
 
-class VerdictRecord(_Record):
+class VerdictRecord(_TuneRecord):
     apply: bool
     reason: str
 
 
-class TuneReport(_Record):
+class TuneReport(_TuneRecord):
     """``report.json``: the split, train and held-out test statistics, the changed
     descriptions and the verdict."""
 
@@ -157,49 +157,51 @@ class TuneReport(_Record):
     split: SplitSizes
     candidates_evaluated: int
     iterations_kept: int
-    train: PairedStats
-    test: PairedStats
+    train: TunePaired
+    test: TunePaired
     changes: dict[str, Change]
-    per_skill_test: list[SkillStats]
+    per_skill_test: list[TunedSkill]
     prompts: list[str]
     verdict: VerdictRecord
 
 
-def verdict(changes: Mapping[str, Change], train: PairedStats, test: PairedStats) -> Verdict:
+def verdict(changes: Mapping[str, Change], train: TunePaired, test: TunePaired) -> RewriteVerdict:
     """Apply only a change whose held-out test gain is positive and significant (exact
     McNemar p below ``ALPHA``); train gains chose the change, so they cannot confirm it."""
     if not changes:
-        return Verdict(False, "no candidate improved train accuracy; the catalog is unchanged")
+        return RewriteVerdict(
+            False, "no candidate improved train accuracy; the catalog is unchanged"
+        )
     p, gain = test.p_value, test.gain
     evidence = (
         f"held-out test gain {gain:+.4f} (p = {p:.3g}, {test.worse} requests worse, "
         f"{test.better} better); train gain {train.gain:+.4f} (p = {train.p_value:.3g})"
     )
     if gain <= 0:
-        return Verdict(
+        return RewriteVerdict(
             False, f"the rewrite does not help on requests it was not tuned on: {evidence}"
         )
     if p >= ALPHA:
-        return Verdict(
+        return RewriteVerdict(
             False,
             f"the test gain could be noise (p ≥ {ALPHA:g}): {evidence}; "
             "collect more labelled requests or a larger test split",
         )
-    return Verdict(True, f"the held-out test confirms the gain: {evidence}")
+    return RewriteVerdict(True, f"the held-out test confirms the gain: {evidence}")
 
 
-def _unwanted_invocations(decisions: Sequence[Decision], skill: str | None = None) -> int:
+def _unwanted_invocations(decisions: Sequence[ReplayedDecision], skill: str | None = None) -> int:
     return sum(d.unwanted and (skill is None or d.chosen == skill) for d in decisions)
 
 
-def _split_stats(base: Score, tuned: Score, ids: list[str], seed: int) -> PairedStats:
+def _split_stats(base: Score, tuned: Score, ids: list[str], seed: int) -> TunePaired:
     unwanted = Unwanted(
         base=_unwanted_invocations(base.decisions), tuned=_unwanted_invocations(tuned.decisions)
     )
-    return PairedStats.of(compare_paired(base.decisions, tuned.decisions, ids, seed), unwanted)
+    return TunePaired.of(compare_paired(base.decisions, tuned.decisions, ids, seed), unwanted)
 
 
-def _per_skill(result: TuneResult, seed: int) -> list[SkillStats]:
+def _per_skill(result: TuneResult, seed: int) -> list[TunedSkill]:
     """Per skill on the test split: requests expecting it or that chose it (either catalog)."""
     assert result.base_test is not None and result.tuned_test is not None
     base, tuned = result.base_test.decisions, result.tuned_test.decisions
@@ -216,8 +218,8 @@ def _per_skill(result: TuneResult, seed: int) -> list[SkillStats]:
             continue
         unwanted = Unwanted(base=fi[0], tuned=fi[1])
         rows.append(
-            SkillStats(
-                skill=name, changed=name in result.changes, stats=PairedStats.of(stats, unwanted)
+            TunedSkill(
+                skill=name, changed=name in result.changes, stats=TunePaired.of(stats, unwanted)
             )
         )
     return rows
@@ -263,7 +265,7 @@ BASELINE_NOTE = (
 )
 
 
-def _row(label: str, s: PairedStats) -> str:
+def _row(label: str, s: TunePaired) -> str:
     low, high = s.gain_ci95
     fi = s.unwanted_invocations
     return (
@@ -276,7 +278,7 @@ def _row(label: str, s: PairedStats) -> str:
 def report_markdown(data: TuneReport) -> str:
     head = "| split | requests | base | tuned | gain | 95% CI | worse/better | p | unwanted |"
     rule = "|---|---|---|---|---|---|---|---|---|"
-    found = Verdict(data.verdict.apply, data.verdict.reason)
+    found = RewriteVerdict(data.verdict.apply, data.verdict.reason)
     lines = [
         f"# tune: {data.config} / catalog {data.catalog}",
         "",

@@ -14,7 +14,7 @@ from skillbench.cli._common import EXIT_OK
 from skillbench.types import JsonObject
 
 if TYPE_CHECKING:
-    from skillbench.cost import Comparison, CostModel, ForkCalibration
+    from skillbench.cost import CostModel, ForkCalibration, SkillCostCheck
 
 
 class MeasureReport(NamedTuple):
@@ -25,7 +25,7 @@ class MeasureReport(NamedTuple):
     model: CostModel
     calibration: ForkCalibration
     calibration_path: str
-    skills: list[Comparison]
+    skills: list[SkillCostCheck]
     misses: list[str]
     skipped: dict[str, str]
 

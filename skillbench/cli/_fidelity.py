@@ -118,11 +118,11 @@ def _live(args: argparse.Namespace) -> int:
 def _recorded(args: argparse.Namespace) -> int:
     from skillbench._sanitize import printable
     from skillbench.catalog import load_catalog
-    from skillbench.transcripts import Diagnostic, check_listings, diff_json
+    from skillbench.transcripts import LogProblem, check_listings, diff_json
 
     catalog = load_catalog(args.sources, profile="claude-code")
     diffs: list[ListingDiff] = []
-    problems: list[Diagnostic] = []
+    problems: list[LogProblem] = []
     for item in check_listings(
         catalog.skills,
         args.listings,
@@ -130,7 +130,7 @@ def _recorded(args: argparse.Namespace) -> int:
         ordering=args.order,
         include_deltas=args.deltas,
     ):
-        if isinstance(item, Diagnostic):
+        if isinstance(item, LogProblem):
             problems.append(item)
             print(printable(str(item)), file=sys.stderr)
         else:

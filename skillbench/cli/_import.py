@@ -19,7 +19,7 @@ from skillbench.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from skillbench.transcripts import Diagnostic, ImportOptions
+    from skillbench.transcripts import ImportOptions, LogProblem
 
 HELP = "import requests, usage history and listings from Claude Code or Codex session logs"
 DESCRIPTION = """\
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         options = replace(options, labels=load_labels(args.labels))
     shown = 0
 
-    def report(diagnostic: Diagnostic) -> None:
+    def report(diagnostic: LogProblem) -> None:
         nonlocal shown
         shown += 1
         if shown <= _SHOWN and not args.quiet:

@@ -36,7 +36,7 @@ skill's own body that carry words its rivals lack, drops sentences built on riva
 respects the profiles' caps), or a litellm model string (same cache, retries and spend cap
 as the litellm selector; --dry-run sends nothing).
 
-Verdict: apply only when the held-out test gain is positive and its exact McNemar p is
+RewriteVerdict: apply only when the held-out test gain is positive and its exact McNemar p is
 below 0.05; the train gain chose the change and cannot confirm it.
 
 Output (-o, default reports/<config>-tune): catalog/ (the variant: only rewritten files

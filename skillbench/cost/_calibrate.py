@@ -140,7 +140,7 @@ def calibrated(model: CostModel, calibration: ForkCalibration | None) -> CostMod
 
 
 @dataclass(frozen=True)
-class Comparison:
+class SkillCostCheck:
     """One skill: measured totals over each horizon beside the model's, and the break-evens.
 
     ``horizons`` count follow-up turns; each total covers the call's own turn too.
@@ -168,7 +168,7 @@ def compare(
     model: CostModel,
     calibration: ForkCalibration,
     horizons: Sequence[int],
-) -> Comparison:
+) -> SkillCostCheck:
     """Measured versus modelled for one skill at each horizon of follow-up turns."""
     tuned = calibrated(model, calibration)
 
@@ -182,7 +182,7 @@ def compare(
 
     plain = [decision(model, h) for h in horizons]
     tuned_costs = [decision(tuned, h) for h in horizons]
-    return Comparison(
+    return SkillCostCheck(
         name=measured.skill.name,
         declared=measured.skill.context,
         body_measured=measured.inline.carried[0],

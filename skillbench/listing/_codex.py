@@ -8,7 +8,7 @@ were found in) and ``### Available skills`` with one ``- name: description (file
 line per skill. Codex's own system skills (from an agent snapshot) are listed like the
 user's skills and share the budget.
 
-- Budget: 2% of the model's context window in approximate tokens (UTF-8 bytes / 4, rounded
+- LineBudget: 2% of the model's context window in approximate tokens (UTF-8 bytes / 4, rounded
   up), or a character budget when no window is set; a line costs itself and its newline.
   The window is the model's in the release's catalogue (the default model's unless
   ``model`` names another); a configured window counts up to the model's maximum.
@@ -30,7 +30,7 @@ from typing import Literal, NamedTuple
 from skillbench.agentspec import CODEX, AgentSpec, CodexRules, Release
 from skillbench.catalog import Skill, SourceKind
 from skillbench.listing._codex_budget import (
-    Budget,
+    LineBudget,
     Rendered,
     SkillLine,
     is_better,
@@ -163,7 +163,7 @@ class CodexRenderer:
         if not items:
             return Layout("", 0, [])
         default = self.default_budget if self.default_budget is not None else 0
-        limit = Budget(budget if budget is not None else default, self.tokens)
+        limit = LineBudget(budget if budget is not None else default, self.tokens)
         lines = [SkillLine(it.name, it.description, it.path) for it in items]
         best = render_lines(lines, limit)
         intro, root_lines, table = INTRO_LOCATORS, [], 0
@@ -201,7 +201,9 @@ class CodexRenderer:
         root = self._root_of(item)
         return item.path if root is None else f"{alias[root]}/{item.rel_path}"
 
-    def _aliased(self, items: list[_Item], limit: Budget) -> tuple[Rendered, list[str], int] | None:
+    def _aliased(
+        self, items: list[_Item], limit: LineBudget
+    ) -> tuple[Rendered, list[str], int] | None:
         """The ``rN/…`` variant, its roots table and what the table costs, or None when the
         table alone fills the budget."""
         used = {self._root_of(it) for it in items}

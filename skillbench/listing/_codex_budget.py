@@ -23,7 +23,7 @@ def _tokens(nbytes: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Budget:
+class LineBudget:
     """A limit in approximate tokens (``tokens``) or in characters."""
 
     limit: int
@@ -35,8 +35,8 @@ class Budget:
     def counts(self, chars: int, nbytes: int) -> int:
         return _tokens(nbytes) if self.tokens else chars
 
-    def minus(self, spent: int) -> Budget:
-        return Budget(max(self.limit - spent, 0), self.tokens)
+    def minus(self, spent: int) -> LineBudget:
+        return LineBudget(max(self.limit - spent, 0), self.tokens)
 
 
 class SkillLine(NamedTuple):
@@ -69,12 +69,12 @@ class Rendered(NamedTuple):
         return len(self.lines)
 
 
-def line_cost(budget: Budget, line: str) -> int:
+def line_cost(budget: LineBudget, line: str) -> int:
     """What one listed line costs: itself and its newline."""
     return budget.cost(line + "\n")
 
 
-def render_lines(lines: Sequence[SkillLine], budget: Budget) -> Rendered:
+def render_lines(lines: Sequence[SkillLine], budget: LineBudget) -> Rendered:
     """Stage 1 (all in full) if it fits, else stage 2 (shared descriptions), else stage 3."""
     full = [line.render() for line in lines]
     used = sum(line_cost(budget, text) for text in full)
@@ -87,7 +87,7 @@ def render_lines(lines: Sequence[SkillLine], budget: Budget) -> Rendered:
     return _names(lines, minimum, budget)
 
 
-def _extra_costs(line: SkillLine, minimum: str, budget: Budget) -> tuple[int, ...]:
+def _extra_costs(line: SkillLine, minimum: str, budget: LineBudget) -> tuple[int, ...]:
     """Cost above the bare line of showing 1, 2, … description characters (index = chars)."""
     return _costs(line.description, len(minimum) + 1, len(minimum.encode()) + 1, budget.tokens)
 
@@ -96,7 +96,7 @@ def _extra_costs(line: SkillLine, minimum: str, budget: Budget) -> tuple[int, ..
 def _costs(description: str, base_chars: int, base_bytes: int, tokens: bool) -> tuple[int, ...]:
     """What ``_extra_costs`` computes; cached, as only the budget's unit enters it and a
     catalog is often rendered at many budgets."""
-    budget = Budget(0, tokens)
+    budget = LineBudget(0, tokens)
     base = budget.counts(base_chars, base_bytes)
     costs, nbytes = [0], 0
     for count, ch in enumerate(description, start=1):
@@ -105,7 +105,9 @@ def _costs(description: str, base_chars: int, base_bytes: int, tokens: bool) -> 
     return tuple(costs)
 
 
-def _share(lines: Sequence[SkillLine], minimum: list[str], budget: Budget, floor: int) -> Rendered:
+def _share(
+    lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget, floor: int
+) -> Rendered:
     """Stage 2: one description character at a time to each skill in turn while it fits."""
     extras = [_extra_costs(line, m, budget) for line, m in zip(lines, minimum, strict=True)]
     alloc = [0] * len(lines)
@@ -127,7 +129,7 @@ def _share(lines: Sequence[SkillLine], minimum: list[str], budget: Budget, floor
     return Rendered(shown, list(alloc), 0, cut, used)
 
 
-def _names(lines: Sequence[SkillLine], minimum: list[str], budget: Budget) -> Rendered:
+def _names(lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget) -> Rendered:
     """Stage 3: bare lines in order while they fit; one that does not is omitted and later
     ones are still tried."""
     shown: list[str] = []

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from skillbench.listing import SHOWN_STATUSES, Listing
 from skillbench.planner._knobs import Derivation, fit_values
-from skillbench.planner._records import CurvePoint, Fits, FitValue, Loss
+from skillbench.planner._records import CurvePoint, Fits, Loss
 from skillbench.planner._setup import UNLIMITED, Setup
 
 CURVE_POINTS = 16
@@ -84,10 +84,7 @@ def _next_above(budget: int, budgets: Sequence[int]) -> int:
 def what_fits(setup: Setup, derivation: Derivation) -> Fits:
     """The fit, the knob values that reach it, the per-entry cap's victims and the curve."""
     needed, checked = smallest_fit(setup)
-    values = [
-        FitValue(setting=v.setting, where=v.where, value=v.value, budget=v.budget, note=v.note)
-        for v in fit_values(setup.profile, setup.options, needed)
-    ]
+    values = fit_values(setup.profile, setup.options, needed)
     capped = [e.name for e in setup.full.entries if e.status == "truncated"]
     top = max(needed, derivation.budget or 0)
     curve, losses = coverage(setup, _grid(top + top // 10, [derivation.budget, needed]))

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from skillbench.authoring import (
     CatalogCopy,
-    Decision,
-    PairedStats,
+    ReplayedDecision,
     Source,
+    TunePaired,
     Unwanted,
     compare_paired,
     replay_catalog,
@@ -86,8 +86,8 @@ def _config(
     )
 
 
-def _cells(decisions: Sequence[Decision]) -> dict[tuple[str, str], list[Decision]]:
-    out: dict[tuple[str, str], list[Decision]] = {}
+def _cells(decisions: Sequence[ReplayedDecision]) -> dict[tuple[str, str], list[ReplayedDecision]]:
+    out: dict[tuple[str, str], list[ReplayedDecision]] = {}
     for d in decisions:
         parts = d.cell.split("/")
         out.setdefault((parts[_SELECTOR], parts[_BUDGET]), []).append(d)
@@ -127,7 +127,7 @@ def judge(
             base=sum(d.unwanted for d in cell),
             tuned=sum(d.unwanted for d in after.get((selector, budget), [])),
         )
-        out.append(Judged(selector=selector, budget=label, stats=PairedStats.of(p, unwanted)))
+        out.append(Judged(selector=selector, budget=label, stats=TunePaired.of(p, unwanted)))
     return out
 
 

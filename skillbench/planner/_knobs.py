@@ -16,6 +16,7 @@ from typing import Literal, NamedTuple
 
 from skillbench._registry import Registry
 from skillbench.listing import Profile, RenderOptions, budget_basis, older_model, read_snapshot
+from skillbench.planner._records import FitValue
 
 Unit = Literal["characters", "tokens"]
 """What a budget counts: characters (terminal cells for Claude Code) or approximate tokens."""
@@ -54,16 +55,6 @@ class Knob:
     where: str
     scale: float = 1.0
     show: Callable[[float], str] = str
-
-
-class FitValue(NamedTuple):
-    """The value of a knob that makes the budget reach a target, or why none does."""
-
-    setting: str
-    where: str
-    value: str | None
-    budget: int | None
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -228,8 +219,8 @@ def _search(profile: Profile, base: RenderOptions, knob: Knob, target: int) -> F
     no option of the profile is the render budget itself."""
     if knob.option not in profile.options:
         if not profile.make_renderer(base).budgeted:
-            return FitValue(knob.setting, knob.where, None, None, "the profile has no budget")
-        return FitValue(knob.setting, knob.where, str(target), target)
+            return _fit(knob, None, None, "the profile has no budget")
+        return _fit(knob, str(target), target)
 
     def budget(step: int) -> int:
         value: float | int = step * knob.scale if knob.scale != 1 else step
@@ -239,9 +230,8 @@ def _search(profile: Profile, base: RenderOptions, knob: Knob, target: int) -> F
     top = int(SEARCH_CEILING if knob.scale == 1 else round(1 / knob.scale))
     reached = budget(top)
     if reached < target:
-        return FitValue(
-            knob.setting,
-            knob.where,
+        return _fit(
+            knob,
             None,
             reached,
             f"no value reaches {target:,}: the agent caps this budget at {reached:,}",
@@ -254,4 +244,8 @@ def _search(profile: Profile, base: RenderOptions, knob: Knob, target: int) -> F
         else:
             low = mid + 1
     value = low * knob.scale if knob.scale != 1 else low
-    return FitValue(knob.setting, knob.where, knob.show(value), budget(low))
+    return _fit(knob, knob.show(value), budget(low))
+
+
+def _fit(knob: Knob, value: str | None, budget: int | None, note: str = "") -> FitValue:
+    return FitValue(setting=knob.setting, where=knob.where, value=value, budget=budget, note=note)

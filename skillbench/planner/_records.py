@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from skillbench.authoring import PairedStats
+from skillbench.authoring import TunePaired
 from skillbench.types import JsonObject
 
 PlanFate = Literal["full", "cut", "name_only", "hidden", "not_loaded"]
@@ -134,7 +134,7 @@ class Judged(_Record):
 
     selector: str
     budget: Literal["target", "unlimited"]
-    stats: PairedStats
+    stats: TunePaired
 
 
 class Trim(_Record):

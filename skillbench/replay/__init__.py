@@ -44,7 +44,13 @@ from skillbench.replay._sizes import (
     distractor_order,
     plan_sizes,
 )
-from skillbench.replay._timeline import Shown, Step, listing_at, recorded_use, replayed_listings
+from skillbench.replay._timeline import (
+    Shown,
+    TimelineStep,
+    listing_at,
+    recorded_use,
+    replayed_listings,
+)
 from skillbench.replay._types import Cell, Plannable, RunObserver
 from skillbench.results import RunStatus
 from skillbench.types import CELL_FIELDS, RunStopped
@@ -88,10 +94,10 @@ __all__ = [
     "Shown",
     "SizedCatalog",
     "SourceConfig",
-    "Step",
     "Sweep",
     "SweepPlan",
     "TimelineConfig",
+    "TimelineStep",
     "UsageConfig",
     "UsageSpec",
     "anchor_requests",

@@ -66,7 +66,7 @@ def recorded_use(
     return row.chosen
 
 
-class Step(NamedTuple):
+class TimelineStep(NamedTuple):
     """One decision of a finished run, with the listings its cell showed.
 
     Attributes:
@@ -86,7 +86,7 @@ class Step(NamedTuple):
 
 def replayed_listings(
     experiment: Experiment, grid: Grid, rows: Mapping[RowKey, ResultRow]
-) -> Iterator[Step]:
+) -> Iterator[TimelineStep]:
     """Every cell's listings at every request of a finished run, cell by cell in time order,
     with the usage history rebuilt from ``rows`` (the choices) or the labels, as the run
     recorded it; retrieve stages rank the catalog again. ``rows`` are keyed by ``RowKey``.
@@ -105,7 +105,7 @@ def replayed_listings(
         for request in grid.requests:
             row = rows.get(RowKey(cell.key, cell.repeat, request.id))
             shown = listing_at(plan, usage, request, None if top is None else top[request.id])
-            yield Step(cell, request, row, shown, usage)
+            yield TimelineStep(cell, request, row, shown, usage)
             used = recorded_use(request, row, record_label=record_label)
             if used is not None and request.at is not None:
                 usage.record(used, request.at)

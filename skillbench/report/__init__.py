@@ -42,7 +42,7 @@ from skillbench.report._run import (
     varying_keys,
 )
 from skillbench.report._select import Selection, parse_selection
-from skillbench.report._sizes import Knee, Loss, SizeLine, Split, size_json, size_lines
+from skillbench.report._sizes import Knee, LossSplit, SizeLine, SizeLoss, size_json, size_lines
 
 __all__ = [
     "DEFAULT_MAX_DROP",
@@ -58,14 +58,14 @@ __all__ = [
     "Heading",
     "Knee",
     "LeftOut",
-    "Loss",
+    "LossSplit",
     "PairedResult",
     "Para",
     "ProxyCheck",
     "Selection",
     "SizeLine",
+    "SizeLoss",
     "SkillDiff",
-    "Split",
     "Table",
     "Thresholds",
     "banner",

@@ -38,7 +38,7 @@ RESAMPLES = 4000
 Cell = CellFields
 
 
-class Loss(NamedTuple):
+class SizeLoss(NamedTuple):
     """Accuracy lost from one cell to another on the requests both decided.
 
     Attributes:
@@ -56,7 +56,7 @@ class Loss(NamedTuple):
     significant: bool
 
     @classmethod
-    def of(cls, stats: PairedStats, alpha: float) -> Loss:
+    def of(cls, stats: PairedStats, alpha: float) -> SizeLoss:
         diff = stats.bootstrap.ci  # of accuracy(second) - accuracy(first)
         return cls(
             stats.drop,
@@ -75,16 +75,16 @@ class Knee(NamedTuple):
 
     mode: str
     size: int | None
-    loss: Loss | None
+    loss: SizeLoss | None
     alpha: float
 
 
-class Split(NamedTuple):
+class LossSplit(NamedTuple):
     """The loss at one size, split: dilution (random) and shadowing (random − nearest)."""
 
     size: int
-    dilution: Loss
-    shadowing: Loss
+    dilution: SizeLoss
+    shadowing: SizeLoss
 
 
 class SizeLine(NamedTuple):
@@ -102,9 +102,9 @@ class SizeLine(NamedTuple):
     label: str
     reference: Cell
     cells: Mapping[str, Sequence[Cell]]
-    losses: Mapping[str, Mapping[int, Loss]]
+    losses: Mapping[str, Mapping[int, SizeLoss]]
     knees: Sequence[Knee]
-    splits: Sequence[Split]
+    splits: Sequence[LossSplit]
 
 
 def size_lines(run: Run) -> list[SizeLine]:
@@ -128,7 +128,7 @@ def _line(label: str, cells: Sequence[Cell], effects: Effects, seed: int) -> Siz
         by_mode[str(cell.distractors)].append(cell)
     reference = (by_mode.get("random") or by_mode["nearest"])[0]
 
-    def loss(a: Cell, b: Cell, alpha: float) -> Loss:
+    def loss(a: Cell, b: Cell, alpha: float) -> SizeLoss:
         sa, sb = effects.scores(a, "accuracy"), effects.scores(b, "accuracy")
         ids = sa.keys() & sb.keys()
         stats = paired_stats(
@@ -139,10 +139,10 @@ def _line(label: str, cells: Sequence[Cell], effects: Effects, seed: int) -> Siz
             resamples=RESAMPLES,
             seed=seed,
         )
-        return Loss.of(stats, alpha)
+        return SizeLoss.of(stats, alpha)
 
     smallest = catalog_size(reference)
-    losses: dict[str, dict[int, Loss]] = {}
+    losses: dict[str, dict[int, SizeLoss]] = {}
     knees: list[Knee] = []
     for mode, mode_cells in by_mode.items():
         larger = [catalog_size(c) for c in mode_cells if catalog_size(c) > smallest]
@@ -152,13 +152,13 @@ def _line(label: str, cells: Sequence[Cell], effects: Effects, seed: int) -> Siz
         }
         knee = next((n for n in larger if losses[mode][n].significant), None)
         knees.append(Knee(mode, knee, None if knee is None else losses[mode][knee], alpha))
-    splits: list[Split] = []
+    splits: list[LossSplit] = []
     nearest = {catalog_size(c): c for c in by_mode.get("nearest", [])}
     for cell in by_mode.get("random", []):
         size = catalog_size(cell)
         if size in nearest and size in losses["random"]:
             shadow = loss(cell, nearest[size], ALPHA)
-            splits.append(Split(size, losses["random"][size], shadow))
+            splits.append(LossSplit(size, losses["random"][size], shadow))
     return SizeLine(label, reference, by_mode, losses, knees, splits)
 
 
@@ -169,7 +169,7 @@ def catalog_size(cell: Cell) -> int:
     return cell.catalog_size
 
 
-def _loss_json(loss: Loss | None) -> JsonObject | None:
+def _loss_json(loss: SizeLoss | None) -> JsonObject | None:
     if loss is None:
         return None
     return {

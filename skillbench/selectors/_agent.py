@@ -43,7 +43,7 @@ from skillbench.catalog import Skill, SourceSpec
 from skillbench.listing import ListedSkill
 from skillbench.selectors._agent_listing import ListingCheck, seeded_usage
 from skillbench.selectors._agent_params import SPEC, AgentParams
-from skillbench.selectors._agent_warm import Run, Setting, decide_warm, runs
+from skillbench.selectors._agent_warm import Setting, WarmRun, decide_warm, runs
 from skillbench.selectors._controls import explicit_request
 from skillbench.selectors._params import check_params
 from skillbench.selectors._registry import SELECTORS
@@ -86,7 +86,7 @@ class AgentSelector:
         counts_uses = self.spec.launch.keeps_usage
         parts = runs(settings, listings, self.workers, warm, counts_uses)
 
-        def decide(run: Run) -> list[Decision]:
+        def decide(run: WarmRun) -> list[Decision]:
             chosen = [queries[p] for p in run.positions]
             return decide_warm(self, run, chosen) if run.warm else [self._decide(chosen[0])]
 

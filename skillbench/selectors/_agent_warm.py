@@ -52,7 +52,7 @@ class Setting(NamedTuple):
     usage: tuple[tuple[str, int], ...]
 
 
-class Run(NamedTuple):
+class WarmRun(NamedTuple):
     """Consecutive queries (their batch positions) one process answers; ``warm`` False:
     one cold process per query."""
 
@@ -67,12 +67,12 @@ def runs(
     workers: int,
     warm: bool,
     counts_uses: bool,
-) -> list[Run]:
+) -> list[WarmRun]:
     """The batch cut into runs of one setting, each split in up to ``workers`` parts of
     consecutive queries; a part of one query is cold, and so is every part unless ``warm``
     (and, for an agent that ``counts_uses``, every listing of the run shows each
     description in full)."""
-    cut: list[Run] = []
+    cut: list[WarmRun] = []
     start = 0
     for setting, group in groupby(settings):
         size = len(list(group))
@@ -82,7 +82,7 @@ def runs(
         parts = min(workers, size) if stable else size
         for k in range(parts):
             part = tuple(positions[k * size // parts : (k + 1) * size // parts])
-            cut.append(Run(part, setting, stable and len(part) > 1))
+            cut.append(WarmRun(part, setting, stable and len(part) > 1))
     return cut
 
 
@@ -101,7 +101,7 @@ class _Switch:
         return self.bridge(recorded)
 
 
-def decide_warm(selector: AgentSelector, run: Run, queries: Sequence[Query]) -> list[Decision]:
+def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query]) -> list[Decision]:
     """The decisions of ``queries`` (one run), through one warm process while it lasts."""
     setting = run.setting
     driver = selector.driver

@@ -50,12 +50,12 @@ from skillbench.transcripts._synth import (
     write_review,
 )
 from skillbench.transcripts._types import (
-    Diagnostic,
     ImportedRequest,
     ImportSummary,
-    Invocation,
     LabelSource,
+    LogProblem,
     RecordedListing,
+    SkillUse,
 )
 
 __all__ = [
@@ -66,19 +66,19 @@ __all__ = [
     "TURN_CLASSES",
     "USAGE_FILE",
     "Agent",
-    "Diagnostic",
     "Dropped",
     "ImportOptions",
     "ImportSummary",
     "ImportedRequest",
-    "Invocation",
     "Job",
     "LabelSource",
     "ListingDiff",
+    "LogProblem",
     "RecordedListing",
     "Redactor",
     "SkillClass",
     "SkillClasses",
+    "SkillUse",
     "SynthEstimate",
     "SynthOptions",
     "SynthRequest",

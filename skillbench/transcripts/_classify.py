@@ -71,7 +71,7 @@ def class_text(record: object) -> str | None:
 
 
 @dataclass
-class _Seen:
+class _SessionSeen:
     """What one session has listed so far: how each name was shown (no text is kept, so
     memory does not grow with the listings' size)."""
 
@@ -92,12 +92,12 @@ class SessionListings:
 
     def __init__(self, skills: Iterable[Skill] = ()) -> None:
         self._skills = {s.name: s for s in skills}
-        self._seen: dict[str, _Seen] = {}
+        self._seen: dict[str, _SessionSeen] = {}
 
     def add(self, listing: RecordedListing) -> None:
         seen = self._seen.get(listing.session)
         if seen is None or listing.initial:
-            seen = self._seen[listing.session] = _Seen(omits=listing.omits)
+            seen = self._seen[listing.session] = _SessionSeen(omits=listing.omits)
         for entry in listing.entries:
             for name in entry_names(entry):
                 seen.shown[name] = self._how(name, entry.text)
@@ -109,7 +109,7 @@ class SessionListings:
         seen = self._seen.get(request.session) or self._seen.get(request.session.split("/")[0])
         return tuple(self._one(name, request, seen) for name in request.expected)
 
-    def _one(self, name: str, request: ImportedRequest, seen: _Seen | None) -> SkillClass:
+    def _one(self, name: str, request: ImportedRequest, seen: _SessionSeen | None) -> SkillClass:
         shown: Shown = "unknown" if seen is None else seen.shown.get(name, "absent")
         if name in request.by_user:
             return SkillClass(name, "invoked_by_user", shown)
@@ -134,7 +134,7 @@ class SessionListings:
             return "cut"
         return "full"
 
-    def _why_absent(self, name: str, seen: _Seen | None) -> NotListedReason | None:
+    def _why_absent(self, name: str, seen: _SessionSeen | None) -> NotListedReason | None:
         skill = self._skills.get(name)
         if skill is not None and skill.paths:
             return "paths"

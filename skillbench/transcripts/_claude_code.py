@@ -31,7 +31,7 @@ from typing import Any
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
 from skillbench.transcripts._listed import claude_code_entries
 from skillbench.transcripts._turns import Turns
-from skillbench.transcripts._types import Diagnostic, Invocation, Item, RecordedListing
+from skillbench.transcripts._types import Item, LogProblem, RecordedListing, SkillUse
 
 KNOWN_TYPES = frozenset(
     {
@@ -84,7 +84,7 @@ def parse_claude_code(
     agent = path.stem if path.parent.name == "subagents" else None
     name = str(path)
     for item in json_objects(path):
-        if isinstance(item, Diagnostic):
+        if isinstance(item, LogProblem):
             yield item
             continue
         number, line = item
@@ -95,7 +95,7 @@ def parse_claude_code(
         if isinstance(version, str):
             first = versions.setdefault(session, version)
             if first != version and seen.first("version", session, version):
-                yield Diagnostic(
+                yield LogProblem(
                     name, number, "note", f"session mixes versions {first} and {version}"
                 )
         attachment = line.get("attachment")
@@ -105,7 +105,7 @@ def parse_claude_code(
             continue
         if kind not in KNOWN_TYPES:
             if seen.first("type", kind):
-                yield Diagnostic(name, number, "note", f"unknown line type {kind!r} ignored")
+                yield LogProblem(name, number, "note", f"unknown line type {kind!r} ignored")
             continue
         at = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
         message = line.get("message")
@@ -118,7 +118,7 @@ def parse_claude_code(
                     turns.outside(skill)
                     continue
                 if turns.invoked(skill, "model_invoked") and at:
-                    yield Invocation(skill, at)
+                    yield SkillUse(skill, at)
     yield from turns.close()
 
 
@@ -154,7 +154,7 @@ def _user(
     typed = f"/{skill} {args}".rstrip()
     yield from turns.start(session, typed, at, where, args=args or None, tags=tags)
     if turns.invoked(skill, "user_invoked") and at:
-        yield Invocation(skill, at)
+        yield SkillUse(skill, at)
 
 
 def _text(content: Any) -> str | None:

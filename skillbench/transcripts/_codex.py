@@ -31,11 +31,11 @@ from skillbench.transcripts._json_lines import FirstSeen, json_objects
 from skillbench.transcripts._listed import codex_block, codex_entries
 from skillbench.transcripts._turns import Turns
 from skillbench.transcripts._types import (
-    Diagnostic,
-    Invocation,
     Item,
     LabelSource,
+    LogProblem,
     RecordedListing,
+    SkillUse,
 )
 
 KNOWN_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
@@ -78,7 +78,7 @@ def parse_codex(
         if typed is not None or turns.open_text is None:
             held.append((skill, by))
         elif turns.invoked(skill, by) and isinstance(at, str):
-            yield Invocation(skill, at)
+            yield SkillUse(skill, at)
 
     def begin(text: str, at: Any, where: str) -> Iterator[Item]:
         """Open the turn of the user's message ``text``."""
@@ -96,24 +96,24 @@ def parse_codex(
                 yield from use(skill, "user_invoked", at)
 
     for item in json_objects(path):
-        if isinstance(item, Diagnostic):
+        if isinstance(item, LogProblem):
             yield item
             continue
         number, line = item
         kind, payload, at = line.get("type"), line.get("payload"), line.get("timestamp")
         if kind not in KNOWN_TYPES:
             if seen.first("type", str(kind)):
-                yield Diagnostic(name, number, "note", f"unknown line type {kind!r} ignored")
+                yield LogProblem(name, number, "note", f"unknown line type {kind!r} ignored")
             continue
         if not isinstance(payload, dict):
-            yield Diagnostic(name, number, "skipped", f"{kind} line without a payload object")
+            yield LogProblem(name, number, "skipped", f"{kind} line without a payload object")
             continue
         if kind == "session_meta":
             session = str(payload.get("id") or session)
             cli = payload.get("cli_version")
             if isinstance(cli, str):
                 if version is not None and cli != version and seen.first("version", cli):
-                    yield Diagnostic(
+                    yield LogProblem(
                         name, number, "note", f"session mixes versions {version} and {cli}"
                     )
                 version = version or cli

@@ -18,7 +18,7 @@ from skillbench.agents import TextComparison, compare_text
 from skillbench.catalog import Skill
 from skillbench.listing import render_listing
 from skillbench.transcripts._json_lines import json_objects
-from skillbench.transcripts._types import Diagnostic
+from skillbench.transcripts._types import LogProblem
 from skillbench.types import JsonObject
 
 _WRAP_OPEN = "<system-reminder>\n"
@@ -77,7 +77,7 @@ def check_listings(
     budget: int | None = None,
     ordering: str = "given",
     include_deltas: bool = False,
-) -> Iterator[ListingDiff | Diagnostic]:
+) -> Iterator[ListingDiff | LogProblem]:
     """Compare each recorded listing in ``listings`` (an import's ``listings.jsonl``).
 
     Args:
@@ -91,14 +91,14 @@ def check_listings(
     by_name = {s.name: s for s in skills}
     listings = Path(listings)
     for item in json_objects(listings):
-        if isinstance(item, Diagnostic):
+        if isinstance(item, LogProblem):
             yield item
             continue
         number, record = item
         where = f"{listings}:{number}"
         names, content = record.get("names"), record.get("content")
         if not isinstance(names, list) or not isinstance(content, str):
-            yield Diagnostic(str(listings), number, "skipped", "needs 'names' (list), 'content'")
+            yield LogProblem(str(listings), number, "skipped", "needs 'names' (list), 'content'")
             continue
         if record.get("initial") is False and not include_deltas:
             continue

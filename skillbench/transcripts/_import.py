@@ -25,13 +25,13 @@ from skillbench.transcripts._import_dir import (
 )
 from skillbench.transcripts._redact import Redactor
 from skillbench.transcripts._types import (
-    Diagnostic,
     ImportedRequest,
     ImportSummary,
-    Invocation,
     Item,
+    LogProblem,
     OutsideCall,
     RecordedListing,
+    SkillUse,
 )
 
 Agent = Literal["claude-code", "codex"]
@@ -101,7 +101,7 @@ def parse_logs(
     counts: dict[str, int] = {}
     for path in files:
         if not os.path.lexists(path):
-            yield Diagnostic(str(path), 0, "skipped", "no such file")
+            yield LogProblem(str(path), 0, "skipped", "no such file")
         elif agent == "codex":
             yield from parse_codex(path, redact, options.known, counts, options.by_dir)
         else:
@@ -113,7 +113,7 @@ def import_logs(
     paths: Iterable[str | Path],
     out_dir: str | Path,
     options: ImportOptions = ImportOptions(),
-    on_diagnostic: Callable[[Diagnostic], None] = lambda d: None,
+    on_diagnostic: Callable[[LogProblem], None] = lambda d: None,
 ) -> ImportSummary:
     """Write ``requests.jsonl``, ``usage.json``, ``diagnostics.txt`` and (Claude Code)
     ``listings.jsonl``.
@@ -149,13 +149,13 @@ def import_logs(
     return summary
 
 
-def _special(path: Path) -> Diagnostic | None:
+def _special(path: Path) -> LogProblem | None:
     """A note for a walked ``path`` that is no regular file (a FIFO, a device, a link to one
     or a link loop), asked without opening it, so a FIFO never blocks; None for a file."""
     try:
         file_size(path)
     except InputError as exc:
-        return Diagnostic(str(path), 0, "note", exc.reason)
+        return LogProblem(str(path), 0, "note", exc.reason)
     return None
 
 
@@ -164,8 +164,8 @@ def _write(
     files: list[Path],
     out: Path,
     options: ImportOptions,
-    on_diagnostic: Callable[[Diagnostic], None],
-    notes: Sequence[Diagnostic] = (),
+    on_diagnostic: Callable[[LogProblem], None],
+    notes: Sequence[LogProblem] = (),
 ) -> ImportSummary:
     redact = Redactor(options.keep_paths)
     summary = ImportSummary(files=len(files), diagnostics=list(notes))
@@ -193,7 +193,7 @@ def _write(
                 if listings is not None:
                     listings.write(_line(listing_record(item, redact)))
                     summary.listings += 1
-            elif isinstance(item, Invocation):
+            elif isinstance(item, SkillUse):
                 uses.setdefault(item.skill, []).append(item.at)
                 summary.invocations += 1
             elif isinstance(item, OutsideCall):

@@ -9,10 +9,10 @@ from typing import Any
 from skillbench._errors import InputError
 from skillbench._io import loads_json
 from skillbench.transcripts._reader import read_lines
-from skillbench.transcripts._types import Diagnostic
+from skillbench.transcripts._types import LogProblem
 
 
-def json_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]] | Diagnostic]:
+def json_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]] | LogProblem]:
     """``(line number, object)`` for each JSON object line of ``path``, else a diagnostic.
 
     Blank lines are skipped silently; a file that cannot be opened is one diagnostic.
@@ -22,23 +22,25 @@ def json_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]] | Diagnostic
         lines = read_lines(path)
         for line in lines:
             if line.text is None:
-                yield Diagnostic(name, line.number, "skipped", line.problem or "unreadable")
+                yield LogProblem(
+                    name, line.number, "skipped", line.error.reason if line.error else "unreadable"
+                )
                 continue
             if not line.text.strip():
                 continue
             try:
                 value = loads_json(line.text, name, line=line.number, bounded=False)
             except InputError as exc:
-                yield Diagnostic(name, line.number, "skipped", exc.reason)
+                yield LogProblem(name, line.number, "skipped", exc.reason)
                 continue
             if not isinstance(value, dict):
-                yield Diagnostic(name, line.number, "skipped", "a log line must be a JSON object")
+                yield LogProblem(name, line.number, "skipped", "a log line must be a JSON object")
                 continue
             yield line.number, value
     except InputError as exc:
-        yield Diagnostic(name, 0, "skipped", exc.reason)
+        yield LogProblem(name, 0, "skipped", exc.reason)
     except OSError as exc:
-        yield Diagnostic(name, 0, "skipped", f"cannot read: {exc.strerror or exc}")
+        yield LogProblem(name, 0, "skipped", f"cannot read: {exc.strerror or exc}")
 
 
 class FirstSeen:

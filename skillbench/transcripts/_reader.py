@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
-from skillbench._io import open_regular
+from skillbench._errors import InputError, Location
+from skillbench._io import Line, open_regular
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
 """Longest line read; a longer one is skipped (its bytes are streamed past, never held)."""
@@ -27,14 +28,6 @@ _ZST_CHUNK = 1024
 bytes) can inflate to 128 KiB, so a 1 KiB step holds at most 32 MiB whatever the data."""
 _ZST_WINDOW = 1 << 27
 """Largest window (history) a frame may ask for: zstd's own default cap, 128 MiB."""
-
-
-class Line(NamedTuple):
-    """One line of a file, or why it could not be read (``text`` None)."""
-
-    number: int
-    text: str | None
-    problem: str | None = None
 
 
 class _Broken(Exception):
@@ -60,7 +53,7 @@ def read_lines(path: Path, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[Lin
     """
     with open_regular(path) as raw:
         chunks = _zst_chunks(raw) if path.name.endswith(".zst") else _plain_chunks(raw)
-        yield from _lines(chunks, max_line_bytes)
+        yield from _lines(chunks, max_line_bytes, str(path))
 
 
 def _plain_chunks(raw: BinaryIO) -> Iterator[bytes]:
@@ -108,7 +101,7 @@ def _check_inflation(read: int, inflated: int) -> None:
         )
 
 
-def _lines(chunks: Iterator[bytes], limit: int) -> Iterator[Line]:
+def _lines(chunks: Iterator[bytes], limit: int, name: str) -> Iterator[Line]:
     number = 0
     buffer = bytearray()
     overflow = False
@@ -126,21 +119,25 @@ def _lines(chunks: Iterator[bytes], limit: int) -> Iterator[Line]:
                 if end < 0:
                     break
                 number += 1
-                yield _decode(number, buffer, overflow, limit)
+                yield _decode(number, buffer, overflow, limit, name)
                 buffer.clear()
                 overflow = False
                 start = end + 1
     except _Broken as exc:
-        yield Line(number + 1, None, f"{exc}; the rest of the file is unreadable")
+        yield _unread(name, number + 1, f"{exc}; the rest of the file is unreadable")
         return
     if buffer or overflow:
-        yield _decode(number + 1, buffer, overflow, limit)
+        yield _decode(number + 1, buffer, overflow, limit, name)
 
 
-def _decode(number: int, data: bytearray, overflow: bool, limit: int) -> Line:
+def _unread(name: str, number: int, reason: str) -> Line:
+    return Line(number, None, InputError(Location(name, number), reason))
+
+
+def _decode(number: int, data: bytearray, overflow: bool, limit: int, name: str) -> Line:
     if overflow:
-        return Line(number, None, f"line longer than {limit:,} bytes")
+        return _unread(name, number, f"line longer than {limit:,} bytes")
     try:
-        return Line(number, data.decode("utf-8").rstrip("\r"))
+        return Line(number, data.decode("utf-8").rstrip("\r"), None)
     except UnicodeDecodeError as exc:
-        return Line(number, None, f"not UTF-8 (byte {exc.start})")
+        return _unread(name, number, f"not UTF-8 (byte {exc.start})")

@@ -12,7 +12,7 @@ Severity = Literal["skipped", "note"]
 """``skipped``: a line (or the rest of a file) could not be read; ``note``: read, but odd."""
 
 
-class Diagnostic(NamedTuple):
+class LogProblem(NamedTuple):
     """A problem in an input file, by file and line (``line`` 0: the file as a whole)."""
 
     file: str
@@ -96,7 +96,7 @@ class RecordedListing:
     omits: bool = False
 
 
-class Invocation(NamedTuple):
+class SkillUse(NamedTuple):
     """One skill use, for the usage history."""
 
     skill: str
@@ -116,7 +116,7 @@ class OutsideCall(NamedTuple):
     source: str
     dropped: bool
 
-    def diagnostic(self) -> Diagnostic:
+    def diagnostic(self) -> LogProblem:
         file, _, line = self.source.rpartition(":")
         names = ", ".join(f"`{s}`" for s in self.skills)
         then = (
@@ -124,7 +124,7 @@ class OutsideCall(NamedTuple):
             if self.dropped
             else "the turn keeps its other skills as labels"
         )
-        return Diagnostic(
+        return LogProblem(
             file,
             int(line) if line.isdigit() else 0,
             "note",
@@ -142,7 +142,7 @@ class ImportSummary:
     requests: int = 0
     listings: int = 0
     invocations: int = 0
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[LogProblem] = field(default_factory=list)
     outside: dict[str, int] = field(default_factory=dict)
     """Model calls to skills outside ``--skills``, by skill name."""
     left_out: int = 0
@@ -155,5 +155,5 @@ class ImportSummary:
         return sum(1 for d in self.diagnostics if d.severity == "skipped")
 
 
-Item = ImportedRequest | RecordedListing | Invocation | OutsideCall | Diagnostic
+Item = ImportedRequest | RecordedListing | SkillUse | OutsideCall | LogProblem
 """What a log parser yields, in file order."""

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillbench.listing import Explanation, ListingPlan, explain
-from skillbench.replay import Grid, Shown, Step
+from skillbench.replay import Grid, Shown, TimelineStep
 
 _PREFIX = {
     "disabled": "disabled",
@@ -22,7 +22,7 @@ _PREFIX = {
 
 
 def why_not_shown(
-    names: Sequence[str], step: Step, grid: Grid, options: Mapping[str, Mapping[str, Any]]
+    names: Sequence[str], step: TimelineStep, grid: Grid, options: Mapping[str, Mapping[str, Any]]
 ) -> str:
     """One sentence per expected skill in ``names`` saying why ``step``'s listing lacks it;
     ``options`` are the config's profile options."""

@@ -111,7 +111,7 @@ def test_offline_tune_improves_train_and_reports_test(tmp_path: Path) -> None:
     # 4 better, 0 worse on test: p = 0.125 is no evidence at 0.05, so the verdict says no
     assert data.verdict.apply is False
     md = (out / "report.md").read_text(encoding="utf-8")
-    assert "**Verdict: do not apply: the test gain could be noise (p ≥ 0.05)" in md
+    assert "**RewriteVerdict: do not apply: the test gain could be noise (p ≥ 0.05)" in md
     assert "The offline proposer is a baseline" in md
 
 

@@ -37,8 +37,8 @@ def test_long_lines_and_bad_bytes_are_skipped_and_reading_goes_on(tmp_path: Path
         (3, None),
         (4, "last"),  # no newline at the end: still a line
     ]
-    assert got[1].problem == "line longer than 1,000,000 bytes"
-    assert got[2].problem == "not UTF-8 (byte 0)"
+    assert got[1].error.reason == "line longer than 1,000,000 bytes"
+    assert got[2].error.reason == "not UTF-8 (byte 0)"
 
 
 def test_multi_frame_zst(tmp_path: Path) -> None:

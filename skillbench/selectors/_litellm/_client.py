@@ -6,7 +6,7 @@ batches, and a Ctrl-C in the main thread cancels the batch's tasks. Retries back
 exponentially with jitter on 429, 5xx, timeouts and dropped connections and honour
 ``Retry-After``; what no retry can fix (400, 401, 403, 404 …) comes back at once marked
 ``fatal`` (see ``_errors``). No error text leaves this module unredacted. Each try is one
-``Attempt``, made here or by a worker process (``_workers``); the loop around the tries, with
+``CallAttempt``, made here or by a worker process (``_workers``); the loop around the tries, with
 its semaphore, spend check and backoff, always runs here.
 """
 
@@ -227,7 +227,7 @@ def cost_of(response: Any) -> float | None:
         return None
 
 
-class Attempt(NamedTuple):
+class CallAttempt(NamedTuple):
     """One try of a call: what it got, and whether another try may do better.
 
     Picklable, so a worker process can make the try and the parent keep the retry loop.
@@ -243,12 +243,12 @@ class Sender(Protocol):
 
     async def __call__(
         self, request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str]
-    ) -> Attempt: ...
+    ) -> CallAttempt: ...
 
 
 async def attempt(
     request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str], router: Any = None
-) -> Attempt:
+) -> CallAttempt:
     """One ``acompletion`` (through ``router`` when given); never raises for model errors.
 
     The HTTP client gives up on a server silent for ``policy.timeout``; skillbench's own
@@ -275,8 +275,8 @@ async def attempt(
             fetched.error, fetched.status = f"timed out after {waited:g} s", 408
         elif refused(exc):
             fetched.error = f"{NOT_LISTENING} {request.get('api_base') or 'the endpoint'}"
-        return Attempt(fetched, again, retry_after(exc))
-    return Attempt(answered(response, 1, hidden))
+        return CallAttempt(fetched, again, retry_after(exc))
+    return CallAttempt(answered(response, 1, hidden))
 
 
 async def _assembled(stream: Any, request: Mapping[str, Any]) -> Any:

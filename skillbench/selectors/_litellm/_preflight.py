@@ -50,7 +50,7 @@ DEFAULT_BASES = {
 runs without one (the message then names the address that could not be reached)."""
 
 
-class Verdict(NamedTuple):
+class PreflightVerdict(NamedTuple):
     """The checks that ran and, when one failed, the error a run stops with."""
 
     checks: list[Check]

@@ -37,7 +37,7 @@ from skillbench.selectors._litellm._fork import (
 )
 from skillbench.selectors._litellm._params import LitellmParams
 from skillbench.selectors._litellm._preflight import (
-    Verdict,
+    PreflightVerdict,
     key_check,
     listing_probe,
     probe,
@@ -95,7 +95,7 @@ class LitellmSelector:
         self._refused: ModelUnavailable | None = None
         """Set by the first answer no retry can fix: no later call of this selector is sent."""
         self._warned = False
-        self._verdict: Verdict | None = None
+        self._verdict: PreflightVerdict | None = None
         self._verdict_lock = asyncio.Lock()
         self._sender: Sender | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -250,7 +250,7 @@ class LitellmSelector:
         """Run (once) and return the pre-flight checks; see ``_preflight``."""
         return runtime().run(self._checked()).checks
 
-    async def _checked(self) -> Verdict:
+    async def _checked(self) -> PreflightVerdict:
         async with self._verdict_lock:
             if self._verdict is None:
                 self._verdict = await self._run_checks()
@@ -270,21 +270,21 @@ class LitellmSelector:
             self.spend.add(fetched.usage, fetched.cost_usd)
         return check
 
-    async def _run_checks(self) -> Verdict:
+    async def _run_checks(self) -> PreflightVerdict:
         checks: list[Check] = []
         steps = (lambda: key_check(self.params), lambda: tools_check(self.params.model))
         for step in steps:  # one at a time: a missing key is reported without loading litellm
             check, failure = step()
             checks.append(check)
             if failure is not None:
-                return Verdict(checks, failure)
+                return PreflightVerdict(checks, failure)
         semaphore = runtime().semaphore(self.endpoint, self.max_concurrency)
         check, failure, fetched = await probe(
             self.params, semaphore, self.policy, self._hidden(), self._send()
         )
         if fetched.response is not None:
             self.spend.add(fetched.usage, fetched.cost_usd)
-        return Verdict([*checks, check], failure)
+        return PreflightVerdict([*checks, check], failure)
 
     async def _decide(self, query: Query) -> Decision:
         prompt, key = self.prompt(query)

@@ -6,7 +6,7 @@ not the endpoint, sets the pace. A ``WorkerPool`` runs N worker processes, each 
 event loop and litellm (and its own Router, given a ``router`` section). The parent keeps
 everything that decides or pays: the endpoint's semaphore (so ``-j`` stays the total), the
 spend cap reservation, the retry loop, the cache, the in-flight dedupe and the reading of
-answers; a worker makes one try of one request and sends back an ``Attempt``. Results
+answers; a worker makes one try of one request and sends back an ``CallAttempt``. Results
 therefore do not depend on the number of processes.
 
 Workers are fresh interpreters (``python -c``), not ``multiprocessing`` children: they never
@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 import skillbench
 from skillbench._errors import SkillbenchError
-from skillbench.selectors._litellm._client import Attempt, RetryPolicy, attempt
+from skillbench.selectors._litellm._client import CallAttempt, RetryPolicy, attempt
 from skillbench.selectors._litellm._router import RouterSpec, build_router
 
 
@@ -53,7 +53,7 @@ class _Worker:
     name: str
     requests: Connection
     replies: Connection
-    pending: dict[int, asyncio.Future[Attempt]] = field(default_factory=dict)
+    pending: dict[int, asyncio.Future[CallAttempt]] = field(default_factory=dict)
     alive: bool = True
 
 
@@ -74,7 +74,7 @@ class WorkerPool:
 
     async def send(
         self, request: Mapping[str, Any], policy: RetryPolicy, hidden: list[str]
-    ) -> Attempt:
+    ) -> CallAttempt:
         """One try of ``request`` by the worker with the fewest calls in flight."""
         loop = asyncio.get_running_loop()
         if self._loop is None:
@@ -85,7 +85,7 @@ class WorkerPool:
         if not worker.alive:
             raise SkillbenchError(_died(worker))
         call = next(self._ids)
-        future: asyncio.Future[Attempt] = loop.create_future()
+        future: asyncio.Future[CallAttempt] = loop.create_future()
         worker.pending[call] = future
         try:
             _post(worker, ("call", call, dict(request), policy, hidden))
@@ -157,7 +157,9 @@ def _start(name: str) -> _Worker:
     return _Worker(process, name, requests, Connection(to_parent, writable=False))
 
 
-def _settle(future: asyncio.Future[Attempt], outcome: Attempt | BaseException | None) -> None:
+def _settle(
+    future: asyncio.Future[CallAttempt], outcome: CallAttempt | BaseException | None
+) -> None:
     """Resolve ``future``: a reply, a failure, or (``None``) a cancellation."""
     if future.done():
         return
