@@ -129,6 +129,18 @@ class _Files:
         return text.count("\n", 0, at) if at >= 0 else 0
 
 
+_FILE_RULES = (
+    LOAD_ERROR,
+    LOAD_WARNING,
+    NAME_FORMAT,
+    NAME_LENGTH,
+    NAME_FOLDER,
+    EMPTY_DESCRIPTION,
+    CODEX_LIMIT,
+)
+"""Rules about a file's own front matter: an agent rejecting such a file is no extra news."""
+
+
 def _loader_findings(catalog: Catalog, covered: set[tuple[str, str]]) -> list[Finding]:
     """Loader diagnostics as findings, minus warnings a specific rule already restates."""
     out = []
@@ -441,13 +453,14 @@ def lint_sources(
     for profile, catalog in catalogs.items():
         findings += _cap_findings(profile, catalog.model_invocable, files)
         findings += _budget_findings(catalog, profile, budget, files)
-    findings += portability_findings(sources, files.key_line)
     covered = {
         (f.path or "", f.field or "")
         for f in findings
         if f.rule in (NAME_LENGTH, CODEX_LIMIT, EMPTY_DESCRIPTION)
     }
     findings += _loader_findings(first, covered)
+    refused = {f.path for f in findings if f.path and f.rule in _FILE_RULES}
+    findings += portability_findings(sources, files.key_line, refused)
     findings.sort(
         key=lambda f: (
             f.path or "",

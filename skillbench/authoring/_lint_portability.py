@@ -7,11 +7,34 @@ own profile: the folders it reads, the skills its rules leave out, the fields it
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
-from skillbench.authoring._rules import AGENT_HIDES, DISABLE_IGNORED, NOT_FOUND, Finding
-from skillbench.catalog import SourceSpec
-from skillbench.listing import SHOWN_STATUSES, agent_folders, agent_views
+from skillbench.authoring._rules import (
+    AGENT_DROPS,
+    AGENT_HIDES,
+    AGENT_MISSES_NESTED,
+    AGENT_READS_DIFFERENTLY,
+    DISABLE_IGNORED,
+    NOT_FOUND,
+    Finding,
+    Rule,
+)
+from skillbench.catalog import SourceSpec, parse_source_arg
+from skillbench.listing import (
+    SHOWN_STATUSES,
+    DivergenceKind,
+    agent_folders,
+    agent_views,
+    divergences,
+)
+
+_DIVERGENCE_RULES: dict[DivergenceKind, Rule] = {
+    "undiscovered": AGENT_MISSES_NESTED,
+    "rejected": AGENT_HIDES,
+    "renamed": AGENT_READS_DIFFERENTLY,
+    "reads_differently": AGENT_READS_DIFFERENTLY,
+    "dropped": AGENT_DROPS,
+}
 
 KeyLine = Callable[[str | None, str], int | None]
 """The line of a frontmatter key in a file (None: unknown)."""
@@ -28,11 +51,17 @@ def _widest(agents: Sequence[str]) -> tuple[str, list[str]]:
     return best, readers.get(best, [])
 
 
-def portability_findings(sources: Sequence[SourceSpec | str], key_line: KeyLine) -> list[Finding]:
+def portability_findings(
+    sources: Sequence[SourceSpec | str], key_line: KeyLine, refused: Collection[str] = ()
+) -> list[Finding]:
     """One finding per skill some agents never find, per skill and agent whose rules hide
-    it, and per skill whose ``disable-model-invocation`` some agents ignore. Only
-    ``SKILL.md`` folders are judged: the other declarations are one agent's own format."""
-    views = agent_views(sources)
+    it, per skill whose ``disable-model-invocation`` some agents ignore, and per way some
+    agents read, reach or list a skill differently from what its author wrote. Only
+    ``SKILL.md`` folders are judged: the other declarations are one agent's own format. A
+    file in ``refused`` already has an error of its own: some agents rejecting it too is not
+    news."""
+    specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
+    views = agent_views(specs)
     named = {v.profile: f"{v.profile} {v.version}" for v in views}
     missing: dict[tuple[str | None, str], list[str]] = defaultdict(list)
     reasons: dict[tuple[str | None, str], str] = {}
@@ -91,4 +120,11 @@ def portability_findings(sources: Sequence[SourceSpec | str], key_line: KeyLine)
                     field="disable_model_invocation",
                 )
             )
+    for d in divergences(specs, views):
+        if d.kind == "rejected" and d.path in refused:
+            continue
+        line = key_line(d.path, d.field) if d.field else None
+        findings.append(
+            Finding(_DIVERGENCE_RULES[d.kind], d.path, line, d.message, d.name, None, d.field)
+        )
     return findings

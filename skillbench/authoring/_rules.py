@@ -254,6 +254,38 @@ DISABLE_IGNORED = _rule(
 )
 
 
+AGENT_READS_DIFFERENTLY = _rule(
+    "SB804",
+    "agent-reads-differently",
+    "warning",
+    "an agent reads the name or description differently from YAML",
+    """Agents read front matter with different parsers: one keeps a folded block's last line
+    break, one rewrites ``key: value: more`` before parsing, one loads front matter YAML
+    refuses, one names a skill by its folder. The message names the agents and versions and
+    shows both readings from where they part.""",
+)
+AGENT_MISSES_NESTED = _rule(
+    "SB805",
+    "agent-misses-nested",
+    "warning",
+    "an agent that reads the folder never reaches the skill",
+    """Agents walk a skills folder to different depths: some read ``SKILL.md`` only one
+    level below it, others at any depth, so a skill nested in a pack (``pack/inner/SKILL.md``)
+    or in a ``skills/`` sub-folder is found by some and not others. The message names the
+    agents and versions that never find it and their rule.""",
+)
+AGENT_DROPS = _rule(
+    "SB806",
+    "agent-drops",
+    "info",
+    "an agent's listing budget or overflow cap leaves the skill out",
+    """Each agent lists skills within its own budget: past it some list names only, and the
+    names-only overflow line itself is capped by some, so the last skills appear nowhere. The
+    message names the agents and versions (at their default budgets) whose model never sees
+    the skill.""",
+)
+
+
 def get_rule(key: str) -> Rule:
     """The rule with id (``SB101``, any case) or slug (``name-format``) ``key``."""
     by_slug = {RULES.get(i).slug: RULES.get(i) for i in RULES}

@@ -8,9 +8,10 @@ import sys
 from collections import Counter
 from typing import Any
 
+from skillbench.catalog import parse_source_arg
 from skillbench.cli._common import EXIT_OK
 from skillbench.cli._render import skill_rows
-from skillbench.listing import AgentView, agent_views
+from skillbench.listing import AgentView, Divergence, agent_views, divergences
 
 COLUMNS = ("full", "truncated", "name_only", "dropped", "hidden", "disabled", "inactive")
 HEADS = ("FULL", "CUT", "NAMES", "DROPPED", "HIDDEN", "DISABLED", "INACTIVE")
@@ -51,7 +52,18 @@ def _agent_json(view: AgentView, model: str | None) -> dict[str, Any]:
     }
 
 
-def _table(agents: list[dict[str, Any]]) -> str:
+def _divergence_json(d: Divergence) -> dict[str, Any]:
+    return {
+        "skill": d.name,
+        "path": d.path,
+        "kind": d.kind,
+        "field": d.field,
+        "agents": list(d.agents),
+        "detail": d.detail,
+    }
+
+
+def _table(agents: list[dict[str, Any]], differ: list[Divergence]) -> str:
     width = max(len("AGENT"), *(len(a["profile"]) for a in agents))
     head = (
         f"{'AGENT':<{width}}  VERSION  " + "  ".join(HEADS) + "  NOT FOUND  REJECTED  CHARS  TOKENS"
@@ -71,16 +83,23 @@ def _table(agents: list[dict[str, Any]]) -> str:
             if s["status"] not in ("full", "overridden"):
                 lines.append(f"{a['profile']}: {s['name']} {s['status']}: {s['why']}")
         lines += [f"{a['profile']}: rejected {r}" for r in a["rejected"]]
+    if differ:
+        lines.append("Listed differently from what the author wrote:")
+        lines += [f"  {d.name} ({d.path}): {d.message}" for d in differ]
     return "\n".join(lines) + "\n"
 
 
 def run_all(args: argparse.Namespace) -> int:
     """Every verified agent's view of the sources: counts per status, characters and tokens,
-    then each skill not listed in full with the agent's reason."""
-    views = agent_views(args.sources, budget=args.budget, cwd=args.cwd)
+    each skill not listed in full with the agent's reason, then each skill some agents read,
+    reach or list differently from what its author wrote, naming those agents."""
+    specs = [parse_source_arg(s) for s in args.sources]
+    views = agent_views(specs, budget=args.budget, cwd=args.cwd)
     agents = [_agent_json(v, args.model) for v in views]
+    differ = divergences(specs, views, cwd=args.cwd)
     if args.format == "json":
-        print(json.dumps({"agents": agents}, indent=2, ensure_ascii=False))
+        payload = {"agents": agents, "divergences": [_divergence_json(d) for d in differ]}
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
-        sys.stdout.write(_table(agents))
+        sys.stdout.write(_table(agents, differ))
     return EXIT_OK

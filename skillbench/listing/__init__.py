@@ -20,6 +20,7 @@ from skillbench.listing._claude_code import (
     budget_basis,
     older_model,
 )
+from skillbench.listing._divergence import Divergence, DivergenceKind, divergences
 from skillbench.listing._explain import (
     NOT_SHOWN_REASONS,
     Explanation,
@@ -102,6 +103,8 @@ __all__ = [
     "AgentView",
     "BudgetBasis",
     "BuiltinSkill",
+    "Divergence",
+    "DivergenceKind",
     "DropRule",
     "Element",
     "Entry",
@@ -135,6 +138,7 @@ __all__ = [
     "agent_profiles",
     "agent_views",
     "budget_basis",
+    "divergences",
     "element_pattern",
     "expected_shown",
     "explain",
