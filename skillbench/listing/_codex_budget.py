@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from skillbench.listing._codex_text import REMOVED_PREFIX
 
@@ -87,46 +89,83 @@ def render_lines(lines: Sequence[SkillLine], budget: LineBudget) -> Rendered:
     return _names(lines, minimum, budget)
 
 
-def _extra_costs(line: SkillLine, minimum: str, budget: LineBudget) -> tuple[int, ...]:
-    """Cost above the bare line of showing 1, 2, … description characters (index = chars)."""
-    return _costs(line.description, len(minimum) + 1, len(minimum.encode()) + 1, budget.tokens)
+def _deltas(
+    lines: Sequence[SkillLine], minimum: Sequence[str], budget: LineBudget
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """What each further description character costs, all skills in one flat array (skill
+    ``i``'s ``k``-th character at ``offsets[i] + k``), with each description's length.
+
+    Showing ``k`` characters makes a line ``k + 1`` characters longer (the description and
+    its separating space) than the bare line; in tokens the cost is the rounded-up bytes of
+    the longer line less those of the bare one, never below zero.
+    """
+    lengths = np.fromiter((len(line.description) for line in lines), np.int64, len(lines))
+    offsets = np.zeros(len(lines), np.int64)
+    np.cumsum(lengths[:-1], out=offsets[1:])
+    if not budget.tokens:
+        deltas = np.ones(int(lengths.sum()), np.int64)
+        deltas[offsets[lengths > 0]] = 2
+        return deltas, offsets, lengths
+    text = "".join(line.description for line in lines)
+    points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
+    nbytes = 1 + (points >= 0x80) + (points >= 0x800) + (points >= 0x10000)
+    within = np.cumsum(nbytes, dtype=np.int64)
+    before = np.repeat(np.concatenate(([0], within))[offsets], lengths)
+    base = np.repeat(
+        np.fromiter((len(m.encode()) + 1 for m in minimum), np.int64, len(lines)), lengths
+    )
+    bare = (base + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN
+    grown = (base + within - before + 1 + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN
+    costs = np.maximum(grown - bare, 0)
+    deltas = np.diff(costs, prepend=0)
+    deltas[offsets[lengths > 0]] = costs[offsets[lengths > 0]]
+    return deltas, offsets, lengths
 
 
-@lru_cache(maxsize=1 << 16)
-def _costs(description: str, base_chars: int, base_bytes: int, tokens: bool) -> tuple[int, ...]:
-    """What ``_extra_costs`` computes; cached, as only the budget's unit enters it and a
-    catalog is often rendered at many budgets."""
-    budget = LineBudget(0, tokens)
-    base = budget.counts(base_chars, base_bytes)
-    costs, nbytes = [0], 0
-    for count, ch in enumerate(description, start=1):
-        nbytes += len(ch.encode())
-        costs.append(max(budget.counts(base_chars + count + 1, base_bytes + nbytes + 1) - base, 0))
-    return tuple(costs)
+def _round(deltas: npt.NDArray[np.int64], remaining: int) -> npt.NDArray[np.bool_]:
+    """Which skills of one round-robin pass take their next character: each in turn while
+    its cost fits what is left; a character costing nothing is always taken."""
+    spent = np.cumsum(deltas)
+    take = np.ones(len(deltas), bool)
+    if spent[-1] <= remaining:
+        return take
+    first = int(np.searchsorted(spent, remaining, side="right"))
+    left = remaining - (int(spent[first - 1]) if first else 0)
+    take[first:] = deltas[first:] == 0
+    for j in np.flatnonzero(deltas[first + 1 :] > 0) + first + 1:
+        if left == 0:
+            break
+        if deltas[j] <= left:
+            take[j] = True
+            left -= int(deltas[j])
+    return take
 
 
 def _share(
     lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget, floor: int
 ) -> Rendered:
-    """Stage 2: one description character at a time to each skill in turn while it fits."""
-    extras = [_extra_costs(line, m, budget) for line, m in zip(lines, minimum, strict=True)]
-    alloc = [0] * len(lines)
+    """Stage 2: one description character at a time to each skill in turn while it fits.
+
+    A skill whose next character does not fit is passed over for good (what is left only
+    shrinks), so each pass is one vectorised step over the skills still growing.
+    """
+    deltas, offsets, lengths = _deltas(lines, minimum, budget)
+    alloc = np.zeros(len(lines), np.int64)
     remaining = budget.limit - floor
-    changed = True
-    while changed:
-        changed = False
-        for i, costs in enumerate(extras):
-            if alloc[i] + 1 >= len(costs):
-                continue
-            delta = costs[alloc[i] + 1] - costs[alloc[i]]
-            if delta <= remaining:
-                alloc[i] += 1
-                remaining -= delta
-                changed = True
-    shown = [line.render(n) for line, n in zip(lines, alloc, strict=True)]
-    cut = sum(len(line.description) - n for line, n in zip(lines, alloc, strict=True))
+    active = np.flatnonzero(lengths > 0)
+    step = 0
+    while active.size:
+        cost = deltas[offsets[active] + step]
+        take = _round(cost, remaining)
+        remaining -= int(cost[take].sum())
+        alloc[active[take]] += 1
+        step += 1
+        active = active[take & (lengths[active] > step)]
+    kept = alloc.tolist()
+    shown = [line.render(n) for line, n in zip(lines, kept, strict=True)]
+    cut = int(lengths.sum() - alloc.sum())
     used = sum(line_cost(budget, text) for text in shown)
-    return Rendered(shown, list(alloc), 0, cut, used)
+    return Rendered(shown, kept, 0, cut, used)
 
 
 def _names(lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget) -> Rendered:
