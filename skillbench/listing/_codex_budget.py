@@ -161,11 +161,11 @@ def _share(
         alloc[active[take]] += 1
         step += 1
         active = active[take & (lengths[active] > step)]
-    kept = alloc.tolist()
+    kept: list[int] = alloc.tolist()
     shown = [line.render(n) for line, n in zip(lines, kept, strict=True)]
     cut = int(lengths.sum() - alloc.sum())
     used = sum(line_cost(budget, text) for text in shown)
-    return Rendered(shown, kept, 0, cut, used)
+    return Rendered(shown, list[int | None](kept), 0, cut, used)
 
 
 def _names(lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget) -> Rendered:
