@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -85,15 +86,18 @@ def render_lines(lines: Sequence[SkillLine], budget: LineBudget) -> Rendered:
     minimum = [line.render(0) for line in lines]
     floor = sum(line_cost(budget, text) for text in minimum)
     if floor <= budget.limit:
-        return _share(lines, minimum, budget, floor)
+        return _share(lines, budget, floor)
     return _names(lines, minimum, budget)
 
 
-def _deltas(
-    lines: Sequence[SkillLine], minimum: Sequence[str], budget: LineBudget
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+Deltas = tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+
+
+@lru_cache(maxsize=2)
+def _deltas(lines: tuple[SkillLine, ...], tokens: bool) -> Deltas:
     """What each further description character costs, all skills in one flat array (skill
-    ``i``'s ``k``-th character at ``offsets[i] + k``), with each description's length.
+    ``i``'s ``k``-th character at ``offsets[i] + k``), with each description's length;
+    cached, as a plan renders one catalog at many budgets.
 
     Showing ``k`` characters makes a line ``k + 1`` characters longer (the description and
     its separating space) than the bare line; in tokens the cost is the rounded-up bytes of
@@ -102,27 +106,30 @@ def _deltas(
     lengths = np.fromiter((len(line.description) for line in lines), np.int64, len(lines))
     offsets = np.zeros(len(lines), np.int64)
     np.cumsum(lengths[:-1], out=offsets[1:])
-    if not budget.tokens:
-        deltas = np.ones(int(lengths.sum()), np.int64)
-        deltas[offsets[lengths > 0]] = 2
+    starts = offsets[lengths > 0]
+    if not tokens:
+        deltas = np.ones(int(lengths.sum()), np.int8)
+        deltas[starts] = 2
         return deltas, offsets, lengths
-    text = "".join(line.description for line in lines)
-    points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
-    nbytes = 1 + (points >= 0x80) + (points >= 0x800) + (points >= 0x10000)
-    within = np.cumsum(nbytes, dtype=np.int64)
-    before = np.repeat(np.concatenate(([0], within))[offsets], lengths)
-    base = np.repeat(
-        np.fromiter((len(m.encode()) + 1 for m in minimum), np.int64, len(lines)), lengths
+    points = np.frombuffer("".join(line.description for line in lines).encode("utf-32-le"), "<u4")
+    grown = np.cumsum(
+        1 + (points >= 0x80).view(np.int8) + (points >= 0x800) + (points >= 0x10000),
+        dtype=np.int32,
     )
-    bare = (base + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN
-    grown = (base + within - before + 1 + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN
-    costs = np.maximum(grown - bare, 0)
-    deltas = np.diff(costs, prepend=0)
-    deltas[offsets[lengths > 0]] = costs[offsets[lengths > 0]]
+    del points
+    bare = np.fromiter((len(line.render(0).encode()) + 1 for line in lines), np.int32, len(lines))
+    shift = bare - np.concatenate(([0], grown))[offsets].astype(np.int32)
+    grown += np.repeat(shift, lengths)
+    grown += BYTES_PER_TOKEN
+    grown //= BYTES_PER_TOKEN
+    grown -= np.repeat((bare + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN, lengths)
+    np.maximum(grown, 0, out=grown)
+    deltas = np.diff(grown, prepend=0).astype(np.int8)
+    deltas[starts] = grown[starts]
     return deltas, offsets, lengths
 
 
-def _round(deltas: npt.NDArray[np.int64], remaining: int) -> npt.NDArray[np.bool_]:
+def _round(deltas: npt.NDArray[np.int8], remaining: int) -> npt.NDArray[np.bool_]:
     """Which skills of one round-robin pass take their next character: each in turn while
     its cost fits what is left; a character costing nothing is always taken."""
     spent = np.cumsum(deltas)
@@ -141,15 +148,13 @@ def _round(deltas: npt.NDArray[np.int64], remaining: int) -> npt.NDArray[np.bool
     return take
 
 
-def _share(
-    lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget, floor: int
-) -> Rendered:
+def _share(lines: Sequence[SkillLine], budget: LineBudget, floor: int) -> Rendered:
     """Stage 2: one description character at a time to each skill in turn while it fits.
 
     A skill whose next character does not fit is passed over for good (what is left only
     shrinks), so each pass is one vectorised step over the skills still growing.
     """
-    deltas, offsets, lengths = _deltas(lines, minimum, budget)
+    deltas, offsets, lengths = _deltas(tuple(lines), budget.tokens)
     alloc = np.zeros(len(lines), np.int64)
     remaining = budget.limit - floor
     active = np.flatnonzero(lengths > 0)

@@ -56,7 +56,7 @@ def test_share_equals_the_literal_rule(descriptions: list[str], tokens: bool, sl
     floor = sum(line_cost(unit, m) for m in minimum)
     whole = sum(line_cost(unit, line.render()) for line in lines)
     limit = floor + int(slack * (whole - floor))
-    got = _share(lines, minimum, LineBudget(limit, tokens), floor)
+    got = _share(lines, LineBudget(limit, tokens), floor)
     want = _literal(lines, limit, tokens)
     assert got.allocations == want
     assert got.lines == [line.render(n) for line, n in zip(lines, want, strict=True)]
