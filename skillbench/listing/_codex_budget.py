@@ -77,17 +77,34 @@ def line_cost(budget: LineBudget, line: str) -> int:
     return budget.cost(line + "\n")
 
 
+class Bounds(NamedTuple):
+    """What a set of lines costs in full and bare (every description omitted): the same at
+    every budget, so computed once for the many budgets a plan renders."""
+
+    full: list[str]
+    used: int
+    minimum: list[str]
+    floor: int
+
+
+@lru_cache(maxsize=4)
+def _bounds(lines: tuple[SkillLine, ...], tokens: bool) -> Bounds:
+    unit = LineBudget(0, tokens)
+    full = [line.render() for line in lines]
+    minimum = [line.render(0) for line in lines]
+    used = sum(line_cost(unit, text) for text in full)
+    return Bounds(full, used, minimum, sum(line_cost(unit, text) for text in minimum))
+
+
 def render_lines(lines: Sequence[SkillLine], budget: LineBudget) -> Rendered:
     """Stage 1 (all in full) if it fits, else stage 2 (shared descriptions), else stage 3."""
-    full = [line.render() for line in lines]
-    used = sum(line_cost(budget, text) for text in full)
-    if used <= budget.limit:
-        return Rendered(full, [len(line.description) for line in lines], 0, 0, used)
-    minimum = [line.render(0) for line in lines]
-    floor = sum(line_cost(budget, text) for text in minimum)
-    if floor <= budget.limit:
-        return _share(lines, budget, floor)
-    return _names(lines, minimum, budget)
+    bounds = _bounds(tuple(lines), budget.tokens)
+    if bounds.used <= budget.limit:
+        kept: list[int | None] = [len(line.description) for line in lines]
+        return Rendered(list(bounds.full), kept, 0, 0, bounds.used)
+    if bounds.floor <= budget.limit:
+        return _share(lines, budget, bounds.floor)
+    return _names(lines, bounds.minimum, budget)
 
 
 Deltas = tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64]]
@@ -169,8 +186,7 @@ def _share(lines: Sequence[SkillLine], budget: LineBudget, floor: int) -> Render
     kept: list[int] = alloc.tolist()
     shown = [line.render(n) for line, n in zip(lines, kept, strict=True)]
     cut = int(lengths.sum() - alloc.sum())
-    used = sum(line_cost(budget, text) for text in shown)
-    return Rendered(shown, list[int | None](kept), 0, cut, used)
+    return Rendered(shown, list[int | None](kept), 0, cut, budget.limit - remaining)
 
 
 def _names(lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget) -> Rendered:
