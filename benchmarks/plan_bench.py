@@ -9,7 +9,12 @@ planned in a fresh process (today, the 12 steps, what fits and the coverage curv
 which reports its wall and CPU seconds and its peak resident memory (``ru_maxrss``, the
 whole process: interpreter and imports included). Goal: under 10 s and 1 GB on 2 cores.
 
-Run: ``python benchmarks/plan_bench.py [--skills 20000] [--weeks 12]``
+``--side-by-side`` times the commands a user runs instead, each a fresh process: ``skillbench
+render`` (the listing under the same usage) then ``skillbench plan`` of the same catalog,
+and prints their wall and CPU seconds, peak memory and the plan-to-render ratio (goal: at
+most 3), the median over ``--runs`` runs.
+
+Run: ``python benchmarks/plan_bench.py [--skills 20000] [--weeks 12] [--side-by-side]``
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -92,11 +98,41 @@ def one(profile: str, tools: str, usage: str, weeks: int) -> None:
     )
 
 
+def timed(argv: list[str]) -> tuple[float, float, float]:
+    """Wall and CPU seconds and peak MB of one command run as a child process."""
+    wall = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(argv[:4])} ...")
+    cpu = usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - wall, cpu, usage.ru_maxrss / 1024
+
+
+def side_by_side(profile: str, shards: list[Path], usage: Path, weeks: int, runs: int) -> None:
+    """``render`` then ``plan`` of the same catalog, medians over ``runs``."""
+    cli = [str(Path(sys.executable).with_name("skillbench"))]
+    common = [*(f"project={s}" for s in shards), "--profile", profile, "--usage", str(usage)]
+    common += ["--now", NOW.isoformat(), "-q"]
+    render = [*cli, "render", *common]
+    plan = [*cli, "plan", *common, "--weeks", str(weeks), "--format", "json"]
+    r = [timed(render) for _ in range(runs)]
+    p = [timed(plan) for _ in range(runs)]
+    rw, rc, rm = (statistics.median(x[i] for x in r) for i in range(3))
+    pw, pc, pm = (statistics.median(x[i] for x in p) for i in range(3))
+    print(f"{profile}: render {rw:.1f} s wall, {rc:.1f} s CPU, {rm:.0f} MB; "
+          f"plan ({weeks} weekly steps) {pw:.1f} s wall, {pc:.1f} s CPU, {pm:.0f} MB; "
+          f"plan/render {pw / rw:.2f}x wall, {pc / rc:.2f}x CPU (median of {runs}); "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skills", type=int, default=20_000)
     parser.add_argument("--weeks", type=int, default=12)
     parser.add_argument("--profiles", nargs="+", default=["claude-code", "codex"])
+    parser.add_argument("--side-by-side", action="store_true")
+    parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -106,6 +142,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tools, usage = write_inputs(Path(tmp), args.skills)
         for profile in args.profiles:
+            if args.side_by_side:
+                side_by_side(profile, tools, usage, args.weeks, args.runs)
+                continue
             r = measure(profile, tools, usage, args.weeks)
             print(f"plan {profile} {r['skills']:,} skills, {args.weeks} weekly steps: "
                   f"{r['wall_s']} s wall, {r['cpu_s']} s CPU, {r['peak_mb']} MB peak; "

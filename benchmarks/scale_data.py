@@ -14,6 +14,7 @@ Used by ``scale_bench.py``; ``write_scale_data`` is the entry point.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from collections.abc import Iterator, Sequence
@@ -24,7 +25,11 @@ from typing import NamedTuple
 from skillbench._sanitize import MAX_NAME_CHARS
 from skillbench.catalog import load_catalog
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED = Path(
+    os.environ.get("SKILLBENCH_SHARED_DATA")
+    or Path(__file__).resolve().parents[2] / "shared" / "data"
+)
+"""The shared data folder (``SKILLBENCH_SHARED_DATA`` where the checkout is elsewhere)."""
 SKILL_CATALOGS = ("anthropics-skills", "mattpocock", "superpowers", "wshobson-agents")
 SCOPES = (
     "billing", "payments", "mobile", "web", "data", "ml", "infra", "security", "growth",

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
 from skillbench.listing._codex_text import REMOVED_PREFIX
 
 BYTES_PER_TOKEN = 4
@@ -74,59 +77,116 @@ def line_cost(budget: LineBudget, line: str) -> int:
     return budget.cost(line + "\n")
 
 
+class Bounds(NamedTuple):
+    """What a set of lines costs in full and bare (every description omitted): the same at
+    every budget, so computed once for the many budgets a plan renders."""
+
+    full: list[str]
+    used: int
+    minimum: list[str]
+    floor: int
+
+
+@lru_cache(maxsize=4)
+def _bounds(lines: tuple[SkillLine, ...], tokens: bool) -> Bounds:
+    unit = LineBudget(0, tokens)
+    full = [line.render() for line in lines]
+    minimum = [line.render(0) for line in lines]
+    used = sum(line_cost(unit, text) for text in full)
+    return Bounds(full, used, minimum, sum(line_cost(unit, text) for text in minimum))
+
+
 def render_lines(lines: Sequence[SkillLine], budget: LineBudget) -> Rendered:
     """Stage 1 (all in full) if it fits, else stage 2 (shared descriptions), else stage 3."""
-    full = [line.render() for line in lines]
-    used = sum(line_cost(budget, text) for text in full)
-    if used <= budget.limit:
-        return Rendered(full, [len(line.description) for line in lines], 0, 0, used)
-    minimum = [line.render(0) for line in lines]
-    floor = sum(line_cost(budget, text) for text in minimum)
-    if floor <= budget.limit:
-        return _share(lines, minimum, budget, floor)
-    return _names(lines, minimum, budget)
+    bounds = _bounds(tuple(lines), budget.tokens)
+    if bounds.used <= budget.limit:
+        kept: list[int | None] = [len(line.description) for line in lines]
+        return Rendered(list(bounds.full), kept, 0, 0, bounds.used)
+    if bounds.floor <= budget.limit:
+        return _share(lines, budget, bounds.floor)
+    return _names(lines, bounds.minimum, budget)
 
 
-def _extra_costs(line: SkillLine, minimum: str, budget: LineBudget) -> tuple[int, ...]:
-    """Cost above the bare line of showing 1, 2, … description characters (index = chars)."""
-    return _costs(line.description, len(minimum) + 1, len(minimum.encode()) + 1, budget.tokens)
+Deltas = tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64]]
 
 
-@lru_cache(maxsize=1 << 16)
-def _costs(description: str, base_chars: int, base_bytes: int, tokens: bool) -> tuple[int, ...]:
-    """What ``_extra_costs`` computes; cached, as only the budget's unit enters it and a
-    catalog is often rendered at many budgets."""
-    budget = LineBudget(0, tokens)
-    base = budget.counts(base_chars, base_bytes)
-    costs, nbytes = [0], 0
-    for count, ch in enumerate(description, start=1):
-        nbytes += len(ch.encode())
-        costs.append(max(budget.counts(base_chars + count + 1, base_bytes + nbytes + 1) - base, 0))
-    return tuple(costs)
+@lru_cache(maxsize=2)
+def _deltas(lines: tuple[SkillLine, ...], tokens: bool) -> Deltas:
+    """What each further description character costs, all skills in one flat array (skill
+    ``i``'s ``k``-th character at ``offsets[i] + k``), with each description's length;
+    cached, as a plan renders one catalog at many budgets.
+
+    Showing ``k`` characters makes a line ``k + 1`` characters longer (the description and
+    its separating space) than the bare line; in tokens the cost is the rounded-up bytes of
+    the longer line less those of the bare one, never below zero.
+    """
+    lengths = np.fromiter((len(line.description) for line in lines), np.int64, len(lines))
+    offsets = np.zeros(len(lines), np.int64)
+    np.cumsum(lengths[:-1], out=offsets[1:])
+    starts = offsets[lengths > 0]
+    if not tokens:
+        deltas = np.ones(int(lengths.sum()), np.int8)
+        deltas[starts] = 2
+        return deltas, offsets, lengths
+    points = np.frombuffer("".join(line.description for line in lines).encode("utf-32-le"), "<u4")
+    grown = np.cumsum(
+        1 + (points >= 0x80).view(np.int8) + (points >= 0x800) + (points >= 0x10000),
+        dtype=np.int32,
+    )
+    del points
+    bare = np.fromiter((len(line.render(0).encode()) + 1 for line in lines), np.int32, len(lines))
+    shift = bare - np.concatenate(([0], grown))[offsets].astype(np.int32)
+    grown += np.repeat(shift, lengths)
+    grown += BYTES_PER_TOKEN
+    grown //= BYTES_PER_TOKEN
+    grown -= np.repeat((bare + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN, lengths)
+    np.maximum(grown, 0, out=grown)
+    deltas = np.diff(grown, prepend=0).astype(np.int8)
+    deltas[starts] = grown[starts]
+    return deltas, offsets, lengths
 
 
-def _share(
-    lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget, floor: int
-) -> Rendered:
-    """Stage 2: one description character at a time to each skill in turn while it fits."""
-    extras = [_extra_costs(line, m, budget) for line, m in zip(lines, minimum, strict=True)]
-    alloc = [0] * len(lines)
+def _round(deltas: npt.NDArray[np.int8], remaining: int) -> npt.NDArray[np.bool_]:
+    """Which skills of one round-robin pass take their next character: each in turn while
+    its cost fits what is left; a character costing nothing is always taken."""
+    spent = np.cumsum(deltas)
+    take = np.ones(len(deltas), bool)
+    if spent[-1] <= remaining:
+        return take
+    first = int(np.searchsorted(spent, remaining, side="right"))
+    left = remaining - (int(spent[first - 1]) if first else 0)
+    take[first:] = deltas[first:] == 0
+    for j in np.flatnonzero(deltas[first + 1 :] > 0) + first + 1:
+        if left == 0:
+            break
+        if deltas[j] <= left:
+            take[j] = True
+            left -= int(deltas[j])
+    return take
+
+
+def _share(lines: Sequence[SkillLine], budget: LineBudget, floor: int) -> Rendered:
+    """Stage 2: one description character at a time to each skill in turn while it fits.
+
+    A skill whose next character does not fit is passed over for good (what is left only
+    shrinks), so each pass is one vectorised step over the skills still growing.
+    """
+    deltas, offsets, lengths = _deltas(tuple(lines), budget.tokens)
+    alloc = np.zeros(len(lines), np.int64)
     remaining = budget.limit - floor
-    changed = True
-    while changed:
-        changed = False
-        for i, costs in enumerate(extras):
-            if alloc[i] + 1 >= len(costs):
-                continue
-            delta = costs[alloc[i] + 1] - costs[alloc[i]]
-            if delta <= remaining:
-                alloc[i] += 1
-                remaining -= delta
-                changed = True
-    shown = [line.render(n) for line, n in zip(lines, alloc, strict=True)]
-    cut = sum(len(line.description) - n for line, n in zip(lines, alloc, strict=True))
-    used = sum(line_cost(budget, text) for text in shown)
-    return Rendered(shown, list(alloc), 0, cut, used)
+    active = np.flatnonzero(lengths > 0)
+    step = 0
+    while active.size:
+        cost = deltas[offsets[active] + step]
+        take = _round(cost, remaining)
+        remaining -= int(cost[take].sum())
+        alloc[active[take]] += 1
+        step += 1
+        active = active[take & (lengths[active] > step)]
+    kept: list[int] = alloc.tolist()
+    shown = [line.render(n) for line, n in zip(lines, kept, strict=True)]
+    cut = int(lengths.sum() - alloc.sum())
+    return Rendered(shown, list[int | None](kept), 0, cut, budget.limit - remaining)
 
 
 def _names(lines: Sequence[SkillLine], minimum: list[str], budget: LineBudget) -> Rendered:
