@@ -236,7 +236,9 @@ class ClaudeCodeSession:
     """``--session-id`` starts a conversation, ``--resume`` continues it; a forked skill's
     sub-agent posts to the same endpoint with its own system prompt."""
 
-    settings: JsonObject = field(default_factory=lambda: {"permissions": {"allow": ["Skill"]}})
+    settings: JsonObject = field(
+        default_factory=lambda: {"permissions": {"allow": ["Skill", "Read"]}}
+    )
     skill_tool: str = "Skill"
 
     def turn_args(self, session_id: str, first: bool) -> list[str]:
@@ -250,6 +252,9 @@ class ClaudeCodeSession:
     def skill_call(self, name: str, args: str | None) -> Reply:
         arguments = {"skill": name} if args is None else {"skill": name, "args": args}
         return Reply(tool=self.skill_tool, raw_arguments=json.dumps(arguments))
+
+    def read_call(self, path: str) -> Reply:
+        return Reply(tool="Read", raw_arguments=json.dumps({"file_path": path}))
 
 
 WARM_PROTOCOLS.register(CLAUDE_CODE.name)(ClaudeCodeWarm())

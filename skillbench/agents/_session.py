@@ -85,6 +85,11 @@ class SessionAgent(Protocol):
         """The name of the tool whose result carries a skill (or its forked summary)."""
         ...
 
+    def read_call(self, path: str) -> Reply:
+        """The model's call of the agent's file-reading tool on ``path``: real work a
+        scripted sub-agent does before it answers."""
+        ...
+
 
 SESSION_AGENTS: Registry[SessionAgent] = Registry("session agent")
 """Agents whose CLI can hold a conversation over several non-interactive turns."""

@@ -105,15 +105,23 @@ def install(skill: Skill, mode: ExecutionContext, root: Path) -> SourceSpec:
     return SourceSpec(str(root / mode), skill.source)
 
 
-def script(agent: str, skill: Skill, args: str | None) -> Callable[[Role, Recorded], Reply]:
-    """The fixed model: the first request of the conversation calls the skill, a sub-agent
-    answers with ``SUMMARY``, everything else gets ``ANSWER``."""
+def script(
+    agent: str, skill: Skill, args: str | None, work: str
+) -> Callable[[Role, Recorded], Reply]:
+    """The fixed model: the first request of the conversation calls the skill; a sub-agent
+    first reads the file ``work`` with the agent's own tool (real work, so the sub-agent's
+    work term is measured), then answers with ``SUMMARY``; everything else gets ``ANSWER``."""
     support = SESSION_AGENTS.get(agent)
 
     def answer(role: Role, recorded: Recorded) -> Reply:
-        if role == "subagent":
-            return Reply(text=SUMMARY)
         messages = recorded.body.get("messages")
+        if role == "subagent":
+            worked = any(
+                block.get("type") == "tool_result"
+                for message in objects(messages)
+                for block in objects(message.get("content"))
+            )
+            return Reply(text=SUMMARY) if worked else support.read_call(work)
         spoken = isinstance(messages, list) and any(
             isinstance(m, dict) and m.get("role") == "assistant" for m in messages
         )
@@ -168,11 +176,12 @@ def measure_skill(
         root = Path(tmp)
         for mode in ("inline", "fork"):
             source = install(skill, mode, root / "skills")
+            work = Path(source.path) / Path(skill.path or "").parent.name / "SKILL.md"
             session = run_session(
                 agent,
                 [source],
                 prompts,
-                script(agent, skill, args),
+                script(agent, skill, args, str(work)),
                 root / f"run-{mode}",
                 timeout=timeout,
             )

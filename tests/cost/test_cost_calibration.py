@@ -163,3 +163,27 @@ def test_a_config_that_sets_the_constants_keeps_them(cache: Path, tmp_path: Path
     (cell,) = json.loads((tmp_path / "out" / "summary.json").read_text())["cells"]
     assert "fork_constants" not in cell["cost"]
     assert (cell["cost"]["summary_tokens"], cell["cost"]["fork_system_prompt_tokens"]) == (50, 1000)
+
+
+def test_sub_agent_work_is_calibrated_and_moves_the_break_even_by_hand() -> None:
+    """Two skills whose sub-agents each read a file (W 7,600 and 8,400): W is their mean."""
+    worked = []
+    for m, work in zip(MEASURED[:2], (7600, 8400), strict=True):
+        f = m.fork
+        fork = ModeCost(
+            f.fixed + work, f.carried, f.subagent_prompt, f.subagent_body, work, 200, f.body
+        )
+        worked.append(
+            SkillMeasurement(m.skill, m.agent, VERSION, "Please.", None, m.inline, fork, False)
+        )
+    cal = calibrate(worked, "gpt-4o")
+    assert (cal.fork_system_prompt_tokens, cal.fork_work_tokens) == (7500, 8000)
+    row = compare(worked[0], CostModel(), cal, [1, 2])
+    # measured: fork 7000 + 500 + 7600 + 200 = 15300 fixed + 220 a turn, inline 510 a turn;
+    # fork < inline from R > 15300 / (510 - 220) = 52.76: 53 remaining turns
+    assert row.fork_measured == (15300 + 2 * 220, 15300 + 3 * 220)
+    assert row.break_even_measured == 53
+    b = row.body_modelled + cal.body_overhead_tokens
+    fixed = 7500 + b + 2 + 8000 + 220  # P, B, the request "Please.", W, S
+    assert row.fork_calibrated == (fixed + 2 * 220, fixed + 3 * 220)
+    assert row.break_even_calibrated == fixed // (b - 220) + 1
