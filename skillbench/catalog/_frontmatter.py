@@ -279,3 +279,46 @@ def _yaml_then_lines(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
             key_lines.setdefault(fold_key(match.group(2)), number)
     start = block.end()
     return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)
+
+
+def _simple_pairs(source: str) -> dict[str, Any]:
+    """Top-level ``key: value`` lines split at their first colon, a ``"..."`` value
+    unquoted (``\\"`` and ``\\\\`` undone): what a loader's fallback keeps of YAML its
+    parser rejects (indented lines and comment lines dropped)."""
+    found: dict[str, Any] = {}
+    for line in source.split("\n"):
+        if not line.strip() or line.strip().startswith("#") or line.startswith(" "):
+            continue
+        key, colon, value = line.partition(":")
+        value = value.strip()
+        if not colon or not value:
+            continue
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        found[key.strip()] = value
+    return found
+
+
+@FRONT_MATTER_READERS.register("yaml-then-pairs")
+def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Safe YAML, else ``_simple_pairs``; a file whose ``name`` or ``description`` is
+    missing or empty is not loaded."""
+    doc = parse_markdown(path, text, [])
+    if doc is None:
+        block = _DASHED_BLOCK.match(text.replace("\r\n", "\n"))
+        if block is None:
+            return parse_markdown(path, text, diagnostics)
+        diagnostics.append(
+            Diagnostic(path, 2, "frontmatter not read as YAML; read as key: value lines", "warning")
+        )
+        start = block.end()
+        doc = Markdown(
+            _simple_pairs(block.group(1)), text, start, text.count("\n", 0, start) + 1, {}
+        )
+    meta = doc.meta or {}
+    if any(meta.get(key) in (None, "") for key in ("name", "description")):
+        diagnostics.append(
+            Diagnostic(path, 2, "frontmatter lacks a name or description; skipped", "error")
+        )
+        return None
+    return doc

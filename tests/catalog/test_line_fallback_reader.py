@@ -46,3 +46,28 @@ def test_not_loaded_without_both_fields(text: str) -> None:
     problems: list[Diagnostic] = []
     assert READ("x/SKILL.md", text, problems) is None
     assert problems and problems[0].severity == "error"
+
+
+PAIRS = FRONT_MATTER_READERS.get("yaml-then-pairs")
+
+
+@pytest.mark.parametrize(
+    ("front", "description"),
+    [
+        ("description: [a, b\n", "[a, b"),
+        ("description: use when: foo # comment\n", "use when: foo # comment"),
+        ("description: plain\n", "plain"),
+    ],
+)
+def test_pairs_description_as_listed(front: str, description: str) -> None:
+    """Qwen Code 0.24.4 listed these descriptions (capture)."""
+    doc = PAIRS("x/SKILL.md", f"---\nname: s\n{front}---\nBody\n", [])
+    assert doc is not None and doc.meta is not None
+    assert doc.meta["description"] == description
+
+
+@pytest.mark.parametrize("front", ["name: s\ndescription:\n", "description: d\n"])
+def test_pairs_not_loaded_without_both(front: str) -> None:
+    problems: list[Diagnostic] = []
+    assert PAIRS("x/SKILL.md", f"---\n{front}---\nBody\n", problems) is None
+    assert problems
