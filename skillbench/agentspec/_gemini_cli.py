@@ -63,6 +63,7 @@ GEMINI_CLI = register_agent(
             paths="ignored",
             reads_disable=False,
             depth=1,
+            names="listed",
             front_matter="yaml-then-lines",
         ),
         wire=Wire("generate-content", Locator("system", OPEN, CLOSE), placement="system"),

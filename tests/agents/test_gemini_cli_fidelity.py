@@ -161,3 +161,17 @@ def test_front_matter_js_yaml_then_line_parser(tmp_path: Path) -> None:
         ("quoted", "it's: #x"),
     ):
         assert f"<name>{name}</name>\n    <description>{text}</description>" in listing
+
+
+@needs_agent("gemini-cli")
+def test_names_kept_or_rewritten_never_rejected(tmp_path: Path) -> None:
+    """Any name is listed: capitals, spaces, dots and 200 characters as written, ``: /``
+    written as ``-``."""
+    names = {"dots": "a.b.c", "colon": "ns:tool", "space": "has space", "slash": "a/b"}
+    names |= {"upper": "UpperCase", "long": "x" * 200}
+    root = tmp_path / "s"
+    for folder, name in names.items():
+        (root / folder).mkdir(parents=True)
+        (root / folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: D.\n---\n")
+    listing = _identical([SourceSpec(str(root), "project")])
+    assert _names(listing)[-6:] == ["UpperCase", "has space", "a-b", "x" * 200, "a.b.c", "ns-tool"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from skillbench._sanitize import name_problem
 from skillbench.catalog import Diagnostic
 from skillbench.catalog._frontmatter import FRONT_MATTER_READERS
 
@@ -71,3 +72,22 @@ def test_pairs_not_loaded_without_both(front: str) -> None:
     problems: list[Diagnostic] = []
     assert PAIRS("x/SKILL.md", f"---\n{front}---\nBody\n", problems) is None
     assert problems
+
+
+@pytest.mark.parametrize(
+    ("name", "accepted"),
+    [
+        ("a.b.c", True),
+        ("ns:tool", True),
+        ("UpperCase", True),
+        ("ünï", True),
+        ("x" * 200, True),
+        ("under_score", True),
+        ("has space", False),
+        ("a/b", False),
+        ("a+b", False),
+    ],
+)
+def test_word_names(name: str, accepted: bool) -> None:
+    """Qwen Code 0.24.4 listed the accepted names and dropped the others (capture)."""
+    assert (name_problem(name, "word") is None) is accepted
