@@ -175,3 +175,27 @@ def test_names_kept_or_rewritten_never_rejected(tmp_path: Path) -> None:
         (root / folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: D.\n---\n")
     listing = _identical([SourceSpec(str(root), "project")])
     assert _names(listing)[-6:] == ["UpperCase", "has space", "a-b", "x" * 200, "a.b.c", "ns-tool"]
+
+
+@needs_agent("gemini-cli")
+def test_same_name_takes_the_earlier_place(tmp_path: Path) -> None:
+    """A folder loads in descending folder-name order and a later skill of a name replaces
+    the earlier one in its place: the workspace's ``shared`` sits where the user's was,
+    and of two ``same`` in one folder ``a-same`` wins in ``z-same``'s place."""
+    for root, folder, name in (
+        ("u", "a-shared", "shared"),
+        ("u", "b-user", "b-user"),
+        ("p", "z-same", "same"),
+        ("p", "m-mid", "m-mid"),
+        ("p", "a-same", "same"),
+        ("p", "c-shared", "shared"),
+    ):
+        (tmp_path / root / folder).mkdir(parents=True)
+        (tmp_path / root / folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: From {folder}.\n---\n"
+        )
+    listing = _identical(
+        [SourceSpec(str(tmp_path / "u"), "user"), SourceSpec(str(tmp_path / "p"), "project")]
+    )
+    assert _names(listing)[-4:] == ["b-user", "shared", "same", "m-mid"]
+    assert re.findall(r"From ([\w-]+)\.", listing)[-4:] == ["b-user", "c-shared", "a-same", "m-mid"]
