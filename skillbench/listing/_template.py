@@ -279,11 +279,6 @@ def _root(skill: Skill) -> str:
     return skill.root or os.path.dirname(os.path.dirname(os.path.abspath(skill.path or "")))
 
 
-def _rel(skill: Skill) -> str:
-    """Where the skill lies below its skills folder once installed."""
-    return skill.rel_path or os.path.basename(os.path.dirname(skill.path or "")) + "/SKILL.md"
-
-
 def _by_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
     """By a locale comparison of the listed name."""
     return sorted(entries, key=lambda e: collation_key(renderer.listed_name(e.skill.name)))
