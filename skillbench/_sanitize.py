@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-NameRule = Literal["agent-skills", "identifier", "listed"]
+NameRule = Literal["agent-skills", "identifier", "listed", "word"]
 """``agent-skills``: the SKILL.md rule of the Agent Skills specification; ``identifier``: any
 printable single-line name without path syntax (skill.json, flat Markdown, tool lists);
 ``listed``: what Claude Code and Codex list from a SKILL.md (capitals, ``_``, ``:`` and inner
 ``/`` as in ``contact-center/android``), still one printable line without ``..``, ``\\`` or
-a leading or trailing ``/``."""
+a leading or trailing ``/``; ``word``: Unicode letters and digits, ``_``, ``:``, ``.`` and
+``-`` only, any length."""
 
 AGENT_SKILLS_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Agent Skills specification (https://agentskills.io/specification, ``name`` field): 1-64
@@ -121,6 +122,9 @@ def name_problem(name: str, rule: NameRule) -> str | None:
                 f"name {name!r} breaks the Agent Skills naming rule: lowercase letters, digits "
                 "and single hyphens, not starting or ending with a hyphen"
             )
+    elif rule == "word":
+        if not all(c.isalnum() or c in "_:.-" for c in name):
+            return f"name {name!r} has a character other than letters, digits, '_', ':', '.', '-'"
     elif name != name.strip():
         return f"name {name!r} starts or ends with whitespace"
     return None

@@ -63,6 +63,9 @@ GEMINI_CLI = register_agent(
             paths="ignored",
             reads_disable=False,
             depth=1,
+            names="listed",
+            walk="descending",
+            front_matter="yaml-then-lines",
         ),
         wire=Wire("generate-content", Locator("system", OPEN, CLOSE), placement="system"),
         launch=Launch(
@@ -94,7 +97,7 @@ GEMINI_CLI = register_agent(
                 "    <location>{location}</location>\n  </skill>"
             ),
             wrapper=f"{OPEN}\n{{elements}}\n{CLOSE}",
-            order="folders_descending",
+            order="loaded",
             builtins="first",
             shadow="in_place",
             unsafe_name=':\\/<>*?"|',

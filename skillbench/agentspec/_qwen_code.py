@@ -64,6 +64,8 @@ QWEN_CODE = register_agent(
             "qwen-code: first found wins (project, user, extension, bundled)",
             paths="touched",
             depth=1,
+            names="word",
+            front_matter="yaml-then-pairs",
         ),
         wire=Wire(
             "openai-chat",

@@ -189,9 +189,10 @@ def load_catalog(
     loaded: list[Loaded] = []
     for index in rule.order([s.kind for s in specs]):
         spec = specs[index]
-        loaded.extend(
-            _located(load_source(spec, diagnostics, profile=rule), spec, rule, diagnostics)
-        )
+        found = _located(load_source(spec, diagnostics, profile=rule), spec, rule, diagnostics)
+        if rule.walk == "descending":
+            found.sort(key=lambda item: (item.skill.rel_path or "").split("/"), reverse=True)
+        loaded.extend(found)
     skills, overrides = _dedupe(loaded, rule)
     return Catalog(
         rule.name,

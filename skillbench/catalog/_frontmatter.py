@@ -211,3 +211,114 @@ def markdown_fields(
     fields, problems = read_fields(doc.meta, path, line_finder(doc.key_lines))
     diagnostics.extend(problems)
     return fields, doc
+
+
+_DASHED_BLOCK = re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n)?")
+_LINE_NAME = re.compile(r"^\s*name:\s*(.*)$")
+_LINE_DESCRIPTION = re.compile(r"^\s*description:\s*(.*)$")
+_CONTINUED = re.compile(r"^[ \t]+\S")
+
+
+def _line_fields(source: str) -> dict[str, str] | None:
+    """``name`` and ``description`` read line by line, as a loader does when its YAML
+    parser rejects the block: the last ``name:`` line at any indent; a ``description:``
+    line joined by single spaces with the indented lines after it. None without both."""
+    lines = re.split(r"\r?\n", source)
+    found: dict[str, str] = {}
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if match := _LINE_NAME.match(line):
+            found["name"] = match.group(1).strip()
+        elif match := _LINE_DESCRIPTION.match(line):
+            parts = [match.group(1).strip()]
+            while index + 1 < len(lines) and _CONTINUED.match(lines[index + 1]):
+                index += 1
+                parts.append(lines[index].strip())
+            found["description"] = " ".join(part for part in parts if part)
+        index += 1
+    return found if len(found) == 2 else None
+
+
+@FRONT_MATTER_READERS.register("yaml-then-lines")
+def _yaml_then_lines(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """The block between ``---`` and the first line starting ``---`` (its last line break
+    not part of it), read as YAML when that gives a string ``name`` and ``description``
+    (as js-yaml: a repeated key is an error; a line break is added where the block has
+    none), else line by line (``_line_fields``); a file without both is not loaded."""
+    block = _DASHED_BLOCK.match(text)
+    if block is None:
+        diagnostics.append(Diagnostic(path, 1, "no '---' frontmatter block; skipped", "error"))
+        return None
+    source = block.group(1)
+    repeated: list[DuplicateKey] = []
+    try:
+        ended = source if source.endswith("\n") else source + "\n"
+        meta = parse_yaml(ended, path, first_line=2, duplicates=repeated)
+    except InputError:
+        meta = None
+    usable = (
+        isinstance(meta, dict)
+        and not repeated
+        and isinstance(meta.get("name"), str)
+        and isinstance(meta.get("description"), str)
+    )
+    if not usable:
+        meta = _line_fields(source)
+        if meta is None:
+            diagnostics.append(
+                Diagnostic(path, 2, "frontmatter lacks a name or description; skipped", "error")
+            )
+            return None
+        diagnostics.append(
+            Diagnostic(path, 2, "frontmatter not read as YAML; read line by line", "warning")
+        )
+    key_lines: dict[str, int] = {}
+    for number, line in enumerate(source.split("\n"), start=2):
+        if match := _TOP_KEY.match(line):
+            key_lines.setdefault(fold_key(match.group(2)), number)
+    start = block.end()
+    return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)
+
+
+def _simple_pairs(source: str) -> dict[str, Any]:
+    """Top-level ``key: value`` lines split at their first colon, a ``"..."`` value
+    unquoted (``\\"`` and ``\\\\`` undone): what a loader's fallback keeps of YAML its
+    parser rejects (indented lines and comment lines dropped)."""
+    found: dict[str, Any] = {}
+    for line in source.split("\n"):
+        if not line.strip() or line.strip().startswith("#") or line.startswith(" "):
+            continue
+        key, colon, value = line.partition(":")
+        value = value.strip()
+        if not colon or not value:
+            continue
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        found[key.strip()] = value
+    return found
+
+
+@FRONT_MATTER_READERS.register("yaml-then-pairs")
+def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Safe YAML, else ``_simple_pairs``; a file whose ``name`` or ``description`` is
+    missing or empty is not loaded."""
+    doc = parse_markdown(path, text, [])
+    if doc is None:
+        block = _DASHED_BLOCK.match(text.replace("\r\n", "\n"))
+        if block is None:
+            return parse_markdown(path, text, diagnostics)
+        diagnostics.append(
+            Diagnostic(path, 2, "frontmatter not read as YAML; read as key: value lines", "warning")
+        )
+        start = block.end()
+        doc = Markdown(
+            _simple_pairs(block.group(1)), text, start, text.count("\n", 0, start) + 1, {}
+        )
+    meta = doc.meta or {}
+    if any(meta.get(key) in (None, "") for key in ("name", "description")):
+        diagnostics.append(
+            Diagnostic(path, 2, "frontmatter lacks a name or description; skipped", "error")
+        )
+        return None
+    return doc

@@ -63,6 +63,8 @@ class Precedence:
             bounds.
         front_matter: how the agent reads a skill file (``FRONT_MATTER_READERS``).
         folders: which directories its walk enters (``FOLDER_RULES``).
+        walk: the order the agent loads one folder's skills in, by path below the folder;
+            with ``later_wins`` the later of two same-named skills in a folder wins.
     """
 
     name: str
@@ -84,6 +86,7 @@ class Precedence:
     walk_dirs: int = MAX_DIRS
     front_matter: str = "yaml"
     folders: str = "visible"
+    walk: Literal["ascending", "descending"] = "ascending"
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.

@@ -13,7 +13,6 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from typing import NamedTuple
 
 from skillbench.agentspec import AgentSpec, Escape, ListingFormat, Release
@@ -280,11 +279,6 @@ def _root(skill: Skill) -> str:
     return skill.root or os.path.dirname(os.path.dirname(os.path.abspath(skill.path or "")))
 
 
-def _rel(skill: Skill) -> str:
-    """Where the skill lies below its skills folder once installed."""
-    return skill.rel_path or os.path.basename(os.path.dirname(skill.path or "")) + "/SKILL.md"
-
-
 def _by_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
     """By a locale comparison of the listed name."""
     return sorted(entries, key=lambda e: collation_key(renderer.listed_name(e.skill.name)))
@@ -306,28 +300,15 @@ def _scope_then_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[E
     return sorted(entries, key=key)
 
 
-def _folders_descending(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
-    """Scope by scope, folder by folder in catalog order; within one, descending by the
-    skill's path below its folder, compared part by part (``code-review-excellence``
-    before ``code-review``)."""
-    rank = renderer.spec.loading.rank
-    first: dict[str, int] = {}
-    for e in sorted(entries, key=lambda e: e.index):
-        first.setdefault(_root(e.skill), e.index)
-
-    def group(e: Entry) -> tuple[int, int]:
-        return rank(e.skill.source), first[_root(e.skill)]
-
-    ordered: list[Entry] = []
-    for _, members in groupby(sorted(entries, key=group), key=group):
-        ordered += sorted(members, key=lambda e: _rel(e.skill).split("/"), reverse=True)
-    return ordered
+def _loaded(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
+    """In the catalog's order: the agent's scan order, a winner in its loser's slot."""
+    return sorted(entries, key=lambda e: e.index)
 
 
 _ORDERS: Mapping[str, Callable[[TemplateRenderer, list[Entry]], list[Entry]]] = {
     "name": _by_name,
     "scope_then_name": _scope_then_name,
-    "folders_descending": _folders_descending,
+    "loaded": _loaded,
 }
 
 

@@ -126,3 +126,76 @@ def test_capture_reads_the_builtins_into_the_snapshot(tmp_path: Path) -> None:
     assert PROFILES.get("gemini-cli").agent_version == cap.version
     saved = cap.save(tmp_path / "out")
     assert (saved / "listing.txt").read_text() == cap.listing
+
+
+FRONT_MATTER = {
+    "keep": "description: |+\n  one\n  two\n\n",
+    "folded": "description: >-\n  one\n  two\n",
+    "unclosed": "description: [a, b\n",
+    "colons": "description: use when: foo # comment\n",
+    "plain-lines": "description: first line\n  second line\n",
+    "quoted": "description: 'it''s: #x'\n",
+}
+
+
+@needs_agent("gemini-cli")
+def test_front_matter_js_yaml_then_line_parser(tmp_path: Path) -> None:
+    """YAML the agent's parser rejects is read line by line (``[a, b`` and ``: `` values
+    listed as written, comment included); a block's last line break is not part of the YAML
+    (``|+`` keeps one); a skill without a ``name`` or ``description`` is not listed."""
+    root = tmp_path / "s"
+    for name, line in FRONT_MATTER.items():
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(f"---\nname: {name}\n{line}---\nBody\n")
+    (root / "nameless").mkdir()
+    (root / "nameless" / "SKILL.md").write_text("---\ndescription: No name.\n---\nBody\n")
+    (root / "undescribed").mkdir()
+    (root / "undescribed" / "SKILL.md").write_text("---\nname: undescribed\n---\nBody\n")
+    listing = _identical([SourceSpec(str(root), "project")])
+    assert _names(listing)[-6:] == ["unclosed", "quoted", "plain-lines", "keep", "folded", "colons"]
+    for name, text in (
+        ("keep", "one\ntwo\n"),
+        ("unclosed", "[a, b"),
+        ("colons", "use when: foo # comment"),
+        ("plain-lines", "first line second line"),
+        ("quoted", "it's: #x"),
+    ):
+        assert f"<name>{name}</name>\n    <description>{text}</description>" in listing
+
+
+@needs_agent("gemini-cli")
+def test_names_kept_or_rewritten_never_rejected(tmp_path: Path) -> None:
+    """Any name is listed: capitals, spaces, dots and 200 characters as written, ``: /``
+    written as ``-``."""
+    names = {"dots": "a.b.c", "colon": "ns:tool", "space": "has space", "slash": "a/b"}
+    names |= {"upper": "UpperCase", "long": "x" * 200}
+    root = tmp_path / "s"
+    for folder, name in names.items():
+        (root / folder).mkdir(parents=True)
+        (root / folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: D.\n---\n")
+    listing = _identical([SourceSpec(str(root), "project")])
+    assert _names(listing)[-6:] == ["UpperCase", "has space", "a-b", "x" * 200, "a.b.c", "ns-tool"]
+
+
+@needs_agent("gemini-cli")
+def test_same_name_takes_the_earlier_place(tmp_path: Path) -> None:
+    """A folder loads in descending folder-name order and a later skill of a name replaces
+    the earlier one in its place: the workspace's ``shared`` sits where the user's was,
+    and of two ``same`` in one folder ``a-same`` wins in ``z-same``'s place."""
+    for root, folder, name in (
+        ("u", "a-shared", "shared"),
+        ("u", "b-user", "b-user"),
+        ("p", "z-same", "same"),
+        ("p", "m-mid", "m-mid"),
+        ("p", "a-same", "same"),
+        ("p", "c-shared", "shared"),
+    ):
+        (tmp_path / root / folder).mkdir(parents=True)
+        (tmp_path / root / folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: From {folder}.\n---\n"
+        )
+    listing = _identical(
+        [SourceSpec(str(tmp_path / "u"), "user"), SourceSpec(str(tmp_path / "p"), "project")]
+    )
+    assert _names(listing)[-4:] == ["b-user", "shared", "same", "m-mid"]
+    assert re.findall(r"From ([\w-]+)\.", listing)[-4:] == ["b-user", "c-shared", "a-same", "m-mid"]

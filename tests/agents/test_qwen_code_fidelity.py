@@ -101,3 +101,40 @@ def test_the_snapshot_holds_the_bundled_skills_and_the_skill_tool(tmp_path: Path
     assert cap.listing.count("<location>\nbundled\n</location>") == len(cap.snapshot.builtin_skills)
     assert any(t["function"]["name"] == "skill" for t in cap.tools)
     assert cap.requests[0].path == "/v1/chat/completions"
+
+
+@needs_agent("qwen-code")
+def test_front_matter_yaml_then_key_value_lines(tmp_path: Path) -> None:
+    """YAML the agent rejects is read as top-level ``key: value`` lines (``[a, b`` and a
+    value with ``: `` listed as written); a skill with an empty or missing ``name`` or
+    ``description`` is not listed."""
+    files = {
+        "unclosed": "name: unclosed\ndescription: [a, b\n",
+        "colons": "name: colons\ndescription: use when: foo # comment\n",
+        "empty": "name: empty\ndescription:\n",
+        "nameless": "description: No name.\n",
+    }
+    for folder, front in files.items():
+        (tmp_path / "s" / folder).mkdir(parents=True)
+        (tmp_path / "s" / folder / "SKILL.md").write_text(f"---\n{front}---\nBody\n")
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    assert "<description>\n[a, b (project)\n</description>" in listing
+    assert "<description>\nuse when: foo # comment (project)\n</description>" in listing
+    assert "\nempty\n" not in listing and "No name." not in listing
+
+
+@needs_agent("qwen-code")
+def test_names_letters_digits_and_punctuation(tmp_path: Path) -> None:
+    """Names of letters (any case, any script), digits, ``_ : . -`` of any length are
+    listed; one with a space or a ``/`` is not."""
+    names = {"dots": "a.b.c", "colon": "ns:tool", "upper": "UpperCase", "long": "x" * 200}
+    names |= {"space": "has space", "slash": "a/b"}
+    for folder, name in names.items():
+        (tmp_path / "s" / folder).mkdir(parents=True)
+        (tmp_path / "s" / folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Named {folder}.\n---\nBody\n"
+        )
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    for name in ("a.b.c", "ns:tool", "UpperCase", "x" * 200):
+        assert f"<name>\n{name}\n</name>" in listing
+    assert "Named space." not in listing and "Named slash." not in listing
