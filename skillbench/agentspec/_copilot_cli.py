@@ -11,7 +11,9 @@ GitHub sign-in; the listing is the ``<available_skills>`` block of its system pr
   folder (``~/.copilot/skills``, then ``~/.agents/skills``), each by name, then the
   built-in skills (one a user's skill names is left out).
 - Budget: 15,000 characters, each element counting its length and a newline; from the first
-  element that does not fit, every remaining skill is named on one line.
+  element that does not fit, every remaining skill is named on one line; that line,
+  prefix included, takes names while it stays within 5,000 characters, then ends
+  ``... and N more``.
 - A description over 1,024 characters keeps the skill from loading at all.
 - ``disable-model-invocation`` is read (such skills are left out); ``paths`` is not.
 - Of the documented user folders, ``~/.claude/skills`` was not read.
@@ -97,7 +99,12 @@ COPILOT_CLI = register_agent(
                 "managed": "user",
             },
             builtin_location="builtin",
-            overflow=Overflow(15_000, "Additional skills available (invoke by name): "),
+            overflow=Overflow(
+                15_000,
+                "Additional skills available (invoke by name): ",
+                names_cap=5_000,
+                names_more="... and {count} more",
+            ),
             max_description=1024,
         ),
         live=Live("skill", "skill"),

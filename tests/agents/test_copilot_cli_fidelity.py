@@ -114,3 +114,20 @@ def test_capture_reads_the_builtins_and_the_skill_tool(tmp_path: Path) -> None:
     assert cap.snapshot is not None and cap.snapshot.builtin_skills
     assert any(t.get("name") == "skill" for t in cap.tools)
     assert cap.requests[0].path == "/v1/messages"
+
+
+@needs_agent("copilot-cli")
+def test_names_line_cap(tmp_path: Path) -> None:
+    """Past the budget the names line, prefix included, takes names while it stays within
+    5,000 characters, then ends ``... and N more``. Thirteen 1,000-character elements fill
+    the budget; the line then names big13, big14, a 13-character name and 379 of 700
+    eleven-character names: 46 + 10 + 13 + 4,169 + 381 × 2 = exactly 5,000."""
+    for i in range(15):
+        _skill(tmp_path / "s", f"big{i:02d}", "x" * 1000)
+    _skill(tmp_path / "s", "c" + "x" * 12, "d")
+    for i in range(700):
+        _skill(tmp_path / "s", f"n{i:04d}-aaaaa", "d")
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    line = next(x for x in listing.split("\n") if x.startswith("Additional skills"))
+    assert line.endswith(", n0378-aaaaa... and 323 more")
+    assert len(line) == 5_000 + len("... and 323 more")
