@@ -82,6 +82,7 @@ OPENCODE = register_agent(
             "skills.paths); files are read concurrently, so a clash has no fixed winner",
             paths="ignored",
             codex_limits=True,
+            names="listed",
         ),
         wire=Wire(
             "openai-chat",
