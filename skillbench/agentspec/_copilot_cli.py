@@ -15,6 +15,8 @@ GitHub sign-in; the listing is the ``<available_skills>`` block of its system pr
   prefix included, takes names while it stays within 5,000 characters, then ends
   ``... and N more``.
 - A description over 1,024 characters keeps the skill from loading at all.
+- Names: whitespace runs become ``-``; then 1-64 ASCII letters, digits, ``.``, ``_``, ``:``
+  and ``-``, starting with a letter or digit, or the skill is not loaded.
 - ``disable-model-invocation`` is read (such skills are left out); ``paths`` is not.
 - Of the documented user folders, ``~/.claude/skills`` was not read.
 """
@@ -61,6 +63,8 @@ COPILOT_CLI = register_agent(
             False,
             "copilot-cli: first found wins (project, user, built-in)",
             paths="ignored",
+            names="ascii-words",
+            dedupe="exact_name_and_path",
         ),
         wire=Wire(
             "anthropic-messages",

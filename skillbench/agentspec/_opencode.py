@@ -83,6 +83,7 @@ OPENCODE = register_agent(
             paths="ignored",
             codex_limits=True,
             names="listed",
+            dedupe="exact_name_and_path",
         ),
         wire=Wire(
             "openai-chat",

@@ -131,3 +131,29 @@ def test_names_line_cap(tmp_path: Path) -> None:
     line = next(x for x in listing.split("\n") if x.startswith("Additional skills"))
     assert line.endswith(", n0378-aaaaa... and 323 more")
     assert len(line) == 5_000 + len("... and 323 more")
+
+
+@needs_agent("copilot-cli")
+def test_names_rule(tmp_path: Path) -> None:
+    """Whitespace runs become ``-``; ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``
+    starting with a letter or digit are listed as written; anything else, a name over 64
+    characters, is not loaded. Names differing in case or in ``_`` against ``-`` are
+    distinct skills; ``a b`` (now ``a-b``) meets the ``a-b`` found after it, and wins."""
+    names = ["a  b", "a-b", "a_b", "Foo", "foo", "b.", "9:z", "-a", "_a", "a@b", "aé"]
+    names += ["x" * 64, "y" * 65]
+    for i, name in enumerate(names):
+        folder = tmp_path / "s" / f"f{i:02d}"
+        folder.mkdir(parents=True)
+        text = f'---\nname: "{name}"\ndescription: desc-{i:02d}\n---\nBody.\n'
+        (folder / "SKILL.md").write_text(text)
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    listed = re.findall(r"<name>(.*?)</name>\n  <description>(desc-\d\d)<", listing)
+    assert listed == [
+        ("9:z", "desc-06"),
+        ("Foo", "desc-03"),
+        ("a-b", "desc-00"),
+        ("a_b", "desc-02"),
+        ("b.", "desc-05"),
+        ("foo", "desc-04"),
+        ("x" * 64, "desc-11"),
+    ]

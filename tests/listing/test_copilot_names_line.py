@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from skillbench._sanitize import name_problem, rule_name
 from skillbench.catalog import Skill
 from skillbench.listing import render_listing
 
@@ -30,3 +31,14 @@ def test_names_line_within_the_cap_has_no_count() -> None:
     line, status = _render(381)
     assert line == PREFIX + ", ".join(f"s{i:03d}-abcdef" for i in range(381))
     assert set(status.values()) == {"name_only"}
+
+
+def test_ascii_words_name_rule() -> None:
+    """Copilot CLI 1.0.102's names, by capture: whitespace runs as ``-``, then ASCII
+    letters, digits, ``. _ : -`` from a letter or digit, at most 64 characters."""
+    assert rule_name("a  b\tc", "ascii-words") == "a-b-c"
+    assert rule_name("a  b", "listed") == "a  b"
+    for good in ("Foo", "a-", "a--b", "b.", "a_b", "9:z", "x" * 64):
+        assert name_problem(good, "ascii-words") is None, good
+    for bad in ("-a", "_a", ".a", "a@b", "a/b", "aé", "y" * 65):
+        assert name_problem(bad, "ascii-words") is not None, bad
