@@ -14,6 +14,8 @@ GitHub sign-in; the listing is the ``<available_skills>`` block of its system pr
   element that does not fit, every remaining skill is named on one line; that line,
   prefix included, takes names while it stays within 5,000 characters, then ends
   ``... and N more``.
+- Text: as YAML parses the front matter without its last line break, nothing stripped (a
+  block scalar keeps its final line breaks unless it ends the front matter).
 - A description over 1,024 characters keeps the skill from loading at all.
 - Names: whitespace runs become ``-``; then 1-64 ASCII letters, digits, ``.``, ``_``, ``:``
   and ``-``, starting with a letter or digit, or the skill is not loaded.
@@ -65,6 +67,7 @@ COPILOT_CLI = register_agent(
             paths="ignored",
             names="ascii-words",
             dedupe="exact_name_and_path",
+            front_matter="yaml-unterminated",
         ),
         wire=Wire(
             "anthropic-messages",
@@ -89,7 +92,7 @@ COPILOT_CLI = register_agent(
             ),
             wrapper="<available_skills>\n{elements}\n</available_skills>",
             escape="xml",
-            text_from="stripped",
+            text_from="raw",
             order="scope_then_name",
             builtins="last",
             shadow="skip",

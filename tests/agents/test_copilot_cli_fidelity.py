@@ -157,3 +157,33 @@ def test_names_rule(tmp_path: Path) -> None:
         ("foo", "desc-04"),
         ("x" * 64, "desc-11"),
     ]
+
+
+@needs_agent("copilot-cli")
+def test_block_scalars_as_parsed(tmp_path: Path) -> None:
+    """Descriptions are listed as YAML parses them, nothing stripped: a block scalar keeps
+    its final line breaks (``>``, ``|``, and both of ``>+``/``|+``), except one that ends
+    the front matter (parsed without its last line break); edge spaces stay."""
+    styles = [">", ">-", ">+", "|", "|-", "|+"]
+    for i, style in enumerate(styles):
+        body = f"{style}\n  line one\n  line two\n\nmeta: x\n"
+        (tmp_path / "s" / f"s{i}").mkdir(parents=True)
+        (tmp_path / "s" / f"s{i}" / "SKILL.md").write_text(
+            f"---\nname: s{i}\ndescription: {body}---\nBody.\n"
+        )
+    _skill(tmp_path / "s", "s6", ">2\n   schema one\n  two")
+    _skill(tmp_path / "s", "s7", '"  quoted edge  "')
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    found = dict(
+        re.findall(r"<name>(s\d)</name>\n  <description>(.*?)</description>", listing, re.S)
+    )
+    assert found == {
+        "s0": "line one line two\n",
+        "s1": "line one line two",
+        "s2": "line one line two\n\n",
+        "s3": "line one\nline two\n",
+        "s4": "line one\nline two",
+        "s5": "line one\nline two\n\n",
+        "s6": " schema one\ntwo",
+        "s7": "  quoted edge  ",
+    }
