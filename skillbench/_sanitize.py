@@ -18,17 +18,21 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-NameRule = Literal["agent-skills", "identifier", "listed", "word"]
+NameRule = Literal["agent-skills", "identifier", "listed", "word", "ascii-words"]
 """``agent-skills``: the SKILL.md rule of the Agent Skills specification; ``identifier``: any
 printable single-line name without path syntax (skill.json, flat Markdown, tool lists);
 ``listed``: what Claude Code and Codex list from a SKILL.md (capitals, ``_``, ``:`` and inner
 ``/`` as in ``contact-center/android``), still one printable line without ``..``, ``\\`` or
 a leading or trailing ``/``; ``word``: Unicode letters and digits, ``_``, ``:``, ``.`` and
-``-`` only, any length."""
+``-`` only, any length; ``ascii-words``: each run of whitespace becomes one ``-``, then
+1-64 ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``, starting with a letter or digit."""
 
 AGENT_SKILLS_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Agent Skills specification (https://agentskills.io/specification, ``name`` field): 1-64
 characters, lowercase letters, digits and hyphens, no hyphen at either end or twice in a row."""
+
+ASCII_WORDS_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+"""The ``ascii-words`` name rule, once whitespace runs are hyphens."""
 
 MAX_NAME_CHARS = 64
 """The Agent Skills (and Codex) name limit."""
@@ -105,6 +109,12 @@ def clean_line(text: str) -> Cleaned:
     return Cleaned(" ".join("".join(out).split()), tuple(removed))
 
 
+def rule_name(name: str, rule: NameRule) -> str:
+    """The name a rule turns a declared ``name`` into (``ascii-words``: whitespace runs as
+    ``-``); other rules keep it."""
+    return "-".join(name.split()) if rule == "ascii-words" else name
+
+
 def name_problem(name: str, rule: NameRule) -> str | None:
     """Why ``name`` is not acceptable under ``rule``, or None when it is."""
     if not name:
@@ -125,6 +135,14 @@ def name_problem(name: str, rule: NameRule) -> str | None:
     elif rule == "word":
         if not all(c.isalnum() or c in "_:.-" for c in name):
             return f"name {name!r} has a character other than letters, digits, '_', ':', '.', '-'"
+    elif rule == "ascii-words":
+        if len(name) > MAX_NAME_CHARS:
+            return f"name is {len(name)} characters, over the {MAX_NAME_CHARS} allowed"
+        if not ASCII_WORDS_NAME.fullmatch(name):
+            return (
+                f"name {name!r} breaks the ascii-words rule: ASCII letters, digits, '.', '_', "
+                "':' and '-', starting with a letter or digit"
+            )
     elif name != name.strip():
         return f"name {name!r} starts or ends with whitespace"
     return None

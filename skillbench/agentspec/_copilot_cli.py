@@ -11,8 +11,14 @@ GitHub sign-in; the listing is the ``<available_skills>`` block of its system pr
   folder (``~/.copilot/skills``, then ``~/.agents/skills``), each by name, then the
   built-in skills (one a user's skill names is left out).
 - Budget: 15,000 characters, each element counting its length and a newline; from the first
-  element that does not fit, every remaining skill is named on one line.
+  element that does not fit, every remaining skill is named on one line; that line,
+  prefix included, takes names while it stays within 5,000 characters, then ends
+  ``... and N more``.
+- Text: as YAML parses the front matter without its last line break, nothing stripped (a
+  block scalar keeps its final line breaks unless it ends the front matter).
 - A description over 1,024 characters keeps the skill from loading at all.
+- Names: whitespace runs become ``-``; then 1-64 ASCII letters, digits, ``.``, ``_``, ``:``
+  and ``-``, starting with a letter or digit, or the skill is not loaded.
 - ``disable-model-invocation`` is read (such skills are left out); ``paths`` is not.
 - Of the documented user folders, ``~/.claude/skills`` was not read.
 """
@@ -59,6 +65,9 @@ COPILOT_CLI = register_agent(
             False,
             "copilot-cli: first found wins (project, user, built-in)",
             paths="ignored",
+            names="ascii-words",
+            dedupe="exact_name_and_path",
+            front_matter="yaml-unterminated",
         ),
         wire=Wire(
             "anthropic-messages",
@@ -83,7 +92,7 @@ COPILOT_CLI = register_agent(
             ),
             wrapper="<available_skills>\n{elements}\n</available_skills>",
             escape="xml",
-            text_from="stripped",
+            text_from="raw",
             order="scope_then_name",
             builtins="last",
             shadow="skip",
@@ -97,7 +106,12 @@ COPILOT_CLI = register_agent(
                 "managed": "user",
             },
             builtin_location="builtin",
-            overflow=Overflow(15_000, "Additional skills available (invoke by name): "),
+            overflow=Overflow(
+                15_000,
+                "Additional skills available (invoke by name): ",
+                names_cap=5_000,
+                names_more="... and {count} more",
+            ),
             max_description=1024,
         ),
         live=Live("skill", "skill"),

@@ -82,6 +82,8 @@ OPENCODE = register_agent(
             "skills.paths); files are read concurrently, so a clash has no fixed winner",
             paths="ignored",
             codex_limits=True,
+            names="listed",
+            dedupe="exact_name_and_path",
         ),
         wire=Wire(
             "openai-chat",

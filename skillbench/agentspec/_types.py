@@ -187,10 +187,16 @@ class Overflow:
     Attributes:
         budget: characters of full elements (each counts its length and a newline).
         names_prefix: the line naming the skills past the budget starts so.
+        names_cap: the names line, prefix included, takes names (joined by ``, ``) while it
+            stays within this many characters (None: no cap).
+        names_more: what follows the last name when the cap left some out (``{count}``:
+            how many).
     """
 
     budget: int
     names_prefix: str
+    names_cap: int | None = None
+    names_more: str = ""
 
 
 @dataclass(frozen=True)

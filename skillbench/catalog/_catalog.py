@@ -91,6 +91,8 @@ def _describe(skill: Skill) -> str:
 def _identity(skill: Skill, rule: Precedence) -> str:
     """What makes two skills the same one to the agent: the normalised name, or for an agent
     that names skills by their folder the folder (``plugin:folder`` for a plugin skill)."""
+    if rule.dedupe == "exact_name_and_path":
+        return skill.name
     if rule.dedupe != "folder_and_path" or skill.path is None:
         return skill.key
     path = Path(skill.path)

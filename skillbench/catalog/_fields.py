@@ -21,6 +21,7 @@ from skillbench._sanitize import (
     clean_line,
     name_problem,
     path_problem,
+    rule_name,
 )
 from skillbench._yaml import as_json
 from skillbench.catalog._skill import BodyFile, Skill, SourceKind, normalize_context
@@ -254,7 +255,7 @@ def make_skill(
     if problem := path_problem(path):
         return None, [Diagnostic(path, None, f"{problem}; skill skipped", "error")]
     declared = (fields.pop("name", "") or "").strip()
-    name = declared or default_name
+    name = rule_name(declared or default_name, name_rule)
     diagnostics = _clean(fields, path, line_of)
     name_line = line_of("name") if declared else None
     if problem := name_problem(name, name_rule):

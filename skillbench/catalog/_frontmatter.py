@@ -106,13 +106,20 @@ class Markdown:
 
 
 def parse_markdown(
-    path: str, text: str, diagnostics: list[Diagnostic], *, lenient: bool = False
+    path: str,
+    text: str,
+    diagnostics: list[Diagnostic],
+    *,
+    lenient: bool = False,
+    final_break: bool = True,
 ) -> Markdown | None:
     """Split frontmatter from body; None (with an error diagnostic) when the YAML is unusable.
 
     Only the frontmatter's lines are split out; the body stays one string.
     ``lenient``: YAML that fails to parse is read again with its plain ``key: value`` lines
     quoted (a warning says so), as the agents that list such a skill do.
+    ``final_break``: the YAML is parsed with the line break before the closing ``---`` (False:
+    without it, so a block scalar ending the front matter has no final line break).
     """
     lines = split_lines(text, keepends=True)
     first = next(lines, "")
@@ -131,6 +138,8 @@ def parse_markdown(
         )
         return None
     source = "".join(head)
+    if not final_break:
+        source = source.removesuffix("\n").removesuffix("\r")
     repeated: list[DuplicateKey] = []
     try:
         meta = parse_yaml(source, path, first_line=2, duplicates=repeated)
@@ -197,6 +206,13 @@ def _strict(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | N
 def _requoted(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
     """Safe YAML, read again with plain values quoted where it fails (``: `` in a value)."""
     return parse_markdown(path, text, diagnostics, lenient=True)
+
+
+@FRONT_MATTER_READERS.register("yaml-unterminated")
+def _unterminated(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Safe YAML of the front matter without its last line break: a block scalar ending it
+    keeps no final newline (``|``, ``>``), one ending earlier does."""
+    return parse_markdown(path, text, diagnostics, final_break=False)
 
 
 def markdown_fields(

@@ -18,8 +18,10 @@ from skillbench.catalog._skill import SourceKind
 from skillbench.catalog._types import LinkPolicy, LoadRules
 from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
-Dedupe = Literal["name_and_path", "folder_and_path", "path"]
-"""``name_and_path``: one skill per normalised name and per real file; ``folder_and_path``:
+Dedupe = Literal["name_and_path", "exact_name_and_path", "folder_and_path", "path"]
+"""``name_and_path``: one skill per normalised name and per real file; ``exact_name_and_path``:
+one per name as written (``a_b``, ``a-b`` and ``A-b`` are three) and per real file;
+``folder_and_path``:
 one skill per folder name (``plugin:folder`` for a plugin) and per real file, as an agent that
 names a skill by its folder (Claude Code) keeps two folders declaring the same ``name``;
 ``path``: only the same real file collapses, so two skills may share a name (each keeps its

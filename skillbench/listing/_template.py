@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from skillbench.agentspec import AgentSpec, Escape, ListingFormat, Release
+from skillbench.agentspec import AgentSpec, Escape, ListingFormat, Overflow, Release
 from skillbench.catalog import Skill, SourceKind
 from skillbench.listing._claude_code_text import collation_key, utf16_len
 from skillbench.listing._raw import escape_xml, listed_text, unescape_xml
@@ -145,6 +145,11 @@ class TemplateRenderer:
                 f"past the {self.fmt.overflow.budget:,}-character budget: this and every later "
                 "skill are only named, on one line"
             )
+            if self.fmt.overflow.names_cap is not None:
+                rules["dropped"] = (
+                    f"the names line past the budget holds {self.fmt.overflow.names_cap:,} "
+                    "characters: later skills are only counted"
+                )
         return rules
 
     def hidden(self, skill: Skill) -> str | None:
@@ -232,13 +237,33 @@ class TemplateRenderer:
             full += 1
         rest = items[full:]
         lines = shown[:full]
+        named = _names_line(fmt.overflow, rest)
         if rest:
-            lines.append(fmt.overflow.names_prefix + ", ".join(it.name for it in rest))
+            lines.append(named.line)
         placed = [_place(it, s) for it, s in zip(items[:full], shown, strict=False) if it.entry]
         placed += [
-            Placed(it.entry.index, "name_only", len(it.name), "", None) for it in rest if it.entry
+            Placed(it.entry.index, "name_only", len(it.name), "", None)
+            for it in rest[: named.names]
+            if it.entry
         ]
         return Layout(fmt.wrapper.replace("{elements}", "\n".join(lines)), used, placed)
+
+
+class _NamesLine(NamedTuple):
+    line: str
+    names: int
+
+
+def _names_line(overflow: Overflow, rest: Sequence[_Slot]) -> _NamesLine:
+    """The line naming the skills past the budget, and how many it names (the rest of a
+    capped line are only counted)."""
+    line, count = overflow.names_prefix, 0
+    for it in rest:
+        added = (", " if count else "") + it.name
+        if overflow.names_cap is not None and len(line) + len(added) > overflow.names_cap:
+            return _NamesLine(line + overflow.names_more.format(count=len(rest) - count), count)
+        line, count = line + added, count + 1
+    return _NamesLine(line, count)
 
 
 def _described(skill: Skill) -> str:

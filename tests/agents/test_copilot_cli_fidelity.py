@@ -114,3 +114,76 @@ def test_capture_reads_the_builtins_and_the_skill_tool(tmp_path: Path) -> None:
     assert cap.snapshot is not None and cap.snapshot.builtin_skills
     assert any(t.get("name") == "skill" for t in cap.tools)
     assert cap.requests[0].path == "/v1/messages"
+
+
+@needs_agent("copilot-cli")
+def test_names_line_cap(tmp_path: Path) -> None:
+    """Past the budget the names line, prefix included, takes names while it stays within
+    5,000 characters, then ends ``... and N more``. Thirteen 1,000-character elements fill
+    the budget; the line then names big13, big14, a 13-character name and 379 of 700
+    eleven-character names: 46 + 10 + 13 + 4,169 + 381 × 2 = exactly 5,000."""
+    for i in range(15):
+        _skill(tmp_path / "s", f"big{i:02d}", "x" * 1000)
+    _skill(tmp_path / "s", "c" + "x" * 12, "d")
+    for i in range(700):
+        _skill(tmp_path / "s", f"n{i:04d}-aaaaa", "d")
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    line = next(x for x in listing.split("\n") if x.startswith("Additional skills"))
+    assert line.endswith(", n0378-aaaaa... and 323 more")
+    assert len(line) == 5_000 + len("... and 323 more")
+
+
+@needs_agent("copilot-cli")
+def test_names_rule(tmp_path: Path) -> None:
+    """Whitespace runs become ``-``; ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``
+    starting with a letter or digit are listed as written; anything else, a name over 64
+    characters, is not loaded. Names differing in case or in ``_`` against ``-`` are
+    distinct skills; ``a b`` (now ``a-b``) meets the ``a-b`` found after it, and wins."""
+    names = ["a  b", "a-b", "a_b", "Foo", "foo", "b.", "9:z", "-a", "_a", "a@b", "aé"]
+    names += ["x" * 64, "y" * 65]
+    for i, name in enumerate(names):
+        folder = tmp_path / "s" / f"f{i:02d}"
+        folder.mkdir(parents=True)
+        text = f'---\nname: "{name}"\ndescription: desc-{i:02d}\n---\nBody.\n'
+        (folder / "SKILL.md").write_text(text)
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    listed = re.findall(r"<name>(.*?)</name>\n  <description>(desc-\d\d)<", listing)
+    assert listed == [
+        ("9:z", "desc-06"),
+        ("Foo", "desc-03"),
+        ("a-b", "desc-00"),
+        ("a_b", "desc-02"),
+        ("b.", "desc-05"),
+        ("foo", "desc-04"),
+        ("x" * 64, "desc-11"),
+    ]
+
+
+@needs_agent("copilot-cli")
+def test_block_scalars_as_parsed(tmp_path: Path) -> None:
+    """Descriptions are listed as YAML parses them, nothing stripped: a block scalar keeps
+    its final line breaks (``>``, ``|``, and both of ``>+``/``|+``), except one that ends
+    the front matter (parsed without its last line break); edge spaces stay."""
+    styles = [">", ">-", ">+", "|", "|-", "|+"]
+    for i, style in enumerate(styles):
+        body = f"{style}\n  line one\n  line two\n\nmeta: x\n"
+        (tmp_path / "s" / f"s{i}").mkdir(parents=True)
+        (tmp_path / "s" / f"s{i}" / "SKILL.md").write_text(
+            f"---\nname: s{i}\ndescription: {body}---\nBody.\n"
+        )
+    _skill(tmp_path / "s", "s6", ">2\n   schema one\n  two")
+    _skill(tmp_path / "s", "s7", '"  quoted edge  "')
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    found = dict(
+        re.findall(r"<name>(s\d)</name>\n  <description>(.*?)</description>", listing, re.S)
+    )
+    assert found == {
+        "s0": "line one line two\n",
+        "s1": "line one line two",
+        "s2": "line one line two\n\n",
+        "s3": "line one\nline two\n",
+        "s4": "line one\nline two",
+        "s5": "line one\nline two\n\n",
+        "s6": " schema one\ntwo",
+        "s7": "  quoted edge  ",
+    }

@@ -83,3 +83,18 @@ def test_the_snapshot_holds_the_built_in_skill_and_the_skill_tool(tmp_path: Path
     skill = [t for t in cap.tools if t["function"]["name"] == "skill"]
     assert list(skill[0]["function"]["parameters"]["properties"]) == ["name"]
     assert all(r.path == "/v1/chat/completions" for r in cap.requests)
+
+
+@needs_agent("opencode")
+def test_names_outside_the_agent_skills_rule_are_listed(tmp_path: Path) -> None:
+    """opencode 1.18.33 lists a SKILL.md's name as written: a leading or trailing hyphen,
+    a double hyphen, capitals, dots, colons, an underscore, a space, non-ASCII letters."""
+    names = ["a-", "-a", "a--b", "Upper-Case", "a.b", "a:b", "a_b", "sp ace", "é-x", "1"]
+    for i, name in enumerate(names):
+        folder = tmp_path / "s" / f"f{i:02d}"
+        folder.mkdir(parents=True)
+        text = f'---\nname: "{name}"\ndescription: desc {i}\n---\nBody.\n'
+        (folder / "SKILL.md").write_text(text)
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    for i, name in enumerate(names):
+        assert f"<name>{name}</name>\n    <description>desc {i}</description>" in listing
