@@ -11,6 +11,7 @@ from skillbench.agentspec import (  # noqa: F401  (register)
     _codex,
     _copilot_cli,
     _gemini_cli,
+    _kilo_code,
     _opencode,
     _qwen_code,
 )
@@ -18,6 +19,7 @@ from skillbench.agentspec._claude_code import CLAUDE_CODE
 from skillbench.agentspec._codex import CODEX, CodexRules, ModelWindow
 from skillbench.agentspec._copilot_cli import COPILOT_CLI
 from skillbench.agentspec._gemini_cli import GEMINI_CLI
+from skillbench.agentspec._kilo_code import KILO_CODE
 from skillbench.agentspec._opencode import OPENCODE
 from skillbench.agentspec._qwen_code import QWEN_CODE
 from skillbench.agentspec._registry import AGENT_SPECS, register_agent
@@ -50,6 +52,7 @@ __all__ = [
     "CODEX",
     "COPILOT_CLI",
     "GEMINI_CLI",
+    "KILO_CODE",
     "OPENCODE",
     "QWEN_CODE",
     "AgentSpec",
