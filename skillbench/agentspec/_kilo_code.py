@@ -23,7 +23,7 @@ KILO_CODE = register_agent(
         releases=(
             Release(
                 "7.7.7",
-                "byte-identical captures: a 2-skill catalog",
+                "byte-identical captures: four public catalogs, all together, a 2-skill catalog",
                 pinned=True,
             ),
         ),
