@@ -1,9 +1,10 @@
 """The shipped agents as records: one ``AgentSpec`` per agent, registered by name.
 
-Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code
-and opencode in ``AGENT_SPECS``; a plugin registers another with ``register_agent``. Every
-other view of an agent (its profile and releases, loading rules, capture driver, the live
-selector's tables, the folders portability checks) is derived from its record.
+Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code,
+opencode and Kilo Code CLI in ``AGENT_SPECS``; a plugin registers another with
+``register_agent``. Every other view of an agent (its profile and releases, loading rules,
+capture driver, the live selector's tables, the folders portability checks) is derived from
+its record.
 """
 
 from skillbench.agentspec import (  # noqa: F401  (register)
@@ -11,6 +12,7 @@ from skillbench.agentspec import (  # noqa: F401  (register)
     _codex,
     _copilot_cli,
     _gemini_cli,
+    _kilo_code,
     _opencode,
     _qwen_code,
 )
@@ -18,6 +20,7 @@ from skillbench.agentspec._claude_code import CLAUDE_CODE
 from skillbench.agentspec._codex import CODEX, CodexRules, ModelWindow
 from skillbench.agentspec._copilot_cli import COPILOT_CLI
 from skillbench.agentspec._gemini_cli import GEMINI_CLI
+from skillbench.agentspec._kilo_code import KILO_CODE
 from skillbench.agentspec._opencode import OPENCODE
 from skillbench.agentspec._qwen_code import QWEN_CODE
 from skillbench.agentspec._registry import AGENT_SPECS, register_agent
@@ -50,6 +53,7 @@ __all__ = [
     "CODEX",
     "COPILOT_CLI",
     "GEMINI_CLI",
+    "KILO_CODE",
     "OPENCODE",
     "QWEN_CODE",
     "AgentSpec",

@@ -1,4 +1,5 @@
-"""The ``agent`` selector for the agents that speak OpenAI chat completions (Qwen Code, opencode).
+"""The ``agent`` selector for the agents that speak OpenAI chat completions (Qwen Code, opencode,
+Kilo Code CLI).
 
 The scripted loopback model of ``test_live_selector`` decides ("trigger NAME now" calls the
 agent's skill tool, other text is answered in text). A run with the live agent and the
@@ -17,7 +18,11 @@ import pytest
 from tests.agents.test_live_selector import _TRIGGER, _expected, _run, _setup
 from tests.support.fake_openai import FakeOpenAI
 
-SKILL_TOOL = {"opencode": ("skill", "name"), "qwen-code": ("skill", "skill")}
+SKILL_TOOL = {
+    "kilo-code": ("skill", "name"),
+    "opencode": ("skill", "name"),
+    "qwen-code": ("skill", "skill"),
+}
 
 
 def script(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:

@@ -1,0 +1,64 @@
+"""Kilo Code CLI 7.7.7 live: the kilo-code profile's render equals the listing Kilo sends.
+
+Each test lays skills out where Kilo looks, runs one offline turn against the loopback
+recorder (OpenAI chat completions) and renders the same installed skills with the kilo-code
+profile, byte for byte. The expected elements are written out by hand from the format Kilo
+shares with opencode: name and description as YAML reads them (not escaped, line breaks
+kept), the SKILL.md's absolute path XML-escaped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillbench.agents import agent_fidelity
+from skillbench.catalog import SourceSpec
+from tests.support.agents import needs_agent
+
+CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
+
+
+def _write(root: Path, name: str, frontmatter: str) -> None:
+    (root / name).mkdir(parents=True)
+    (root / name / "SKILL.md").write_text(f"---\nname: {name}\n{frontmatter}---\nBody.\n")
+
+
+def _identical(sources: list[SourceSpec]) -> str:
+    result = agent_fidelity("kilo-code", sources)
+    assert result.version == "7.7.7"
+    assert result.identical, "\n".join(result.lines[:20])
+    assert not result.notes
+    return result.listing
+
+
+@needs_agent("kilo-code")
+def test_two_skills_project_and_user_text_as_written(tmp_path: Path) -> None:
+    """A folded description keeps its closing break; quotes and angle brackets are not
+    escaped; a skill without a description is not listed."""
+    project, user = tmp_path / "p", tmp_path / "u"
+    _write(project, "db-migrate", 'description: >\n  Migrate "main"\n  <now> & later.\n')
+    _write(user, "zeta-tool", "description: Zeta's things.\n")
+    _write(user, "no-words", "")
+    listing = _identical([SourceSpec(str(project), "project"), SourceSpec(str(user), "user")])
+    lines = listing.splitlines()
+    assert lines[0] == "<available_skills>" and lines[-1] == "</available_skills>"
+    description = '    <description>Migrate "main" <now> & later.\n</description>\n'
+    assert "    <name>db-migrate</name>\n" + description in listing
+    assert "<name>no-words</name>" not in listing
+    assert "    <description>Zeta's things.</description>" in lines
+    assert listing.index("<name>db-migrate</name>") < listing.index("<name>zeta-tool</name>")
+
+
+@needs_agent("kilo-code")
+@pytest.mark.parametrize("name", CATALOGS)
+def test_shared_catalog(shared_data: Path, name: str) -> None:
+    _identical([SourceSpec(str(shared_data / "catalogs" / name), "project")])
+
+
+@needs_agent("kilo-code")
+def test_all_four_catalogs_together(shared_data: Path) -> None:
+    root = shared_data / "catalogs"
+    listing = _identical([SourceSpec(str(root), "project")])
+    assert listing.count("  <skill>\n") >= len(list(root.rglob("SKILL.md")))
