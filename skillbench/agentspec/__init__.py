@@ -12,6 +12,7 @@ from skillbench.agentspec import (  # noqa: F401  (register)
     _copilot_cli,
     _gemini_cli,
     _opencode,
+    _pi,
     _qwen_code,
 )
 from skillbench.agentspec._claude_code import CLAUDE_CODE
@@ -19,6 +20,7 @@ from skillbench.agentspec._codex import CODEX, CodexRules, ModelWindow
 from skillbench.agentspec._copilot_cli import COPILOT_CLI
 from skillbench.agentspec._gemini_cli import GEMINI_CLI
 from skillbench.agentspec._opencode import OPENCODE
+from skillbench.agentspec._pi import PI
 from skillbench.agentspec._qwen_code import QWEN_CODE
 from skillbench.agentspec._registry import AGENT_SPECS, register_agent
 from skillbench.agentspec._types import (
@@ -51,6 +53,7 @@ __all__ = [
     "COPILOT_CLI",
     "GEMINI_CLI",
     "OPENCODE",
+    "PI",
     "QWEN_CODE",
     "AgentSpec",
     "ApiShape",
