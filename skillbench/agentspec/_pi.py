@@ -73,7 +73,6 @@ PI = register_agent(
             "pi: the first skill of a name wins (project, then user)",
             paths="ignored",
             nested=False,
-            codex_limits=True,
         ),
         wire=Wire(
             "openai-chat",
@@ -96,7 +95,7 @@ PI = register_agent(
             wrapper=f"{INTRO}\n\n<available_skills>\n{{elements}}\n</available_skills>",
             escape="xml",
             location_escape="xml",
-            order="scope_then_name",
+            order="folders_ascending",
             builtins="first",
             never_lists=("bundled", "managed", "plugin", "extra"),
         ),

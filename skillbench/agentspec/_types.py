@@ -170,11 +170,11 @@ Escape = Literal["none", "xml", "xml_numeric_apostrophe"]
 """``xml``: ``& < > " '`` as entities (``'`` as ``&apos;``); ``xml_numeric_apostrophe``: the
 same with ``'`` as ``&#39;``."""
 
-Order = Literal["name", "scope_then_name", "folders_descending"]
+Order = Literal["name", "scope_then_name", "folders_ascending", "folders_descending"]
 """``name``: by a locale comparison of the name, built-ins sorted in; ``scope_then_name``:
 project skills by name, then each other folder in turn by name (code points);
-``folders_descending``: scope by scope, folder by folder, within one folder descending by
-the skill's path."""
+``folders_ascending`` / ``folders_descending``: scope by scope, folder by folder, within
+one folder by the skill's path, part by part."""
 
 BuiltinPlace = Literal["first", "last", "sorted"]
 Shadow = Literal["none", "skip", "in_place"]

@@ -306,10 +306,10 @@ def _scope_then_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[E
     return sorted(entries, key=key)
 
 
-def _folders_descending(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
-    """Scope by scope, folder by folder in catalog order; within one, descending by the
-    skill's path below its folder, compared part by part (``code-review-excellence``
-    before ``code-review``)."""
+def _by_folder(renderer: TemplateRenderer, entries: list[Entry], descending: bool) -> list[Entry]:
+    """Scope by scope, folder by folder in catalog order; within one, by the skill's path
+    below its folder compared part by part, as a depth-first walk of sorted entries meets
+    them (``code-review`` before ``code-review-excellence`` ascending)."""
     rank = renderer.spec.loading.rank
     first: dict[str, int] = {}
     for e in sorted(entries, key=lambda e: e.index):
@@ -320,14 +320,15 @@ def _folders_descending(renderer: TemplateRenderer, entries: list[Entry]) -> lis
 
     ordered: list[Entry] = []
     for _, members in groupby(sorted(entries, key=group), key=group):
-        ordered += sorted(members, key=lambda e: _rel(e.skill).split("/"), reverse=True)
+        ordered += sorted(members, key=lambda e: _rel(e.skill).split("/"), reverse=descending)
     return ordered
 
 
 _ORDERS: Mapping[str, Callable[[TemplateRenderer, list[Entry]], list[Entry]]] = {
     "name": _by_name,
     "scope_then_name": _scope_then_name,
-    "folders_descending": _folders_descending,
+    "folders_ascending": lambda r, e: _by_folder(r, e, descending=False),
+    "folders_descending": lambda r, e: _by_folder(r, e, descending=True),
 }
 
 
