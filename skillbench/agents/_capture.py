@@ -328,7 +328,8 @@ def capture_turn(
     """One turn of the agent's CLI (see ``capture_agent``).
 
     With ``snapshot`` a second turn with no user skills reads the agent's own text
-    (built-in skills, framing, tools) into ``Capture.snapshot``. A release the profile was
+    (built-in skills, framing, tools) into ``Capture.snapshot`` (not for an agent that sends
+    no listing without skills). A release the profile was
     not verified against is noted (refused under ``--strict-agents``).
     """
     driver = AGENTS.get(agent)
@@ -343,7 +344,7 @@ def capture_turn(
         requests, output = run_turn(driver, executable, specs, workspace, turn)
         main = driver.main_request(requests).body
         own = None
-        if snapshot:
+        if snapshot and driver.spec.wire.lists_none:
             with _workspace(None) as empty:
                 bare_turn = Turn(model, turn.settings, turn.env, {}, REQUEST_MARK, timeout, None)
                 bare, _ = run_turn(driver, executable, [], empty, bare_turn)

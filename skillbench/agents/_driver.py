@@ -120,8 +120,13 @@ class AgentDriver:
         return argv
 
     def environment(self, workspace: Workspace, base_url: str) -> dict[str, str]:
-        """The whole environment of the run (nothing inherited but PATH and locale)."""
+        """The whole environment of the run (nothing inherited but PATH and locale); the
+        record's endpoint files are written here, the first place the endpoint is known."""
         values = {"base_url": base_url, "home": str(workspace.home)}
+        for relative, text in self.spec.launch.endpoint_files.items():
+            path = workspace.home / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(Template(text).substitute(values), encoding="utf-8")
         own = {k: Template(v).substitute(values) for k, v in self.spec.launch.env.items()}
         return {**base_environment(), "HOME": str(workspace.home), **own}
 

@@ -97,14 +97,15 @@ def find_executable(spec: AgentDriver, version: str | None = None) -> str:
 @functools.lru_cache(maxsize=8)
 def agent_version(executable: str) -> str:
     """The version the CLI reports for itself (``--version``), asked once per executable:
-    a capture, a live selector and the run's manifest all want it."""
+    a capture, a live selector and the run's manifest all want it. Some CLIs print it on
+    stderr."""
     try:
         done = subprocess.run(
             [executable, "--version"], capture_output=True, text=True, timeout=60, check=False
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SkillbenchError(f"{executable} --version failed: {exc}") from None
-    match = _VERSION.search(done.stdout)
+    match = _VERSION.search(done.stdout) or _VERSION.search(done.stderr)
     if done.returncode != 0 or match is None:
         raise SkillbenchError(
             f"{executable} --version exited {done.returncode}: {done.stderr.strip()[:200]}"

@@ -14,6 +14,7 @@ from skillbench.agentspec import (  # noqa: F401  (register)
     _gemini_cli,
     _kilo_code,
     _opencode,
+    _pi,
     _qwen_code,
 )
 from skillbench.agentspec._claude_code import CLAUDE_CODE
@@ -22,6 +23,7 @@ from skillbench.agentspec._copilot_cli import COPILOT_CLI
 from skillbench.agentspec._gemini_cli import GEMINI_CLI
 from skillbench.agentspec._kilo_code import KILO_CODE
 from skillbench.agentspec._opencode import OPENCODE
+from skillbench.agentspec._pi import PI
 from skillbench.agentspec._qwen_code import QWEN_CODE
 from skillbench.agentspec._registry import AGENT_SPECS, register_agent
 from skillbench.agentspec._types import (
@@ -55,6 +57,7 @@ __all__ = [
     "GEMINI_CLI",
     "KILO_CODE",
     "OPENCODE",
+    "PI",
     "QWEN_CODE",
     "AgentSpec",
     "ApiShape",

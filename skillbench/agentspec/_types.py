@@ -113,11 +113,14 @@ class Wire:
         api: the API shape of its requests.
         listing: where the listing block is; None when the agent's own rules find it.
         placement: where in the prompt the listing sits, in words skillbench's profiles use.
+        lists_none: with no skills the agent still sends a (nearly empty) listing block;
+            False: it leaves the block out, so no turn without skills can be read.
     """
 
     api: ApiShape
     listing: Locator | None
     placement: Placement
+    lists_none: bool = True
 
 
 SettingsFormat = Literal["json", "toml"]
@@ -142,6 +145,8 @@ class Launch:
         settings_format: how settings are written there.
         settings: settings every turn gets, merged under the turn's own.
         files: other files written under HOME (path → text).
+        endpoint_files: files written under HOME once the endpoint is up, their text
+            holding ``$base_url`` (for an agent that reads its endpoint only from a file).
         budget_variable: the environment variable that sets the listing budget in
             characters, where the agent has one.
         keeps_usage: the agent keeps a skill-usage history that a turn can seed.
@@ -156,6 +161,7 @@ class Launch:
     settings_format: SettingsFormat = "json"
     settings: JsonObject = field(default_factory=dict)
     files: Mapping[str, str] = field(default_factory=dict)
+    endpoint_files: Mapping[str, str] = field(default_factory=dict)
     budget_variable: str | None = None
     keeps_usage: bool = False
 
