@@ -6,7 +6,7 @@ with the profile of the captured release, and every difference is shrunk by delt
 debugging to a minimal catalog written as a reproducer folder.
 """
 
-from skillbench.fuzz._check import FuzzSettings, fuzz_release
+from skillbench.fuzz._check import FuzzSettings, fuzz_catalogs, fuzz_release
 from skillbench.fuzz._generate import SHAPE_CLASSES, generate_case, generate_cases
 from skillbench.fuzz._pack import pack_cases, pack_limit
 from skillbench.fuzz._report import AgentFuzz, FuzzDifference
@@ -29,6 +29,7 @@ __all__ = [
     "Shrunk",
     "ddmin",
     "fidelity_command",
+    "fuzz_catalogs",
     "fuzz_release",
     "generate_case",
     "generate_cases",

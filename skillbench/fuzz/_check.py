@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from skillbench._errors import SkillbenchError
 from skillbench.agents import (
@@ -75,23 +76,54 @@ class _Release:
             )
             return compare_capture(replace(capture, snapshot=self.snapshot))
 
-    def differs(self, catalog: FuzzCatalog) -> bool:
-        """The shrinking oracle: a candidate the agent refuses shows nothing."""
-        try:
-            return not self.compare(catalog).identical
-        except SkillbenchError:
-            return False
+    def differs_as(self, kind: DiffKind) -> Callable[[FuzzCatalog], bool]:
+        """The shrinking oracle: the candidate differs in the same way (see ``diff_kind``),
+        so shrinking does not slip to another difference; a candidate the agent refuses
+        shows nothing."""
+
+        def oracle(catalog: FuzzCatalog) -> bool:
+            try:
+                fidelity = self.compare(catalog)
+            except SkillbenchError:
+                return False
+            return not fidelity.identical and diff_kind(fidelity) == kind
+
+        return oracle
+
+
+class DiffKind(NamedTuple):
+    """How a listing differs: lines only the agent sent, lines only skillbench rendered."""
+
+    agent_only: bool
+    skillbench_only: bool
+
+
+def diff_kind(fidelity: AgentFidelity) -> DiffKind:
+    """Whether the difference is a line changed, missing or extra (by its diff's sides)."""
+    body = [line for line in fidelity.lines if not line.startswith(("---", "+++", "@@"))]
+    return DiffKind(any(x.startswith("-") for x in body), any(x.startswith("+") for x in body))
 
 
 def fuzz_release(installed: Installed, settings: FuzzSettings, progress: Progress) -> AgentFuzz:
     """Compare ``settings.count`` generated cases on ``installed``, shrink what differs and
     write a reproducer of each (see ``FuzzSettings``)."""
-    start = time.perf_counter()
     spec = AGENT_SPECS.get(installed.agent)
-    name = f"{installed.agent}@{installed.version}"
     catalogs = pack_cases(spec, generate_cases(spec, settings.count, settings.seed))
+    return fuzz_catalogs(installed, catalogs, settings, progress)
+
+
+def fuzz_catalogs(
+    installed: Installed,
+    catalogs: Sequence[FuzzCatalog],
+    settings: FuzzSettings,
+    progress: Progress,
+) -> AgentFuzz:
+    """Capture each of ``catalogs`` on ``installed`` and compare; shrink and write what
+    differs."""
+    start = time.perf_counter()
+    name = f"{installed.agent}@{installed.version}"
     skills = sum(c.skill_files for c in catalogs)
-    progress(f"{name}: {settings.count} cases in {len(catalogs)} captures, {skills} skills")
+    progress(f"{name}: {len(catalogs)} captures, {skills} skills")
     try:
         release = _Release(installed, settings.timeout)
     except SkillbenchError as exc:
@@ -144,7 +176,9 @@ def fuzz_release(installed: Installed, settings: FuzzSettings, progress: Progres
             )
             continue
         progress(f"{name}: shrinking {catalog.label} ({catalog.skill_files} skills)")
-        small, tries = shrink(catalog, release.differs, settings.shrink_tries)
+        small, tries = shrink(
+            catalog, release.differs_as(diff_kind(fidelity)), settings.shrink_tries
+        )
         minimal = release.compare(small) if small is not catalog else fidelity
         if minimal.identical:
             small, minimal, tries = catalog, fidelity, 0

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from skillbench.agentspec import AgentSpec
 from skillbench.catalog import SourceKind
 from skillbench.fuzz._layouts import layout_case
-from skillbench.fuzz._sizes import size_case
+from skillbench.fuzz._sizes import fuzz_scopes, size_case
 from skillbench.fuzz._text import ODD, WORDS, make_unit, phrase, plain_description, skill_text
 from skillbench.fuzz._types import FuzzCase, FuzzUnit
 from skillbench.fuzz._yaml_shapes import YAML_SHAPES
@@ -58,7 +58,7 @@ def generate_cases(spec: AgentSpec, count: int, seed: int) -> list[FuzzCase]:
 def generate_case(spec: AgentSpec, index: int, shape: str, rng: random.Random) -> FuzzCase:
     """One case of ``shape`` (a ``SHAPE_CLASSES`` entry) drawn from ``rng``."""
     family, kind = shape.split(":", 1)
-    scopes = spec.installable
+    scopes = fuzz_scopes(spec)
     scope = rng.choice(scopes)
     prefix = f"f{index:03d}"
     if family == "size":

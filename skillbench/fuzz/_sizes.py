@@ -8,6 +8,7 @@ import math
 import random
 
 from skillbench.agentspec import AgentSpec
+from skillbench.catalog import SourceKind
 from skillbench.fuzz._text import WORDS, skill_text
 from skillbench.fuzz._types import FuzzCase, FuzzFile, FuzzUnit
 
@@ -45,11 +46,18 @@ def _draw(rng: random.Random, kind: str) -> tuple[int, int]:
     return rng.randint(10, 400), rng.randint(0, 2000)
 
 
+def fuzz_scopes(spec: AgentSpec) -> tuple[SourceKind, ...]:
+    """The scopes a catalog is installed as: each folder the record marks for installing,
+    one scope per distinct folder (two scopes sharing a folder would be one place)."""
+    first = {f.path: f.scope for f in reversed(spec.folders) if f.install}
+    return tuple(dict.fromkeys(reversed(first.values())))
+
+
 def size_case(spec: AgentSpec, index: int, kind: str, rng: random.Random) -> FuzzCase:
     """A case of its own capture: many skills, long descriptions or both, under a drawn
     budget (the agent's budget variable) and usage history (where it keeps one)."""
     count, longest = _draw(rng, kind)
-    scopes = spec.installable
+    scopes = fuzz_scopes(spec)
     units: list[FuzzUnit] = []
     names: list[str] = []
     for j in range(count):
