@@ -1,6 +1,7 @@
 """Delta debugging: the smallest catalog that still shows a difference.
 
-First whole units are dropped (subsets, then complements, at ever finer grain), then the
+When the empty catalog shows it, that is the answer (the agent's own skills differ).
+Else whole units are dropped (subsets, then complements, at ever finer grain), then the
 usage history and environment, then lines of each file, then the tails of long lines. Every
 candidate is tried by the oracle (a fresh capture), up to a number of tries.
 """
@@ -106,6 +107,9 @@ def _shorten_lines(catalog: FuzzCatalog, fails: _Budget) -> FuzzCatalog:
 def shrink(catalog: FuzzCatalog, oracle: Oracle, tries: int = 60) -> Shrunk:
     """The smallest catalog found that ``oracle`` still holds for (see the module)."""
     fails = _Budget(oracle, tries)
+    empty = replace(catalog, units=())
+    if fails(empty):
+        return Shrunk(empty, fails.used)
     units: list[FuzzUnit] = ddmin(
         catalog.units, lambda us: fails(replace(catalog, units=tuple(us)))
     )

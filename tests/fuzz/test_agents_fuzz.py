@@ -22,7 +22,8 @@ from skillbench.fuzz import (
 )
 
 BROKEN = "copilot-cli"
-"""An agent whose record escapes names and descriptions (its escape is what is broken)."""
+"""An agent whose record names each scope in its elements (the user scope's word is what is
+broken: its own built-in skills are unaffected, so only user skills differ)."""
 
 
 @contextmanager
@@ -44,12 +45,14 @@ def _installed(name: str):
 @pytest.mark.agents(BROKEN)
 def test_a_broken_escape_is_caught_and_shrunk(tmp_path: Path) -> None:
     spec = AGENT_SPECS.get(BROKEN)
-    assert spec.listing is not None and spec.listing.escape == "xml"
-    shapes = ["yaml:plain", "name:dots", "name:upper", "file:xml-chars", "yaml:literal"] * 2
+    assert spec.listing is not None and spec.listing.locations["user"] == "user"
+    shapes = ["yaml:plain", "name:dots", "name:upper", "file:xml-chars", "yaml:literal"] * 4
     cases = [generate_case(spec, i, s, random.Random(i)) for i, s in enumerate(shapes)]
     catalogs = pack_cases(spec, cases)
     assert len(catalogs) == 1
-    broken = replace(spec, listing=replace(spec.listing, escape="none"))
+    assert {u.scope for u in catalogs[0].units} == {"project", "user"}
+    locations = {**spec.listing.locations, "user": "personal"}
+    broken = replace(spec, listing=replace(spec.listing, locations=locations))
     settings = FuzzSettings(len(cases), 0, tmp_path, shrink_tries=40)
     installed = _installed(BROKEN)
     with patched(BROKEN, broken):
@@ -61,7 +64,8 @@ def test_a_broken_escape_is_caught_and_shrunk(tmp_path: Path) -> None:
     folder = Path(str(found.reproducer))
     assert "skillbench fidelity --agent copilot-cli" in (folder / "README.md").read_text()
     diff = (folder / "diff.txt").read_text()
-    assert "&amp;" in diff or "&lt;" in diff or "&quot;" in diff or "&apos;" in diff
+    assert "-  <location>user</location>" in diff
+    assert "+  <location>personal</location>" in diff
     with_skill = list((folder / "catalog").rglob("SKILL.md"))
     assert 1 <= len(with_skill) <= 3
 

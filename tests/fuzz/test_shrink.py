@@ -57,6 +57,11 @@ def test_the_try_budget_bounds_the_oracle_calls() -> None:
     assert len(calls) == 7
 
 
+def test_a_difference_without_skills_shrinks_to_the_empty_catalog() -> None:
+    small, tries = shrink(_catalog(30, {2}), lambda c: True, tries=50)
+    assert small.units == () and tries == 1
+
+
 def test_ddmin_is_one_minimal() -> None:
     assert ddmin(list(range(100)), lambda xs: 13 in xs and 77 in xs) == [13, 77]
     assert ddmin([1, 2, 3], lambda xs: True) in ([1], [2], [3])
