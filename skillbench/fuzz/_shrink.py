@@ -114,8 +114,9 @@ def shrink(catalog: FuzzCatalog, oracle: Oracle, tries: int = 60) -> Shrunk:
         catalog.units, lambda us: fails(replace(catalog, units=tuple(us)))
     )
     catalog = replace(catalog, units=tuple(units))
-    for field in ("usage", "env"):
-        if getattr(catalog, field) and fails(replace(catalog, **{field: {}})):
-            catalog = replace(catalog, **{field: {}})
+    if catalog.usage and fails(replace(catalog, usage={})):
+        catalog = replace(catalog, usage={})
+    if catalog.env and fails(replace(catalog, env={})):
+        catalog = replace(catalog, env={})
     catalog = _shorten_lines(catalog, fails)
     return Shrunk(catalog, fails.used)
