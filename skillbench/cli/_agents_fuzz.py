@@ -47,6 +47,12 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         default=8,
         help="differences shrunk per release; later ones keep their whole catalog (default: 8)",
     )
+    fuzz.add_argument(
+        "--shrink-tries",
+        type=int,
+        default=60,
+        help="captures one shrink may take (default: 60)",
+    )
     add_output(parser, "`check --fuzz`: reproducer folders and report.json (default: fuzz-out)")
 
 
@@ -69,7 +75,12 @@ def run_fuzz(args: argparse.Namespace, found: list[Installed]) -> int:
         return EXIT_ERROR
     out = Path(args.output or "fuzz-out")
     settings = FuzzSettings(
-        args.fuzz, args.seed, out, max(1, args.jobs), shrink_limit=args.shrink_limit
+        args.fuzz,
+        args.seed,
+        out,
+        max(1, args.jobs),
+        shrink_limit=args.shrink_limit,
+        shrink_tries=args.shrink_tries,
     )
 
     def progress(line: str) -> None:
