@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"agentspec"},
     {"listing", "dataset"},
     {"agents", "evalsets"},
-    {"cost"},
+    {"cost", "fuzz"},
     {"selectors"},
     {"metrics"},
     {"results"},

@@ -40,11 +40,21 @@ differs from its own release and the likely cause (format, budget or window).
 SKILLBENCH_<AGENT>_<VERSION>_BIN lines that point at them), so CI installs exactly what the
 agents' records name.
 
-Exit codes: 0 every installed CLI lists as a verified release, 100 some differ, 1 error.
+`skillbench agents check --fuzz N` is differential testing: N seeded catalogs (front matter
+shapes, names, layouts, sizes and budgets; `--seed`), packed many to one agent start-up,
+each capture compared byte for byte with the profile of the captured release; every
+difference is shrunk to a minimal catalog and written as a reproducer folder under
+`-o DIR` (a README with the `skillbench fidelity` command that shows it, and the diff).
+`--release VERSION` checks only that release (installed under
+SKILLBENCH_<AGENT>_<VERSION>_BIN). An agent that does not start is an error, never a pass.
+
+Exit codes: 0 every installed CLI lists as a verified release (with --fuzz: no difference),
+100 some differ, 1 error.
 
 examples:
   skillbench agents
   skillbench agents check
+  skillbench agents check --fuzz 300 --seed 1 --agent codex -o fuzz-out
   SKILLBENCH_CODEX_0_171_0_BIN=~/codex-0.171/node_modules/.bin/codex \\
       skillbench agents check --agent codex
 """
@@ -52,6 +62,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from skillbench.agents import AGENTS
+    from skillbench.cli._agents_fuzz import add_fuzz_arguments
 
     parser.add_argument(
         "action",
@@ -81,6 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2,
         help="CLIs checked at once (default: 2)",
     )
+    add_fuzz_arguments(parser)
     pins = parser.add_argument_group("pins (what CI installs)")
     pins.add_argument(
         "--registry",
@@ -111,6 +123,10 @@ def run(args: argparse.Namespace) -> int:
     found = installed_agents(args.agent)
     if args.action == "list":
         return _list(args, found)
+    if args.fuzz:
+        from skillbench.cli._agents_fuzz import run_fuzz
+
+        return run_fuzz(args, found)
     return _check(args, found)
 
 
