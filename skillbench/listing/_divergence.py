@@ -107,7 +107,7 @@ def _one_view(
     """``(path, kind, detail, field)`` for every skill ``view``'s agent lists differently."""
     rule = PRECEDENCE.get(view.catalog.profile)
     unread = {n.skill.path for n in view.not_found}
-    kept = {s.path: s for s in view.catalog.skills}
+    kept = {s.path: s for s in view.catalog.skills if s.path is not None}
     lost = {o.loser.path for o in view.catalog.overrides}
     errors = {d.path: d.reason for d in view.catalog.diagnostics if d.severity == "error"}
     for path, author in authored.items():
@@ -133,10 +133,11 @@ def _one_view(
             detail = f"loads it as {shown} though YAML refuses it: {refused[path]}"
             yield path, "reads_differently", detail, None
     for entry in view.listing.entries:
-        if entry.status == "dropped" and entry.skill.path in authored:
+        dropped = entry.skill.path
+        if entry.status == "dropped" and dropped is not None and dropped in authored:
             why = f": {entry.reason}" if entry.reason else ""
             yield (
-                entry.skill.path,
+                dropped,
                 "dropped",
                 f"lists it nowhere (past its listing budget{why})",
                 None,
