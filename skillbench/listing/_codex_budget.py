@@ -10,10 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, NamedTuple
 
 from skillbench.listing._codex_text import REMOVED_PREFIX
 
@@ -107,7 +104,11 @@ def render_lines(lines: Sequence[SkillLine], budget: LineBudget) -> Rendered:
     return _names(lines, bounds.minimum, budget)
 
 
-Deltas = tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Deltas = tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64]]
 
 
 @lru_cache(maxsize=2)
@@ -120,6 +121,8 @@ def _deltas(lines: tuple[SkillLine, ...], tokens: bool) -> Deltas:
     its separating space) than the bare line; in tokens the cost is the rounded-up bytes of
     the longer line less those of the bare one, never below zero.
     """
+    import numpy as np  # only a render that overflows needs it; ``--help`` never does
+
     lengths = np.fromiter((len(line.description) for line in lines), np.int64, len(lines))
     offsets = np.zeros(len(lines), np.int64)
     np.cumsum(lengths[:-1], out=offsets[1:])
@@ -149,6 +152,8 @@ def _deltas(lines: tuple[SkillLine, ...], tokens: bool) -> Deltas:
 def _round(deltas: npt.NDArray[np.int8], remaining: int) -> npt.NDArray[np.bool_]:
     """Which skills of one round-robin pass take their next character: each in turn while
     its cost fits what is left; a character costing nothing is always taken."""
+    import numpy as np
+
     spent = np.cumsum(deltas)
     take = np.ones(len(deltas), bool)
     if spent[-1] <= remaining:
@@ -171,6 +176,8 @@ def _share(lines: Sequence[SkillLine], budget: LineBudget, floor: int) -> Render
     A skill whose next character does not fit is passed over for good (what is left only
     shrinks), so each pass is one vectorised step over the skills still growing.
     """
+    import numpy as np
+
     deltas, offsets, lengths = _deltas(tuple(lines), budget.tokens)
     alloc = np.zeros(len(lines), np.int64)
     remaining = budget.limit - floor

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from skillbench.agentspec import AGENT_SPECS
 from skillbench.catalog import PRECEDENCE, SourceSpec, load_catalog
 
 WriteSkill = Callable[..., Path]
@@ -96,15 +97,10 @@ def test_same_directory_twice_is_deduped_by_real_path(
 
 def test_rules_live_in_a_registry() -> None:
     assert PRECEDENCE.get("codex@0.169.0") is PRECEDENCE.get("codex")
-    assert [n for n in PRECEDENCE.names() if "@" not in n] == [
-        "claude-code",
-        "codebot",
-        "codex",
-        "copilot-cli",
-        "gemini-cli",
-        "opencode",
-        "openharness",
-        "qwen-code",
-    ]
+    agents = {s.name for s in AGENT_SPECS.values()}
+    assert [n for n in PRECEDENCE.names() if "@" not in n] == sorted(
+        agents | {"codebot", "openharness"}
+    )
+    assert {"claude-code", "codex", "gemini-cli", "pi"} <= agents
     assert PRECEDENCE.get("codex").order(["user", "bundled", "project"]) == [2, 0, 1]
     assert PRECEDENCE.get("codebot").order(["user", "bundled", "project"]) == [1, 0, 2]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from skillbench.agentspec import AGENT_SPECS
 from skillbench.catalog import Skill
 from skillbench.listing import PROFILES, render_listing
 
@@ -155,24 +156,11 @@ def test_multiline_descriptions_become_one_line() -> None:
 
 
 def test_registry_lists_profiles_and_rejects_typos() -> None:
-    assert PROFILES.names() == [
-        "claude-code",
-        "claude-code@2.1.328",
-        "claude-code@2.1.332",
-        "codebot",
-        "codex",
-        "codex@0.169.0",
-        "codex@0.171.0",
-        "copilot-cli",
-        "copilot-cli@1.0.102",
-        "gemini-cli",
-        "gemini-cli@0.61.0",
-        "opencode",
-        "opencode@1.18.33",
-        "openharness",
-        "qwen-code",
-        "qwen-code@0.24.4",
-    ]
+    agents = AGENT_SPECS.values()
+    releases = {f"{s.name}@{r.version}" for s in agents for r in s.releases}
+    expected = {"codebot", "openharness"} | {s.name for s in agents} | releases
+    assert PROFILES.names() == sorted(expected)
+    assert {"claude-code@2.1.328", "codex@0.171.0", "qwen-code@0.24.4"} <= releases
     with pytest.raises(Exception, match="did you mean 'codex'"):
         render_listing([], profile="codx")
     with pytest.raises(Exception, match="no option 'nope'"):
