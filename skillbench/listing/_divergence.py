@@ -123,7 +123,7 @@ def _one_view(
         if skill.name != author.name:
             yield path, "renamed", f"lists it as {_shown(skill.name)}", "name"
         theirs, ours = _as_read(skill, "description"), _as_read(author, "description")
-        if theirs != ours:
+        if theirs.strip() != ours.strip():  # a line break at an edge changes no meaning
             at = _first_difference(theirs, ours)
             detail = f"reads the description as {_shown(theirs, at)} (YAML: {_shown(ours, at)})"
             yield path, "reads_differently", detail, "description"

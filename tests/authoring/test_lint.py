@@ -28,8 +28,10 @@ EXPECTED = {
     "a-very-long-name-that-goes-well-past-the-sixty-four-character-limit-x": ("SB102", 2),
     "wrong-type": ("SB002", 4),  # user-invocable: maybe
 }
-# Files a second rule fires on: Copilot CLI 1.0.102 does not load a description past 1,024.
-ALSO = {"codex-too-long": ("SB802", 3)}
+# Files a second rule fires on: Copilot CLI 1.0.102 does not load a description past 1,024;
+# Gemini CLI 0.61.0 and Qwen Code 0.24.4 list '[unclosed' as written, though YAML refuses it
+# (no line: the YAML never parsed).
+ALSO = {"codex-too-long": ("SB802", 3), "bad-yaml": ("SB804", None)}
 
 
 def _folder(path: str, root: Path) -> str:
@@ -46,7 +48,9 @@ def test_bad_corpus_gets_one_finding_per_file_with_its_line(bad_corpus: Path) ->
     wanted = {folder: [expected] for folder, expected in EXPECTED.items()}
     for folder, extra in ALSO.items():
         wanted[folder].append(extra)
-    assert found == wanted
+    assert {k: sorted(v, key=str) for k, v in found.items()} == {
+        k: sorted(v, key=str) for k, v in wanted.items()
+    }
     assert report.failed()
 
 
@@ -144,8 +148,9 @@ def test_github_format_annotations(bad_corpus: Path) -> None:
     report = lint_sources([str(bad_corpus / "bad-yaml")], profiles=("codex",))
     lines = format_report(report, "github").splitlines()
     path = bad_corpus / "bad-yaml" / "SKILL.md"
-    assert lines[0].startswith(f"::error file={path},line=4,title=SB001 unloadable::invalid YAML")
-    assert lines[-1].endswith("1 errors, 0 warnings, 0 notes")
+    error = f"::error file={path},line=4,title=SB001 unloadable::invalid YAML"
+    assert next(line for line in lines if line.startswith("::error")).startswith(error)
+    assert lines[-1].endswith("1 errors, 1 warnings, 0 notes")
 
 
 def test_github_format_escapes_properties() -> None:

@@ -1,7 +1,8 @@
 """Per skill, the agents that would list it differently from what its author wrote.
 
 Expected agents come from the agents' documented rules, not from the code: Claude Code reads
-``SKILL.md`` one level below a skills folder, Codex walks six levels; both re-read front matter
+``SKILL.md`` one level below a skills folder, Pi enters no skill's folder, Codex walks six
+levels; Claude Code and Codex re-read front matter
 YAML refuses with its plain values quoted (``description: USE FOR: x`` loads as ``USE FOR: x``).
 """
 
@@ -65,9 +66,10 @@ def test_lint_and_render_all_name_the_agents_per_skill(
     main(["lint", f"project={skills}", "--format", "json"])
     findings = json.loads(capsys.readouterr().out)["findings"]
     nested = [f for f in findings if f["rule"] == "SB805"]
-    assert [f["skill"] for f in nested] == ["inner"]
-    assert "claude-code" in nested[0]["message"]
-    assert "codex" not in nested[0]["message"]
+    assert [f["skill"] for f in nested] == ["inner", "inner"]
+    messages = " | ".join(sorted(f["message"] for f in nested))
+    assert "claude-code" in messages and "pi 0.73.1" in messages
+    assert "codex" not in messages
     read = [f for f in findings if f["rule"] == "SB804"]
     assert [f["skill"] for f in read] == ["colon"]
 
