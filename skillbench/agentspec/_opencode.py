@@ -22,12 +22,14 @@ import json
 from skillbench.agentspec._registry import register_agent
 from skillbench.agentspec._types import (
     AgentSpec,
+    Delegate,
     Launch,
     ListingFormat,
     Live,
     Locator,
     Package,
     Release,
+    Sessions,
     SkillFolder,
     Wire,
 )
@@ -117,7 +119,21 @@ OPENCODE = register_agent(
             builtin_location="<built-in>",
             never_lists=("bundled", "managed"),
         ),
-        live=Live("skill", "name"),
+        live=Live(
+            "skill",
+            "name",
+            sessions=Sessions(
+                first=(),
+                resume=("--continue",),
+                read_tool="read",
+                read_argument="filePath",
+                fork=Delegate(
+                    "task",
+                    {"description": "Run the skill", "prompt": "$task", "subagent_type": "general"},
+                ),
+                subagent_lacks="todowrite",
+            ),
+        ),
         summary="every skill with a description, sorted by name, text as written; no budget",
     )
 )

@@ -21,6 +21,7 @@ the first.
 from skillbench.agentspec._registry import register_agent
 from skillbench.agentspec._types import (
     AgentSpec,
+    Delegate,
     FirstLineCut,
     Launch,
     ListingFormat,
@@ -28,6 +29,7 @@ from skillbench.agentspec._types import (
     Locator,
     Package,
     Release,
+    Sessions,
     SkillFolder,
     Wire,
 )
@@ -110,7 +112,28 @@ QWEN_CODE = register_agent(
             first_line_cut=FirstLineCut(8000),
             never_lists=("managed",),
         ),
-        live=Live("skill", "skill"),
+        live=Live(
+            "skill",
+            "skill",
+            sessions=Sessions(
+                first=("--session-id", "$session_id", "--approval-mode", "yolo"),
+                resume=("--resume", "$session_id", "--approval-mode", "yolo"),
+                read_tool="read_file",
+                read_argument="file_path",
+                fork=Delegate(
+                    "agent",
+                    {
+                        "description": "Run the skill",
+                        "prompt": "$task",
+                        "subagent_type": "general-purpose",
+                        "run_in_background": False,
+                    },
+                ),
+                settings={"memory": {"enableManagedAutoMemory": False}},
+                args_argument="args",
+                subagent_lacks="list_agents",
+            ),
+        ),
         summary="every skill, sorted by name; past 8,000 characters descriptions cut to "
         "their first line",
     )
