@@ -69,7 +69,7 @@ def _definitions(body: JsonObject) -> Iterator[Block]:
         yield Block("tools", "text", json.dumps(tool, ensure_ascii=False))
 
 
-@CONVERSATIONS.register("anthropic")
+@CONVERSATIONS.register("anthropic-messages")
 def anthropic_blocks(body: JsonObject) -> list[Block]:
     blocks = [Block("system", "text", t) for t in content_texts(body.get("system"))]
     blocks += _definitions(body)

@@ -90,7 +90,8 @@ def calibrate(measurements: Sequence[SkillMeasurement], tokenizer: str) -> ForkC
     forks = [m.fork for m in measurements]
     prompts: dict[str, list[int]] = defaultdict(list)
     for m in measurements:
-        prompts[m.skill.agent or ""].append(m.fork.subagent_prompt - _request(plain, m))
+        kind = (m.skill.agent or "") if m.fork_via == "context" else ""  # a delegate's is fixed
+        prompts[kind].append(m.fork.subagent_prompt - _request(plain, m))
     general = prompts.get("") or [v for values in prompts.values() for v in values]
     requests = max(f.requests for f in forks)
     body_requests = max(f.body_requests for f in forks)

@@ -88,7 +88,7 @@ def session() -> Session:
 
 def marks() -> Marks:
     return Marks(
-        api="anthropic",
+        api="anthropic-messages",
         listing=lambda body: LISTING,
         body_mark="# Tidy up",
         skill_tools=frozenset({"Skill"}),
