@@ -183,7 +183,10 @@ class SkillCostCheck:
     """One skill: measured totals over each horizon beside the model's, and the break-evens.
 
     ``horizons`` count follow-up turns; each total covers the call's own turn too.
-    ``*_modelled`` use the model as given, ``*_calibrated`` the calibrated constants.
+    ``*_modelled`` use the model as given, ``*_calibrated`` the calibrated constants;
+    ``break_even_given_body`` the calibrated constants with the skill's body as the agent
+    carried it (B measured, not modelled): it tests the fork constants alone, since a few
+    tokens of B move a break-even far when B is barely larger than the summary.
     """
 
     name: str
@@ -200,6 +203,7 @@ class SkillCostCheck:
     break_even_measured: int | None
     break_even_modelled: int | None
     break_even_calibrated: int | None
+    break_even_given_body: int | None
 
 
 def compare(
@@ -236,6 +240,9 @@ def compare(
         break_even_measured=measured_break_even(measured.inline, measured.fork),
         break_even_modelled=break_even_turns(decision(model, 0)),
         break_even_calibrated=break_even_turns(decision(tuned, 0)),
+        break_even_given_body=break_even_turns(
+            replace(decision(tuned, 0), body_tokens=measured.inline.carried[0])
+        ),
     )
 
 
@@ -261,7 +268,8 @@ def misses(measurements: Sequence[SkillMeasurement], model: CostModel) -> list[s
         f"{prompt:.0f} on average ({by_type}): its system prompt, tool definitions, "
         "environment and own skill listing",
         f"sub-agent work W: modelled {model.fork_work_tokens}, measured {work:.0f} beyond its "
-        "first request when it answers at once (real work adds whole re-sent requests)",
+        "prompt and body in each request (its tool calls and their results; each call also "
+        "re-sends the prompt, counted in n)",
         f"summary carried S: modelled {model.summary_tokens}, measured {summary:.0f} per turn "
         "(the sub-agent's answer inside the agent's completion notice)",
         f"body B per turn: modelled {body_model:.0f} (wrapped in <skill>), measured "
