@@ -1,5 +1,6 @@
-"""Inline versus a sub-agent measured on agents with no ``context: fork``: opencode 1.18.33
-and Qwen Code 0.24.4, each through its real CLI against the scripted loopback model.
+"""Inline versus a sub-agent measured on agents with no ``context: fork``: opencode 1.18.33,
+Kilo Code CLI 7.7.7 (opencode's sessions) and Qwen Code 0.24.4, each through its real CLI
+against the scripted loopback model.
 
 Neither runs a skill in a sub-agent by itself: the fork side hands the task to the agent's
 sub-agent tool (opencode's ``task``, Qwen Code's ``agent``), and the sub-agent calls the
@@ -29,6 +30,7 @@ wrapper with a title, base-directory note and file list; Qwen Code's base-direct
 a task's result notice."""
 AGENTS = [
     pytest.param("opencode", "1.18.33", marks=needs_agent("opencode")),
+    pytest.param("kilo-code", "7.7.7", marks=needs_agent("kilo-code")),
     pytest.param("qwen-code", "0.24.4", marks=needs_agent("qwen-code")),
 ]
 
@@ -100,7 +102,7 @@ def test_the_task_reaches_the_sub_agent_and_only_its_summary_comes_back(
         tmp_path / "run",
     )
     assert session.version == version
-    # opencode's title request declares no tools: its own aside, left out here
+    # opencode's (and Kilo's) title request declares no tools: its own aside, left out here
     requests = [r for r in session.requests if r.recorded.body.get("tools")]
     assert [(r.turn, r.role) for r in requests] == [
         (0, "main"),  # hands the task to the sub-agent
