@@ -15,6 +15,11 @@ offline, so nothing leaves the machine.
   folders from the working directory up to the worktree root, then config folders and
   ``skills.paths``; every ``SKILL.md`` under them. Of two skills of one name the one read
   last wins (files are read concurrently: the winner is not fixed).
+- Sessions (``cost --measure``): ``--continue`` resumes the last conversation. The ``skill``
+  tool returns the body in a ``<skill_content>`` block carried by every later request;
+  ``context: fork`` is not read. A sub-agent runs through the ``task`` tool; its requests
+  have the same system prompt but lack ``task`` and ``todowrite``; a title request
+  declares no tools.
 """
 
 import json

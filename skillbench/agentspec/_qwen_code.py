@@ -16,6 +16,12 @@ the first.
 - Loading: project, user, extension, bundled; the first of a name wins (the exact name:
   ``Foo`` and ``foo`` are two skills). ``disable-model-invocation`` is honoured; ``paths``
   skills wait for a matching file.
+- Sessions (``cost --measure``): ``--session-id`` / ``--resume``. The ``skill`` tool returns
+  the body (after two base-directory lines) as its result, carried by every later request;
+  a skill declaring ``context: fork`` still runs inline. A sub-agent runs through the
+  ``agent`` tool (foreground with ``run_in_background: false``) with its own system prompt;
+  its requests lack ``list_agents``. Non-interactive runs decline skill and agent calls
+  unless ``--approval-mode yolo``; the managed-memory pass is switched off.
 """
 
 from skillbench.agentspec._registry import register_agent
