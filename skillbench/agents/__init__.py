@@ -24,6 +24,13 @@ from skillbench.agents._capture import (
     run_turn,
     store_snapshot,
 )
+from skillbench.agents._conversation import (
+    CONVERSATIONS,
+    Block,
+    ConversationReader,
+    conversation,
+    tool_name,
+)
 from skillbench.agents._drift import (
     PROBE,
     PROBE_USAGE,
@@ -101,6 +108,7 @@ AGENT_SPECS.watch(_add_driver, _remove_driver)
 
 __all__ = [
     "AGENTS",
+    "CONVERSATIONS",
     "OWN_DRIVERS",
     "OWN_PARSERS",
     "PROBE",
@@ -112,9 +120,11 @@ __all__ = [
     "AgentCheck",
     "AgentDriver",
     "AgentFidelity",
+    "Block",
     "Bridge",
     "BridgeCall",
     "Capture",
+    "ConversationReader",
     "Installed",
     "ListingEntry",
     "Recorded",
@@ -145,6 +155,7 @@ __all__ = [
     "check_all",
     "compare_capture",
     "compare_text",
+    "conversation",
     "driver_of",
     "fill_template",
     "find_block",
@@ -164,6 +175,7 @@ __all__ = [
     "run_session",
     "run_turn",
     "store_snapshot",
+    "tool_name",
     "unverified_note",
     "verified_versions",
     "warm_agent",

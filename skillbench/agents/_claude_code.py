@@ -13,7 +13,7 @@ import json
 import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,9 +21,7 @@ from skillbench._errors import SkillbenchError
 from skillbench.agents._driver import OWN_DRIVERS, AgentDriver
 from skillbench.agents._install import Installer, install_skills
 from skillbench.agents._listing_check import OWN_PARSERS, ListingEntry
-from skillbench.agents._session import SESSION_AGENTS
 from skillbench.agents._warm import WARM_PROTOCOLS, WarmAgent
-from skillbench.agents._wire import Reply, objects
 from skillbench.agents._workspace import Workspace
 from skillbench.agentspec import CLAUDE_CODE
 from skillbench.catalog import SourceSpec
@@ -227,38 +225,7 @@ class ClaudeCodeWarm:
         warm.until(lambda m: m.get("type") == "result")
 
 
-SUBAGENT_MARK = "cc_is_subagent=true"
-"""Claude Code tags a sub-agent's requests so in the billing line opening its system prompt."""
-
-
-@dataclass(frozen=True)
-class ClaudeCodeSession:
-    """``--session-id`` starts a conversation, ``--resume`` continues it; a forked skill's
-    sub-agent posts to the same endpoint with its own system prompt."""
-
-    settings: JsonObject = field(
-        default_factory=lambda: {"permissions": {"allow": ["Skill", "Read"]}}
-    )
-    skill_tool: str = "Skill"
-
-    def turn_args(self, session_id: str, first: bool) -> list[str]:
-        return ["--session-id" if first else "--resume", session_id]
-
-    def is_subagent(self, body: JsonObject) -> bool:
-        system = body.get("system")
-        texts = [system] if isinstance(system, str) else [b.get("text") for b in objects(system)]
-        return any(isinstance(t, str) and SUBAGENT_MARK in t for t in texts)
-
-    def skill_call(self, name: str, args: str | None) -> Reply:
-        arguments = {"skill": name} if args is None else {"skill": name, "args": args}
-        return Reply(tool=self.skill_tool, raw_arguments=json.dumps(arguments))
-
-    def read_call(self, path: str) -> Reply:
-        return Reply(tool="Read", raw_arguments=json.dumps({"file_path": path}))
-
-
 WARM_PROTOCOLS.register(CLAUDE_CODE.name)(ClaudeCodeWarm())
-SESSION_AGENTS.register(CLAUDE_CODE.name)(ClaudeCodeSession())
 
 
 @OWN_PARSERS.register(CLAUDE_CODE.name)

@@ -9,19 +9,23 @@ agent started) and answers with a fixed ``Reply``. Nothing reaches the network.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple
 
+from skillbench._errors import SkillbenchError
 from skillbench._registry import Registry
 from skillbench.agents._capture import DEFAULT_TIMEOUT, Turn, run_turn
+from skillbench.agents._conversation import conversation, tool_name
 from skillbench.agents._driver import AGENTS
 from skillbench.agents._executable import agent_version, find_executable
 from skillbench.agents._recorder import Responder
-from skillbench.agents._wire import Recorded, Reply
+from skillbench.agents._wire import Recorded, Reply, objects
 from skillbench.agents._workspace import Workspace
+from skillbench.agentspec import AGENT_SPECS, AgentSpec, Delegate, Sessions
 from skillbench.catalog import SourceSpec
 from skillbench.types import JsonObject
 
@@ -60,39 +64,84 @@ class Session:
     workspace: Workspace
 
 
-class SessionAgent(Protocol):
-    """What a multi-turn session needs beyond the agent's ``AgentSpec``."""
+@dataclass(frozen=True)
+class SessionAgent:
+    """What a multi-turn session needs of an agent, read from its record (``Live.sessions``)."""
+
+    spec: AgentSpec
+    rules: Sessions
 
     @property
     def settings(self) -> JsonObject:
         """Settings under which a model's skill call runs without asking anyone."""
-        ...
-
-    def turn_args(self, session_id: str, first: bool) -> list[str]:
-        """CLI arguments that start (``first``) or resume the conversation ``session_id``."""
-        ...
-
-    def is_subagent(self, body: JsonObject) -> bool:
-        """Whether a request comes from a sub-agent rather than the main conversation."""
-        ...
-
-    def skill_call(self, name: str, args: str | None) -> Reply:
-        """The model's call of the agent's skill tool for ``name``."""
-        ...
+        return self.rules.settings
 
     @property
     def skill_tool(self) -> str:
-        """The name of the tool whose result carries a skill (or its forked summary)."""
-        ...
+        """The tool whose call runs a skill."""
+        return self.spec.live.skill_tool or ""
+
+    @property
+    def delegate(self) -> Delegate | None:
+        """The sub-agent tool a task is handed to (None: a skill forks itself)."""
+        return None if self.rules.fork == "context" else self.rules.fork
+
+    def turn_args(self, session_id: str, first: bool) -> list[str]:
+        """CLI arguments that start (``first``) or resume the conversation ``session_id``."""
+        args = self.rules.first if first else self.rules.resume
+        return [a.replace("$session_id", session_id) for a in args]
+
+    def is_subagent(self, body: JsonObject) -> bool:
+        """Whether a request comes from a sub-agent rather than the main conversation."""
+        blocks = conversation(self.spec.wire.api, body)
+        mark = self.rules.subagent_text
+        if mark is not None and any(b.role == "system" and mark in b.text for b in blocks):
+            return True
+        tools = {tool_name(t) for t in objects(body.get("tools"))}
+        lacks = self.rules.subagent_lacks
+        return lacks is not None and bool(tools) and lacks not in tools
+
+    def skill_call(self, name: str, args: str | None) -> Reply:
+        """The model's call of the agent's skill tool for ``name``."""
+        arguments = {self.spec.live.skill_argument or "name": name}
+        if args is not None and self.rules.args_argument is not None:
+            arguments[self.rules.args_argument] = args
+        return Reply(tool=self.skill_tool, raw_arguments=json.dumps(arguments))
 
     def read_call(self, path: str) -> Reply:
         """The model's call of the agent's file-reading tool on ``path``: real work a
         scripted sub-agent does before it answers."""
-        ...
+        return Reply(
+            tool=self.rules.read_tool, raw_arguments=json.dumps({self.rules.read_argument: path})
+        )
+
+    def delegate_call(self, task: str) -> Reply:
+        """The model's call handing ``task`` to a sub-agent (an agent with a ``Delegate``)."""
+        if self.delegate is None:
+            raise SkillbenchError(f"{self.spec.name}: a skill forks itself; nothing is delegated")
+        arguments = {
+            k: v.replace("$task", task) if isinstance(v, str) else v
+            for k, v in self.delegate.arguments.items()
+        }
+        return Reply(tool=self.delegate.tool, raw_arguments=json.dumps(arguments))
 
 
 SESSION_AGENTS: Registry[SessionAgent] = Registry("session agent")
-"""Agents whose CLI can hold a conversation over several non-interactive turns."""
+"""Agents whose CLI can hold a conversation over several non-interactive turns (derived from
+the records that say how: ``Live.sessions``)."""
+
+
+def _add_session(name: str, spec: AgentSpec) -> None:
+    if spec.live.sessions is not None:
+        SESSION_AGENTS.register(name)(SessionAgent(spec, spec.live.sessions))
+
+
+def _remove_session(name: str, spec: AgentSpec) -> None:
+    if name in SESSION_AGENTS:
+        SESSION_AGENTS.remove(name)
+
+
+AGENT_SPECS.watch(_add_session, _remove_session)
 
 
 def _responder(

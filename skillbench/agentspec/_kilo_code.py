@@ -3,7 +3,9 @@
 ``kilo run`` sends what ``opencode run`` sends: ``/v1/chat/completions`` (streamed) to the
 OpenAI-compatible provider given in ``KILO_CONFIG_CONTENT``, the system prompt holding the
 same ``<available_skills>`` block. The record is opencode's with Kilo's package, executable,
-environment (``KILO_*`` in place of ``OPENCODE_*``) and config folder. 7.8.1 is not
+environment (``KILO_*`` in place of ``OPENCODE_*``) and config folder; its sessions
+(``cost --measure``) are opencode's too, measured at 7.7.7: ``task`` sub-agents lack
+``todowrite``, each request re-sending a prompt of about 10,000 tokens. 7.8.1 is not
 installable: its native package ``@kilocode/cli-linux-x64@7.8.1`` is missing from npm.
 """
 

@@ -15,6 +15,11 @@ offline, so nothing leaves the machine.
   folders from the working directory up to the worktree root, then config folders and
   ``skills.paths``; every ``SKILL.md`` under them. Of two skills of one name the one read
   last wins (files are read concurrently: the winner is not fixed).
+- Sessions (``cost --measure``): ``--continue`` resumes the last conversation. The ``skill``
+  tool returns the body in a ``<skill_content>`` block carried by every later request;
+  ``context: fork`` is not read. A sub-agent runs through the ``task`` tool; its requests
+  have the same system prompt but lack ``task`` and ``todowrite``; a title request
+  declares no tools.
 """
 
 import json
@@ -22,12 +27,14 @@ import json
 from skillbench.agentspec._registry import register_agent
 from skillbench.agentspec._types import (
     AgentSpec,
+    Delegate,
     Launch,
     ListingFormat,
     Live,
     Locator,
     Package,
     Release,
+    Sessions,
     SkillFolder,
     Wire,
 )
@@ -117,7 +124,21 @@ OPENCODE = register_agent(
             builtin_location="<built-in>",
             never_lists=("bundled", "managed"),
         ),
-        live=Live("skill", "name"),
+        live=Live(
+            "skill",
+            "name",
+            sessions=Sessions(
+                first=(),
+                resume=("--continue",),
+                read_tool="read",
+                read_argument="filePath",
+                fork=Delegate(
+                    "task",
+                    {"description": "Run the skill", "prompt": "$task", "subagent_type": "general"},
+                ),
+                subagent_lacks="todowrite",
+            ),
+        ),
         summary="every skill with a description, sorted by name, text as written; no budget",
     )
 )

@@ -16,11 +16,18 @@ the first.
 - Loading: project, user, extension, bundled; the first of a name wins (the exact name:
   ``Foo`` and ``foo`` are two skills). ``disable-model-invocation`` is honoured; ``paths``
   skills wait for a matching file.
+- Sessions (``cost --measure``): ``--session-id`` / ``--resume``. The ``skill`` tool returns
+  the body (after two base-directory lines) as its result, carried by every later request;
+  a skill declaring ``context: fork`` still runs inline. A sub-agent runs through the
+  ``agent`` tool (foreground with ``run_in_background: false``) with its own system prompt;
+  its requests lack ``list_agents``. Non-interactive runs decline skill and agent calls
+  unless ``--approval-mode yolo``; the managed-memory pass is switched off.
 """
 
 from skillbench.agentspec._registry import register_agent
 from skillbench.agentspec._types import (
     AgentSpec,
+    Delegate,
     FirstLineCut,
     Launch,
     ListingFormat,
@@ -28,6 +35,7 @@ from skillbench.agentspec._types import (
     Locator,
     Package,
     Release,
+    Sessions,
     SkillFolder,
     Wire,
 )
@@ -110,7 +118,28 @@ QWEN_CODE = register_agent(
             first_line_cut=FirstLineCut(8000),
             never_lists=("managed",),
         ),
-        live=Live("skill", "skill"),
+        live=Live(
+            "skill",
+            "skill",
+            sessions=Sessions(
+                first=("--session-id", "$session_id", "--approval-mode", "yolo"),
+                resume=("--resume", "$session_id", "--approval-mode", "yolo"),
+                read_tool="read_file",
+                read_argument="file_path",
+                fork=Delegate(
+                    "agent",
+                    {
+                        "description": "Run the skill",
+                        "prompt": "$task",
+                        "subagent_type": "general-purpose",
+                        "run_in_background": False,
+                    },
+                ),
+                settings={"memory": {"enableManagedAutoMemory": False}},
+                args_argument="args",
+                subagent_lacks="list_agents",
+            ),
+        ),
         summary="every skill, sorted by name; past 8,000 characters descriptions cut to "
         "their first line",
     )

@@ -259,6 +259,51 @@ ExplicitForm = Literal["mention", "words"]
 
 
 @dataclass(frozen=True)
+class Delegate:
+    """A sub-agent tool the model calls with a task (an agent with no ``context: fork``).
+
+    Attributes:
+        tool: the tool's name.
+        arguments: its arguments; ``$task`` in a string value is replaced by the task, which
+            asks the sub-agent to use the skill.
+    """
+
+    tool: str
+    arguments: JsonObject
+
+
+@dataclass(frozen=True)
+class Sessions:
+    """How a scripted conversation of several turns runs on the agent (``cost --measure``).
+
+    Attributes:
+        first / resume: CLI arguments that start / continue the conversation (``$session_id``
+            is replaced by a fresh id).
+        settings: settings under which the scripted tool calls run without asking anyone.
+        read_tool / read_argument: the file-reading tool and its path argument: the real work
+            a scripted sub-agent does.
+        args_argument: the skill tool's argument carrying the skill's arguments (None: it
+            takes none).
+        subagent_text: a text only a sub-agent's system prompt carries.
+        subagent_lacks: a tool the main conversation declares and a sub-agent never does (a
+            request declaring no tools at all is the agent's own aside, a title, not one).
+        fork: how a skill runs in a sub-agent: ``context``, the skill declares
+            ``context: fork`` and the skill tool starts the sub-agent; a ``Delegate``, the
+            model hands the sub-agent a task and the sub-agent calls the skill tool itself.
+    """
+
+    first: tuple[str, ...]
+    resume: tuple[str, ...]
+    read_tool: str
+    read_argument: str
+    fork: Literal["context"] | Delegate
+    settings: JsonObject = field(default_factory=dict)
+    args_argument: str | None = None
+    subagent_text: str | None = None
+    subagent_lacks: str | None = None
+
+
+@dataclass(frozen=True)
 class Live:
     """How a model triggers a skill through the agent, and what live runs can use.
 
@@ -269,6 +314,8 @@ class Live:
         warm: the agent can answer request after request in one process.
         mention_injects: a ``$name`` in the request makes the agent add that skill's file
             to the conversation itself (Codex).
+        sessions: how a scripted multi-turn session runs (None: ``cost --measure`` cannot
+            measure the agent).
     """
 
     skill_tool: str | None
@@ -276,6 +323,7 @@ class Live:
     explicit: ExplicitForm = "words"
     warm: bool = False
     mention_injects: bool = False
+    sessions: Sessions | None = None
 
 
 @dataclass(frozen=True)

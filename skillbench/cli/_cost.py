@@ -38,7 +38,9 @@ The fork constants (sub-agent prompt, work, summary) are the modelled defaults, 
 measured ones; the first line says which. --fork-* and --summary-tokens replace both.
 
 --measure AGENT runs the installed agent CLI offline instead (a scripted loopback model):
-each skill once inline and once forked, then --follow-ups user turns; it prints measured
+each skill once inline and once forked (on an agent with no context: fork, the model hands
+the task to the agent's sub-agent tool, which calls the skill), then --follow-ups user
+turns; it prints measured
 beside modelled tokens, the break-even turn, what the model got wrong, and stores the
 calibrated constants in the agent version's cache folder.
 
@@ -50,6 +52,8 @@ examples:
   skillbench cost ./skills --horizon 20 --format json
   skillbench cost project=datasets/devtools/skills/project --measure claude-code \
       --skill perf-profile --skill review
+  skillbench cost project=datasets/devtools/skills/project --measure opencode \
+      --skill dockerfile --follow-ups 1,2
 """
 
 

@@ -117,6 +117,13 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
+def _via(fork: str) -> str:
+    """How the fork side ran, in words."""
+    if fork == "context":
+        return "the skill declares context: fork"
+    return f"no context: fork; the {fork} tool hands the task to a sub-agent, which calls the skill"
+
+
 def measure_text(report: MeasureReport) -> str:
     """Totals per skill and horizon, the break-evens, the misses and the calibration."""
     cal, modelled = report.calibration, report.model
@@ -129,7 +136,9 @@ def measure_text(report: MeasureReport) -> str:
         f"modelled: P {modelled.fork_system_prompt_tokens}, W "
         f"{modelled.fork_work_tokens}, S {modelled.summary_tokens}; calibrated: P "
         f"{cal.fork_system_prompt_tokens} {by_agent}, W {cal.fork_work_tokens}, S "
-        f"{cal.summary_tokens}, body {cal.body_overhead_tokens:+d} over <skill>",
+        f"{cal.summary_tokens}, body {cal.body_overhead_tokens:+d} over <skill>; the "
+        f"sub-agent sends n {cal.fork_requests} requests, m {cal.fork_body_requests} with the "
+        f"body ({_via(cal.fork)})",
         "",
     ]
     rows: list[tuple[str, ...]] = [
@@ -162,7 +171,9 @@ def measure_text(report: MeasureReport) -> str:
             )
     lines += _table(rows)
     lines += ["", "break-even: remaining turns (the call's included) from which fork is cheaper"]
-    even: list[tuple[str, ...]] = [("SKILL", "BODY", "MEASURED", "MODELLED", "CALIBRATED")]
+    even: list[tuple[str, ...]] = [
+        ("SKILL", "BODY", "MEASURED", "MODELLED", "CALIBRATED", "CALIBRATED, B MEASURED")
+    ]
     even += [
         (
             s.name,
@@ -170,6 +181,7 @@ def measure_text(report: MeasureReport) -> str:
             _turns(s.break_even_measured),
             _turns(s.break_even_modelled),
             _turns(s.break_even_calibrated),
+            _turns(s.break_even_given_body),
         )
         for s in report.skills
     ]

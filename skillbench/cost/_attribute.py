@@ -12,15 +12,15 @@ its own listing) and what it did before answering (``subagent_work``).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from skillbench.agents import Role, Session, SessionRequest, objects
+from skillbench.agents import Role, Session, SessionRequest, conversation
+from skillbench.agentspec import ApiShape
 from skillbench.tokens import count_tokens
-from skillbench.types import JsonObject, JsonValue
+from skillbench.types import JsonObject
 
 Part = Literal[
     "agent",
@@ -57,55 +57,47 @@ class Marks:
     """How to recognise the parts of a request.
 
     Attributes:
+        api: the API the agent speaks (how its requests hold calls and results).
         listing: returns the listing block of a request body (``None``: it carries none).
         body_mark: a line of the skill's body that only the body contains.
-        skill_tool: the tool whose call runs a skill.
+        skill_tools: the tools whose result carries a skill or its sub-agent's summary (the
+            skill tool, and the tool a task is handed to a sub-agent with).
         prompts: the user's messages of the session.
     """
 
+    api: ApiShape
     listing: Callable[[JsonObject], str | None]
     body_mark: str
-    skill_tool: str
+    skill_tools: frozenset[str]
     prompts: frozenset[str]
-
-
-def _texts(content: JsonValue) -> list[str]:
-    if isinstance(content, str):
-        return [content]
-    return [str(b.get("text", "")) for b in objects(content) if b.get("type") == "text"]
 
 
 def _pieces(body: JsonObject, role: Role, marks: Marks) -> Iterator[tuple[Part, str]]:
     """Every text of ``body`` with the part it belongs to."""
     sub = role == "subagent"
-    framing: Part = "subagent_prompt" if sub else "agent"
-    for text in _texts(body.get("system")):
-        yield framing, text
-    for tool in objects(body.get("tools")):
-        yield framing, json.dumps(tool, ensure_ascii=False)
+    work: Part = "subagent_work" if sub else "conversation"
     listing = marks.listing(body)
-    skill_calls: set[str] = set()
-    for message in objects(body.get("messages")):
-        spoken = message.get("role") == "assistant"
-        content = message.get("content")
-        wrapped: list[JsonObject] = [{"type": "text", "text": content}]
-        blocks = wrapped if isinstance(content, str) else objects(content)
-        for block in blocks:
-            kind = block.get("type")
-            if kind == "tool_use":
-                if block.get("name") == marks.skill_tool:
-                    skill_calls.add(str(block.get("id")))
-                call = {"name": block.get("name"), "input": block.get("input")}
-                yield ("subagent_work" if sub else "conversation"), json.dumps(call)
-            elif kind == "tool_result":
-                result = "\n".join(_texts(block.get("content")))
-                ours = block.get("tool_use_id") in skill_calls
-                yield (
-                    ("subagent_work" if sub else "skill_result" if ours else "conversation"),
-                    (result),
-                )
-            elif kind == "text":
-                yield from _text_piece(str(block.get("text", "")), spoken, sub, listing, marks)
+    for block in conversation(marks.api, body):
+        if block.role == "tools":
+            yield ("subagent_prompt" if sub else "agent"), block.text
+        elif block.kind == "call":
+            yield work, block.text
+        elif block.kind == "result":
+            yield _result_part(block.text, block.tool in marks.skill_tools, sub, marks), block.text
+        else:
+            spoken = block.role == "assistant"
+            yield from _text_piece(block.text, spoken, sub, listing, marks)
+
+
+def _result_part(text: str, ours: bool, sub: bool, marks: Marks) -> Part:
+    """A tool result's part: the skill's body when a skill call returned it (inline, or to a
+    sub-agent that called the skill itself), the launch notice or summary of a skill call,
+    else work or conversation."""
+    if ours and marks.body_mark and marks.body_mark in text:
+        return "subagent_body" if sub else "skill_body"
+    if sub:
+        return "subagent_work"
+    return "skill_result" if ours else "conversation"
 
 
 def _text_piece(
@@ -122,7 +114,7 @@ def _text_piece(
         text = text.replace(listing, "", 1)
     if marks.body_mark and marks.body_mark in text:
         yield ("subagent_body" if sub else "skill_body"), text
-    elif text.strip() in marks.prompts:
+    elif text.strip().strip('"') in marks.prompts:
         yield ("subagent_work" if sub else "conversation"), text
     else:
         yield framing, text
@@ -152,8 +144,11 @@ class ModeCost:
         carried: the skill's share of each main request from the call on (body and launch
             notice inline, the summary forked): one entry per remaining turn, the call's
             own turn first.
-        subagent_prompt / subagent_body / subagent_work / summary_written: the parts of
-            ``fixed``.
+        subagent_prompt: the sub-agent's first request without the body (its system prompt,
+            tools, environment, listing and task), re-sent by each of its ``requests``.
+        subagent_body: the body it was handed, carried by ``body_requests`` of its requests.
+        subagent_work: the rest of ``fixed``: its tool calls and their results, its texts.
+        summary_written: the summary it wrote.
         body: the body's tokens as the agent injected it (in the main conversation inline,
             in the sub-agent's request forked).
     """
@@ -165,6 +160,8 @@ class ModeCost:
     subagent_work: int
     summary_written: int
     body: int
+    requests: int = 1
+    body_requests: int = 1
 
     def total(self, remaining: int) -> int:
         """Tokens over ``remaining`` turns; past the measured ones each adds the last turn's."""
@@ -177,10 +174,10 @@ def mode_cost(tokens: Sequence[RequestTokens]) -> ModeCost:
     """The skill's cost in one session: sub-agent requests once, its share of each later
     main request (only requests that already carry the skill's result count)."""
     sub = [t for t in tokens if t.role == "subagent"]
-    main = [t for t in tokens if t.role == "main" and t["skill_result"]]
-    first = sub[0] if sub else None
-    prompt = first["subagent_prompt"] if first else 0
-    body = first["subagent_body"] if first else max((t["skill_body"] for t in main), default=0)
+    main = [t for t in tokens if t.role == "main" and (t["skill_result"] or t["skill_body"])]
+    prompt = sub[0]["subagent_prompt"] if sub else 0
+    with_body = [t["subagent_body"] for t in sub if t["subagent_body"]]
+    body = with_body[0] if with_body else max((t["skill_body"] for t in main), default=0)
     written = sub[-1].reply if sub else 0
     fixed = sum(t.total for t in sub) + written
     return ModeCost(
@@ -188,9 +185,11 @@ def mode_cost(tokens: Sequence[RequestTokens]) -> ModeCost:
         carried=tuple(t["skill_body"] + t["skill_result"] for t in main),
         subagent_prompt=prompt,
         subagent_body=body if sub else 0,
-        subagent_work=fixed - prompt - (body if sub else 0) - written,
+        subagent_work=fixed - len(sub) * prompt - len(with_body) * body - written,
         summary_written=written,
         body=body,
+        requests=len(sub),
+        body_requests=len(with_body),
     )
 
 

@@ -38,8 +38,14 @@ class ForkCalibration:
         fork_system_prompt_by_agent: the same per sub-agent type a skill names (``agent``).
         body_overhead_tokens: the body as carried inline minus the model's B (``<skill>``
             wrapped), on average.
-        fork_work_tokens: the sub-agent's tokens beyond that request and its summary.
+        fork_work_tokens: the sub-agent's tokens beyond its prompt and task in each request,
+            the body in each request carrying it, and its summary: its tool calls and their
+            results.
         summary_tokens: the skill call's result carried by each later main request.
+        fork_requests / fork_body_requests: the sub-agent's requests, and those carrying the
+            body (the most seen over the measured skills).
+        fork: how the fork side ran: ``context`` (the skill declared ``context: fork``) or
+            the tool a task was handed to a sub-agent with.
         tokenizer: the model whose tokenizer counted them.
         skills: the skills measured.
     """
@@ -54,6 +60,9 @@ class ForkCalibration:
     summary_tokens: int
     skills: tuple[str, ...]
     follow_ups: int
+    fork_requests: int = 1
+    fork_body_requests: int = 1
+    fork: str = "context"
 
     @property
     def basis(self) -> str:
@@ -81,8 +90,11 @@ def calibrate(measurements: Sequence[SkillMeasurement], tokenizer: str) -> ForkC
     forks = [m.fork for m in measurements]
     prompts: dict[str, list[int]] = defaultdict(list)
     for m in measurements:
-        prompts[m.skill.agent or ""].append(m.fork.subagent_prompt)
-    general = prompts.get("") or [f.subagent_prompt for f in forks]
+        kind = (m.skill.agent or "") if m.fork_via == "context" else ""  # a delegate's is fixed
+        prompts[kind].append(m.fork.subagent_prompt - _request(plain, m))
+    general = prompts.get("") or [v for values in prompts.values() for v in values]
+    requests = max(f.requests for f in forks)
+    body_requests = max(f.body_requests for f in forks)
     return ForkCalibration(
         agent=first.agent,
         version=first.version,
@@ -92,10 +104,35 @@ def calibrate(measurements: Sequence[SkillMeasurement], tokenizer: str) -> ForkC
         body_overhead_tokens=round(
             mean(m.inline.carried[0] - _body(plain, m) for m in measurements)
         ),
-        fork_work_tokens=max(0, round(mean(f.subagent_work for f in forks))),
+        fork_work_tokens=max(
+            0, round(mean(_work(m, requests, body_requests) for m in measurements))
+        ),
         summary_tokens=round(mean(c for f in forks for c in f.carried)),
         skills=tuple(m.skill.name for m in measurements),
         follow_ups=len(first.fork.carried) - 1,
+        fork_requests=requests,
+        fork_body_requests=body_requests,
+        fork=first.fork_via,
+    )
+
+
+def _request(model: CostModel, measured: SkillMeasurement) -> int:
+    """The model's Q for the measured call: its prompt P is measured with Q in it."""
+    return model.decision(
+        measured.skill, remaining_turns=1, request=measured.request
+    ).request_tokens
+
+
+def _work(measured: SkillMeasurement, requests: int, body_requests: int) -> int:
+    """W of one measured skill: the sub-agent's tokens the other terms leave, its prompt,
+    body and summary counted as the calibrated model counts them (the body as carried
+    inline, the summary as carried back)."""
+    fork = measured.fork
+    return (
+        fork.fixed
+        - requests * fork.subagent_prompt
+        - body_requests * measured.inline.carried[0]
+        - round(mean(fork.carried))
     )
 
 
@@ -135,6 +172,8 @@ def calibrated(model: CostModel, calibration: ForkCalibration | None) -> CostMod
         body_overhead_tokens=calibration.body_overhead_tokens,
         fork_work_tokens=calibration.fork_work_tokens,
         summary_tokens=calibration.summary_tokens,
+        fork_requests=calibration.fork_requests,
+        fork_body_requests=calibration.fork_body_requests,
         basis=calibration.basis,
     )
 
@@ -144,7 +183,10 @@ class SkillCostCheck:
     """One skill: measured totals over each horizon beside the model's, and the break-evens.
 
     ``horizons`` count follow-up turns; each total covers the call's own turn too.
-    ``*_modelled`` use the model as given, ``*_calibrated`` the calibrated constants.
+    ``*_modelled`` use the model as given, ``*_calibrated`` the calibrated constants;
+    ``break_even_given_body`` the calibrated constants with the skill's body as the agent
+    carried it (B measured, not modelled): it tests the fork constants alone, since a few
+    tokens of B move a break-even far when B is barely larger than the summary.
     """
 
     name: str
@@ -161,6 +203,7 @@ class SkillCostCheck:
     break_even_measured: int | None
     break_even_modelled: int | None
     break_even_calibrated: int | None
+    break_even_given_body: int | None
 
 
 def compare(
@@ -197,6 +240,9 @@ def compare(
         break_even_measured=measured_break_even(measured.inline, measured.fork),
         break_even_modelled=break_even_turns(decision(model, 0)),
         break_even_calibrated=break_even_turns(decision(tuned, 0)),
+        break_even_given_body=break_even_turns(
+            replace(decision(tuned, 0), body_tokens=measured.inline.carried[0])
+        ),
     )
 
 
@@ -222,7 +268,8 @@ def misses(measurements: Sequence[SkillMeasurement], model: CostModel) -> list[s
         f"{prompt:.0f} on average ({by_type}): its system prompt, tool definitions, "
         "environment and own skill listing",
         f"sub-agent work W: modelled {model.fork_work_tokens}, measured {work:.0f} beyond its "
-        "first request when it answers at once (real work adds whole re-sent requests)",
+        "prompt and body in each request (its tool calls and their results; each call also "
+        "re-sends the prompt, counted in n)",
         f"summary carried S: modelled {model.summary_tokens}, measured {summary:.0f} per turn "
         "(the sub-agent's answer inside the agent's completion notice)",
         f"body B per turn: modelled {body_model:.0f} (wrapped in <skill>), measured "

@@ -26,7 +26,7 @@ from skillbench.agents import (
     Reply,
     Role,
     Session,
-    objects,
+    conversation,
     run_session,
 )
 from skillbench.catalog import ExecutionContext, Skill, SourceSpec
@@ -42,6 +42,14 @@ SUMMARY = " ".join(
 """The sub-agent's scripted answer: about 200 tokens, the summary size the model assumes."""
 ANSWER = "Done."
 """The scripted answer to every other request."""
+WORK_FILE = "src/inventory.py"
+WORK_TEXT = "".join(
+    f'def check_{i}(items):\n    """Count the items of kind {i}."""\n'
+    f"    return sum(1 for item in items if item.kind == {i})\n\n"
+    for i in range(1, 9)
+)
+"""The file a scripted sub-agent reads as its work: a small module of the project (about
+200 tokens), the same for every skill, so the work does not grow with the skill."""
 DEFAULT_ARGS = "src/"
 """What the user's request hands to a skill that takes arguments."""
 _CONTEXT_LINE = re.compile(r"^context[ \t]*:.*\r?\n", re.M)
@@ -60,6 +68,7 @@ class SkillMeasurement:
     inline: ModeCost
     fork: ModeCost
     subagent_sees_request: bool
+    fork_via: str = "context"
 
 
 def request_text(skill: Skill, args: str | None) -> str:
@@ -105,27 +114,40 @@ def install(skill: Skill, mode: ExecutionContext, root: Path) -> SourceSpec:
     return SourceSpec(str(root / mode), skill.source)
 
 
+def task_text(skill: Skill, args: str | None) -> str:
+    """What the main conversation hands a sub-agent on an agent with no ``context: fork``."""
+    return f"Use the {skill.name} skill" + (f" on {args}." if args else ".")
+
+
 def script(
-    agent: str, skill: Skill, args: str | None, work: str
+    agent: str,
+    skill: Skill,
+    args: str | None,
+    work: str,
+    mode: ExecutionContext = "fork",
 ) -> Callable[[Role, Recorded], Reply]:
-    """The fixed model: the first request of the conversation calls the skill; a sub-agent
-    first reads the file ``work`` with the agent's own tool (real work, so the sub-agent's
-    work term is measured), then answers with ``SUMMARY``; everything else gets ``ANSWER``."""
+    """The fixed model: the first request of the conversation calls the skill (forked on an
+    agent with a sub-agent tool instead: hands the sub-agent the task, and the sub-agent
+    calls the skill); a sub-agent reads the file ``work`` with the agent's own tool (real
+    work, so the sub-agent's work term is measured), then answers with ``SUMMARY``; a
+    request declaring no tools (the agent's aside: a title) and every other request get
+    ``ANSWER``."""
     support = SESSION_AGENTS.get(agent)
+    api = AGENTS.get(agent).wire.api
+    delegated = mode == "fork" and support.delegate is not None
+    steps = [support.skill_call(skill.name, args)] if delegated else []
+    steps.append(support.read_call(work))
 
     def answer(role: Role, recorded: Recorded) -> Reply:
-        messages = recorded.body.get("messages")
+        blocks = conversation(api, recorded.body)
         if role == "subagent":
-            worked = any(
-                block.get("type") == "tool_result"
-                for message in objects(messages)
-                for block in objects(message.get("content"))
-            )
-            return Reply(text=SUMMARY) if worked else support.read_call(work)
-        spoken = isinstance(messages, list) and any(
-            isinstance(m, dict) and m.get("role") == "assistant" for m in messages
-        )
-        return Reply(text=ANSWER) if spoken else support.skill_call(skill.name, args)
+            done = sum(b.kind == "result" for b in blocks)
+            return steps[done] if done < len(steps) else Reply(text=SUMMARY)
+        if not recorded.body.get("tools") or any(b.role == "assistant" for b in blocks):
+            return Reply(text=ANSWER)
+        if delegated:
+            return support.delegate_call(task_text(skill, args))
+        return support.skill_call(skill.name, args)
 
     return answer
 
@@ -171,17 +193,21 @@ def measure_skill(
     args = DEFAULT_ARGS if skill.arguments or skill.argument_hint else None
     prompts = [request_text(skill, args), *follow_up_texts(follow_ups)]
     costs: dict[ExecutionContext, ModeCost] = {}
+    delegated = SESSION_AGENTS.get(agent).delegate is not None
     sessions: dict[ExecutionContext, Session] = {}
     with tempfile.TemporaryDirectory(prefix="skillbench-measure-") as tmp:
         root = Path(tmp)
         for mode in ("inline", "fork"):
-            source = install(skill, mode, root / "skills")
-            work = Path(source.path) / Path(skill.path or "").parent.name / "SKILL.md"
+            declared: ExecutionContext = "fork" if mode == "fork" and not delegated else "inline"
+            source = install(skill, declared, root / "skills" / mode)
+            work = root / f"run-{mode}" / "project" / WORK_FILE
+            work.parent.mkdir(parents=True)
+            work.write_text(WORK_TEXT, encoding="utf-8")
             session = run_session(
                 agent,
                 [source],
                 prompts,
-                script(agent, skill, args, str(work)),
+                script(agent, skill, args, str(work), mode),
                 root / f"run-{mode}",
                 timeout=timeout,
             )
@@ -193,20 +219,22 @@ def measure_skill(
         for r in fork.requests
         if r.role == "subagent"
     )
+    support = SESSION_AGENTS.get(agent)
+    via = support.delegate.tool if support.delegate else "context"
     return SkillMeasurement(
-        skill, agent, fork.version, prompts[0], args, costs["inline"], costs["fork"], sees
+        skill, agent, fork.version, prompts[0], args, costs["inline"], costs["fork"], sees, via
     )
 
 
 def _call_result(session: Session) -> str:
     """The start of the last tool result the main conversation got, for error messages."""
+    api = AGENTS.get(session.agent).wire.api
     results = [
-        block.get("content")
+        block.text
         for request in session.requests
         if request.role == "main"
-        for message in objects(request.recorded.body.get("messages"))
-        for block in objects(message.get("content"))
-        if block.get("type") == "tool_result"
+        for block in conversation(api, request.recorded.body)
+        if block.kind == "result"
     ]
     return json.dumps(results[-1], ensure_ascii=False)[:160] if results else "nothing"
 
@@ -222,9 +250,9 @@ def _mode(
         except SkillbenchError:
             return None
 
-    marks = Marks(
-        listing, body_mark(skill), SESSION_AGENTS.get(session.agent).skill_tool, frozenset(prompts)
-    )
+    support = SESSION_AGENTS.get(session.agent)
+    tools = {support.skill_tool} | ({support.delegate.tool} if support.delegate else set())
+    marks = Marks(spec.wire.api, listing, body_mark(skill), frozenset(tools), frozenset(prompts))
     cost = mode_cost(attribute_session(session, marks, model))
     if not cost.carried:
         raise SkillbenchError(

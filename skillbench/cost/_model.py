@@ -37,6 +37,9 @@ class CostModel:
         fork_system_prompt_by_agent: the sub-agent's system prompt per sub-agent type (a
             skill's ``agent`` field), where it differs from ``fork_system_prompt_tokens``;
             pairs, so the model stays hashable.
+        fork_requests: the requests the sub-agent sends; each re-sends its prompt and task
+            (P + Q). A calibration measures it (a tool call costs one more request).
+        fork_body_requests: how many of them carry the body B.
         basis: what the fork constants rest on: ``modelled`` (defaults or given by hand) or
             ``measured on AGENT VERSION`` (a calibration, see ``skillbench cost --measure``).
     """
@@ -48,6 +51,8 @@ class CostModel:
     horizon: int | None = None
     body_overhead_tokens: int = 0
     fork_system_prompt_by_agent: tuple[tuple[str, int], ...] = ()
+    fork_requests: int = 1
+    fork_body_requests: int = 1
     basis: str = MODELLED
 
     def __post_init__(self) -> None:
@@ -88,6 +93,8 @@ class CostModel:
             system_tokens=self.system_prompt_tokens(skill),
             work_tokens=self.fork_work_tokens,
             summary_tokens=self.summary_tokens if summary_tokens is None else summary_tokens,
+            requests=self.fork_requests,
+            body_requests=self.fork_body_requests,
             denied=invocation.denied,
             shell_injections=invocation.shell_injections,
         )
@@ -98,7 +105,8 @@ class DecisionCost:
     """Token counts of one triggered skill in both modes.
 
     ``body_tokens`` is the wrapped, expanded body (B), ``remaining_turns`` R counts the current
-    turn; S = summary, P = system prompt, Q = request, W = work.
+    turn; S = summary, P = system prompt, Q = request, W = work; the sub-agent sends
+    ``requests`` (n) requests, ``body_requests`` (m) of them carrying B.
     """
 
     body_tokens: int
@@ -108,6 +116,8 @@ class DecisionCost:
     system_tokens: int
     work_tokens: int
     summary_tokens: int
+    requests: int = 1
+    body_requests: int = 1
     denied: bool = False
     shell_injections: tuple[str, ...] = ()
 
@@ -118,13 +128,13 @@ class DecisionCost:
 
     @property
     def fork_subagent_tokens(self) -> int:
-        """P + B + Q + W + S: the sub-agent's prompt, its extra work and the summary it writes."""
+        """n(P + Q) + mB + W + S: the sub-agent's prompt and task in each of its requests,
+        the body in those that carry it, its work and the summary it writes."""
         if self.denied:
             return 0
         return (
-            self.system_tokens
-            + self.body_tokens
-            + self.request_tokens
+            self.requests * (self.system_tokens + self.request_tokens)
+            + self.body_requests * self.body_tokens
             + self.work_tokens
             + self.summary_tokens
         )
@@ -169,7 +179,7 @@ class DecisionCost:
 def break_even_turns(cost: DecisionCost) -> int | None:
     """Fewest remaining turns at which fork uses fewer tokens than inline; ``None``: never.
 
-    Fork wins when R·B > P + B + Q + W + S + S·R, i.e. R > (P + B + Q + W + S) / (B − S);
+    Fork wins when R·B > F + S·R with F = n(P + Q) + mB + W + S, i.e. R > F / (B − S);
     a body no larger than the summary never pays for a sub-agent.
     """
     gain = cost.body_tokens - cost.summary_tokens

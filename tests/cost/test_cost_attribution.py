@@ -88,9 +88,10 @@ def session() -> Session:
 
 def marks() -> Marks:
     return Marks(
+        api="anthropic-messages",
         listing=lambda body: LISTING,
         body_mark="# Tidy up",
-        skill_tool="Skill",
+        skill_tools=frozenset({"Skill"}),
         prompts=frozenset({PROMPT, FOLLOW_UP}),
     )
 
@@ -149,13 +150,15 @@ def test_mode_cost_and_break_even_of_the_session() -> None:
 @pytest.mark.parametrize("mark", ["", "nowhere in the session"])
 def test_without_the_body_mark_no_body_is_attributed(mark: str) -> None:
     m = marks()
-    tokens_ = attribute_session(session(), Marks(m.listing, mark, m.skill_tool, m.prompts), MODEL)
+    tokens_ = attribute_session(
+        session(), Marks(m.api, m.listing, mark, m.skill_tools, m.prompts), MODEL
+    )
     assert all(t["subagent_body"] == 0 and t["skill_body"] == 0 for t in tokens_)
     assert mode_cost(tokens_).body == 0
 
 
 def test_a_body_line_quoted_in_the_listing_stays_listing() -> None:
     m = marks()
-    quoted = Marks(m.listing, "Tidy files.", m.skill_tool, m.prompts)  # a line of LISTING
+    quoted = Marks(m.api, m.listing, "Tidy files.", m.skill_tools, m.prompts)  # a line of LISTING
     first = attribute_session(session(), quoted, MODEL)[0]
     assert first["listing"] == tokens(LISTING) and first["skill_body"] == 0

@@ -57,10 +57,13 @@ def test_calibration_by_hand() -> None:
     cal = calibrate(MEASURED, "gpt-4o")
     overhead = [m.inline.carried[0] - wrapped_tokens(m) for m in MEASURED]
     assert cal.body_overhead_tokens == round(sum(overhead) / 3)
-    # general P: mean of the two skills naming no sub-agent type; Explore its own
-    assert cal.fork_system_prompt_tokens == 7500
-    assert cal.fork_system_prompt_by_agent == {"Explore": 6000}
+    # general P: mean of the two skills naming no sub-agent type; Explore its own; each less
+    # the request "Please." (2 gpt-4o tokens), which the model adds back as Q
+    assert cal.fork_system_prompt_tokens == 7498
+    assert cal.fork_system_prompt_by_agent == {"Explore": 5998}
+    # W = fixed - P - B as carried inline - S as carried = -30 for each: no work, 0
     assert (cal.fork_work_tokens, cal.summary_tokens) == (0, 220)
+    assert (cal.fork_requests, cal.fork_body_requests, cal.fork) == (1, 1, "context")
     assert (cal.skills, cal.follow_ups, cal.basis) == (
         ("a", "b", "c"),
         2,
@@ -78,8 +81,8 @@ def test_compare_by_hand() -> None:
     assert row.break_even_measured == 15
     assert row.body_modelled == wrapped_tokens(MEASURED[2])
     b = row.body_modelled + cal.body_overhead_tokens
-    # calibrated: P 6000 (Explore), W 0, S 220; request "Please." has 2 gpt-4o tokens
-    fixed = 6000 + b + 2 + 0 + 220
+    # calibrated: P 5998 (Explore), W 0, S 220; request "Please." has 2 gpt-4o tokens
+    fixed = 5998 + b + 2 + 0 + 220
     assert row.fork_calibrated == (fixed + 2 * 220, fixed + 3 * 220)
     assert row.inline_calibrated == (2 * b, 3 * b)
     assert row.break_even_calibrated == fixed // (b - 220) + 1
@@ -129,7 +132,7 @@ def test_cost_uses_the_calibration_and_says_so(
     assert main(argv) == 0
     after = json.loads(capsys.readouterr().out)["cost_model"]
     assert after["basis"] == f"measured on claude-code {VERSION}"
-    assert (after["fork_system_prompt_tokens"], after["summary_tokens"]) == (7500, 220)
+    assert (after["fork_system_prompt_tokens"], after["summary_tokens"]) == (7498, 220)
     assert main([*argv[:-2]]) == 0
     assert capsys.readouterr().out.startswith(f"fork constants: measured on claude-code {VERSION}")
     assert main([*argv, "--summary-tokens", "100"]) == 0
@@ -149,7 +152,7 @@ def test_a_run_names_measured_constants(cache: Path, tmp_path: Path) -> None:
     by_profile = {c["profile"]: c["cost"] for c in cells}
     measured, modelled = by_profile[f"claude-code@{VERSION}"], by_profile["codebot"]
     assert measured["fork_constants"] == f"measured on claude-code {VERSION}"
-    assert measured["fork_system_prompt_tokens"] == 7500
+    assert measured["fork_system_prompt_tokens"] == 7498
     assert "fork_constants" not in modelled and modelled["fork_system_prompt_tokens"] == 1000
     assert os.environ["SKILLBENCH_CACHE_DIR"] == str(cache)
     caption = inline_vs_fork(read_run(tmp_path / "out")).caption
@@ -166,7 +169,8 @@ def test_a_config_that_sets_the_constants_keeps_them(cache: Path, tmp_path: Path
 
 
 def test_sub_agent_work_is_calibrated_and_moves_the_break_even_by_hand() -> None:
-    """Two skills whose sub-agents each read a file (W 7,600 and 8,400): W is their mean."""
+    """Two skills whose sub-agents each read a file (7,600 and 8,400 tokens of work): W is
+    their mean, less what the measured summary and body differ from the carried ones."""
     worked = []
     for m, work in zip(MEASURED[:2], (7600, 8400), strict=True):
         f = m.fork
@@ -177,13 +181,15 @@ def test_sub_agent_work_is_calibrated_and_moves_the_break_even_by_hand() -> None
             SkillMeasurement(m.skill, m.agent, VERSION, "Please.", None, m.inline, fork, False)
         )
     cal = calibrate(worked, "gpt-4o")
-    assert (cal.fork_system_prompt_tokens, cal.fork_work_tokens) == (7500, 8000)
+    # W per skill: fixed - P - B carried inline (body + 10) - S carried (220):
+    # a: 15300 - 7000 - 510 - 220 = 7570; b: 17500 - 8000 - 910 - 220 = 8370
+    assert (cal.fork_system_prompt_tokens, cal.fork_work_tokens) == (7498, 7970)
     row = compare(worked[0], CostModel(), cal, [1, 2])
     # measured: fork 7000 + 500 + 7600 + 200 = 15300 fixed + 220 a turn, inline 510 a turn;
     # fork < inline from R > 15300 / (510 - 220) = 52.76: 53 remaining turns
     assert row.fork_measured == (15300 + 2 * 220, 15300 + 3 * 220)
     assert row.break_even_measured == 53
     b = row.body_modelled + cal.body_overhead_tokens
-    fixed = 7500 + b + 2 + 8000 + 220  # P, B, the request "Please.", W, S
+    fixed = 7498 + b + 2 + 7970 + 220  # P, B, the request "Please.", W, S
     assert row.fork_calibrated == (fixed + 2 * 220, fixed + 3 * 220)
     assert row.break_even_calibrated == fixed // (b - 220) + 1
