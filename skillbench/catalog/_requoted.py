@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from skillbench._errors import InputError
 from skillbench._yaml import DuplicateKey, parse_yaml, well_formed
@@ -33,10 +33,25 @@ _FLOW_OR_RESERVED = "[{@`"
 """First characters of a value quoted when, on its own, it is not YAML."""
 
 
-def _block(text: str) -> tuple[list[str], int] | None:
+class _Block(NamedTuple):
     """The front matter's lines (line ends and a ``\\r`` before them left out) and where
-    the body starts: a first line that is ``---`` once trimmed, up to the next such line;
-    None when it is missing, never closed or empty."""
+    the body starts, in characters."""
+
+    lines: list[str]
+    body_start: int
+
+
+class _Reading(NamedTuple):
+    """The block read as the record: its mapping, or why not and on which line."""
+
+    meta: Mapping[Any, Any] | None
+    reason: str | None = None
+    line: int | None = None
+
+
+def _block(text: str) -> _Block | None:
+    """From a first line that is ``---`` once trimmed up to the next such line; None when
+    it is missing, never closed or empty."""
     lines = text.split("\n")
     if lines[0].removesuffix("\r").strip() != "---":
         return None
@@ -45,7 +60,7 @@ def _block(text: str) -> tuple[list[str], int] | None:
     for line in lines[1:]:
         start += len(line) + 1
         if line.removesuffix("\r").strip() == "---":
-            return (head, min(start, len(text))) if head else None
+            return _Block(head, min(start, len(text))) if head else None
         head.append(line.removesuffix("\r"))
     return None
 
@@ -95,19 +110,15 @@ def _problem(meta: Any, repeated: list[DuplicateKey]) -> str | None:
     return None
 
 
-def _read(lines: list[str], path: str) -> tuple[Any, str | None, int | None]:
-    """The block read as text fields: (mapping, None, None) or (None, why not, line)."""
+def _read(lines: list[str], path: str) -> _Reading:
     repeated: list[DuplicateKey] = []
     try:
         meta = parse_yaml("\n".join(lines), path, first_line=2, duplicates=repeated, scalars="text")
     except InputError as exc:
-        return (
-            None,
-            exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1),
-            (exc.location.line),
-        )
+        reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
+        return _Reading(None, reason, exc.location.line)
     problem = _problem(meta, repeated)
-    return (None, problem, 2) if problem else (meta, None, None)
+    return _Reading(None, problem, 2) if problem else _Reading(meta)
 
 
 @FRONT_MATTER_READERS.register("yaml-text-requoted")
@@ -119,14 +130,15 @@ def _text_requoted(path: str, text: str, diagnostics: list[Diagnostic]) -> Markd
     if block is None:
         return Markdown(None, text, 0, 1, {})
     lines, start = block
-    meta, reason, line = _read(lines, path)
+    first = _read(lines, path)
+    meta = first.meta
     if meta is None:
-        meta, _, _ = _read(requote(lines), path)
+        meta = _read(requote(lines), path).meta
         if meta is None:
-            diagnostics.append(Diagnostic(path, line, f"{reason}; skipped", "error"))
+            diagnostics.append(Diagnostic(path, first.line, f"{first.reason}; skipped", "error"))
             return None
         diagnostics.append(
-            Diagnostic(path, line, f"{reason}; read with its values quoted", "warning")
+            Diagnostic(path, first.line, f"{first.reason}; read with its values quoted", "warning")
         )
     fields: dict[Any, Any] = {}
     for key, value in meta.items():
