@@ -49,9 +49,9 @@ class _Reading(NamedTuple):
     line: int | None = None
 
 
-def _block(text: str) -> _Block | None:
+def _block(text: str) -> _Block | str | None:
     """From a first line that is ``---`` once trimmed up to the next such line; None when
-    it is missing, never closed or empty."""
+    the file does not open with one, why not when it is never closed or empty."""
     lines = text.split("\n")
     if lines[0].removesuffix("\r").strip() != "---":
         return None
@@ -60,9 +60,9 @@ def _block(text: str) -> _Block | None:
     for line in lines[1:]:
         start += len(line) + 1
         if line.removesuffix("\r").strip() == "---":
-            return _Block(head, min(start, len(text))) if head else None
+            return _Block(head, min(start, len(text))) if head else "frontmatter is empty"
         head.append(line.removesuffix("\r"))
-    return None
+    return "frontmatter opened with '---' is never closed"
 
 
 def _quoted(value: str) -> bool:
@@ -125,10 +125,14 @@ def _read(lines: list[str], path: str) -> _Reading:
 def _text_requoted(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
     """Front matter between two lines that are ``---`` once trimmed, read as text fields
     (see the module docstring), else read again with failing values quoted (a warning
-    says so); a file whose block fits neither way is not loaded."""
+    says so); a file whose block is empty, never closed or fits neither way is not
+    loaded."""
     block = _block(text)
     if block is None:
         return Markdown(None, text, 0, 1, {})
+    if isinstance(block, str):
+        diagnostics.append(Diagnostic(path, 1, block, "error"))
+        return None
     lines, start = block
     first = _read(lines, path)
     meta = first.meta
