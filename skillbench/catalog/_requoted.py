@@ -25,8 +25,7 @@ another key)."""
 RECORD_KEY = "metadata"
 """A field holding a mapping, whose ``short-description`` is text."""
 
-_KEY_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*?)[ \t]*$")
-_COMMENT = re.compile(r"[ \t]+#.*$")
+_KEY_VALUE = re.compile(r"([A-Za-z0-9_-]+):[ \t]+(.*)")
 _NEVER_QUOTED = "\"'|>"
 """First characters of a value that is left as it is: quoted or a block scalar."""
 _FLOW_OR_RESERVED = "[{@`"
@@ -76,13 +75,20 @@ def _quoted(value: str) -> bool:
     return value[0] in _FLOW_OR_RESERVED and not well_formed(value)
 
 
+def _uncommented(value: str) -> str:
+    """``value`` up to its `` #`` comment, without the blanks that end it (found without a
+    regular expression, which would take quadratic time on a long run of blanks)."""
+    cuts = [at for at in (value.find(" #"), value.find("\t#")) if at >= 0]
+    return value[: min(cuts, default=len(value))].rstrip(" \t")
+
+
 def requote(lines: list[str]) -> list[str]:
     """``lines`` with each top-level value ``_quoted`` names written as a double-quoted
     string (its comment left out)."""
     out: list[str] = []
     for line in lines:
-        match = _KEY_VALUE.match(line)
-        value = _COMMENT.sub("", match.group(2)) if match else ""
+        match = _KEY_VALUE.fullmatch(line)
+        value = _uncommented(match.group(2)) if match else ""
         if match is None or not _quoted(value):
             out.append(line)
             continue
