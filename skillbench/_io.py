@@ -140,6 +140,10 @@ class _Origin(NamedTuple):
     offset: int = 0
 
 
+UTF8_MARK_SKIPPED = "UTF-8 byte-order mark skipped"
+"""The note of a text whose UTF-8 byte-order mark was left out."""
+
+
 def _bad_byte(name: str, data: bytes, at: int, what: str, origin: _Origin) -> InputError:
     line = origin.line + data.count(b"\n", 0, at)
     return InputError(
@@ -169,7 +173,7 @@ def decode(data: bytes, name: str, *, origin: _Origin | None = None, bom: bool =
                 ) from None
             return Text(text, f"decoded as {codec.upper()} (byte-order mark)")
     skip = len(codecs.BOM_UTF8) if bom and data.startswith(codecs.BOM_UTF8) else 0
-    note = "UTF-8 byte-order mark skipped" if skip else None
+    note = UTF8_MARK_SKIPPED if skip else None
     nul = data.find(b"\x00", skip)
     try:
         text = data[skip:].decode("utf-8")
@@ -236,7 +240,7 @@ def iter_lines(
         return
     offset = skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     if skip:
-        _note(name, "UTF-8 byte-order mark skipped", log_note, notes)
+        _note(name, UTF8_MARK_SKIPPED, log_note, notes)
     for number, raw in enumerate(data[skip:].split(b"\n"), start=1):
         try:
             yield Line(

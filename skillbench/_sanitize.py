@@ -16,14 +16,16 @@ characters, escape sequences and bidirectional controls are removed, with a diag
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Literal, NamedTuple
 
-NameRule = Literal["agent-skills", "identifier", "listed", "word", "ascii-words"]
+NameRule = Literal["agent-skills", "identifier", "listed", "single-line", "word", "ascii-words"]
 """``agent-skills``: the SKILL.md rule of the Agent Skills specification; ``identifier``: any
 printable single-line name without path syntax (skill.json, flat Markdown, tool lists);
-``listed``: what Claude Code and Codex list from a SKILL.md (capitals, ``_``, ``:`` and inner
+``listed``: what Claude Code lists from a SKILL.md (capitals, ``_``, ``:`` and inner
 ``/`` as in ``contact-center/android``), still one printable line without ``..``, ``\\`` or
-a leading or trailing ``/``; ``word``: Unicode letters and digits, ``_``, ``:``, ``.`` and
+a leading or trailing ``/``; ``single-line``: each run of whitespace becomes one space (the
+ends trimmed), then as ``listed``; ``word``: Unicode letters and digits, ``_``, ``:``, ``.`` and
 ``-`` only, any length; ``ascii-words``: each run of whitespace becomes one ``-``, then
 1-64 ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``, starting with a letter or digit."""
 
@@ -57,7 +59,37 @@ _BREAKS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x85\u2028\u2029")
 
 JOINERS = frozenset("\u200c\u200d")
 """Zero-width (non-)joiners: invisible but harmless, and needed by emoji sequences and
-several scripts; the only non-printable characters free text keeps."""
+several scripts; the only non-printable characters free text keeps under ``printable``."""
+
+TextRule = Literal["printable", "format-kept"]
+"""Which invisible characters text (and names) keep. ``printable``: none but the zero-width
+joiners; ``format-kept``: every format character (Unicode category Cf: zero-width space,
+word joiner, U+FEFF, soft hyphen, …) but the bidirectional controls and the tag characters
+(U+E0000-U+E007F, which can spell hidden text), as an agent that only folds Unicode
+White_Space lists them. Control characters, escape sequences and bidirectional controls
+are removed under both."""
+
+_TAGS = range(0xE0000, 0xE0080)
+
+
+def _kept(char: str, rule: TextRule) -> bool:
+    """Whether a non-printable ``char`` stays in text under ``rule``."""
+    if char in JOINERS:
+        return True
+    return (
+        rule == "format-kept"
+        and unicodedata.category(char) == "Cf"
+        and char not in _BIDI
+        and ord(char) not in _TAGS
+    )
+
+
+def _visible(name: str, rule: TextRule) -> bool:
+    """Whether ``name`` holds only printable characters and those ``rule`` keeps (under
+    ``printable`` names keep no joiner: a name is an identity, not prose)."""
+    if name.isprintable():
+        return True
+    return rule != "printable" and all(c.isprintable() or _kept(c, rule) for c in name)
 
 
 class Cleaned(NamedTuple):
@@ -72,9 +104,9 @@ def _is_control(char: str) -> bool:
     return code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000
 
 
-def clean_line(text: str) -> Cleaned:
+def clean_line(text: str, rule: TextRule = "printable") -> Cleaned:
     """``text`` as one safe line: escapes, bidi, control and invisible characters removed
-    (zero-width joiners aside), line breaks and other spaces folded.
+    (those ``rule`` keeps aside), line breaks and other spaces folded.
 
     Runs of whitespace are collapsed to one space (a YAML block scalar's line breaks are a
     layout choice, not content; Codex joins them the same way).
@@ -94,7 +126,7 @@ def clean_line(text: str) -> Cleaned:
             out.append(" ")
         elif char in _BIDI:
             bidi += 1
-        elif char.isprintable() or char in JOINERS:
+        elif char.isprintable() or _kept(char, rule):
             out.append(char)
         elif _is_control(char):
             control += 1
@@ -111,17 +143,20 @@ def clean_line(text: str) -> Cleaned:
 
 def rule_name(name: str, rule: NameRule) -> str:
     """The name a rule turns a declared ``name`` into (``ascii-words``: whitespace runs as
-    ``-``); other rules keep it."""
-    return "-".join(name.split()) if rule == "ascii-words" else name
+    ``-``; ``single-line``: as one space); other rules keep it."""
+    if rule == "ascii-words":
+        return "-".join(name.split())
+    return " ".join(name.split()) if rule == "single-line" else name
 
 
-def name_problem(name: str, rule: NameRule) -> str | None:
-    """Why ``name`` is not acceptable under ``rule``, or None when it is."""
+def name_problem(name: str, rule: NameRule, text: TextRule = "printable") -> str | None:
+    """Why ``name`` is not acceptable under ``rule`` (its invisible characters under
+    ``text``), or None when it is."""
     if not name:
         return "empty name"
-    if not name.isprintable() or any(c in _BREAKS for c in name):
+    if not _visible(name, text) or any(c in _BREAKS for c in name):
         return f"name '{printable(name)}' contains control, line-break or bidirectional characters"
-    inner_slash = rule == "listed" and name.strip("/") == name
+    inner_slash = rule in ("listed", "single-line") and name.strip("/") == name
     if ("/" in name and not inner_slash) or "\\" in name or ".." in name:
         return f"name {name!r} contains path syntax ('/', '\\' or '..')"
     if rule == "agent-skills":

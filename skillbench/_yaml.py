@@ -11,9 +11,9 @@ Mappings from :func:`load_yaml` keep the line of every key, so later errors can 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import yaml
 from yaml.composer import Composer, ComposerError
@@ -160,6 +160,10 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
     data.line = node.start_mark.line + 1
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, Hashable):
+            raise yaml.constructor.ConstructorError(
+                None, None, "a mapping key that is a list or mapping", key_node.start_mark
+            )
         line = key_node.start_mark.line + 1
         if key in data.lines:
             # A repeated key would silently replace the first value: say so at its line.
@@ -181,6 +185,28 @@ _LineLoader.add_constructor(  # type: ignore[type-var]
 )
 
 
+class _TextLoader(_LineLoader):
+    """Scalars stay the text they are written as (``12.50``, ``yes``, ``2024-01-02``, a
+    scalar with a tag unknown here); only null is not text."""
+
+
+def _written(loader: _TextLoader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    return _construct_mapping(loader, node)  # type: ignore[arg-type]
+
+
+for _tag in ("bool", "int", "float", "timestamp", "binary"):
+    _TextLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _written)  # type: ignore[type-var]
+_TextLoader.add_constructor(None, _written)  # type: ignore[type-var]
+
+Scalars = Literal["typed", "text"]
+"""``typed``: YAML 1.1's implicit types (``12.50`` is a float, ``yes`` true); ``text``: every
+scalar but null is the string it is written as."""
+
+
 def parse_yaml(
     text: str,
     name: str,
@@ -188,6 +214,7 @@ def parse_yaml(
     first_line: int = 1,
     lines: bool = False,
     duplicates: list[DuplicateKey] | None = None,
+    scalars: Scalars = "typed",
 ) -> Any:
     """Parse one YAML document from ``text`` (line ``first_line`` of file ``name``).
 
@@ -200,14 +227,16 @@ def parse_yaml(
         duplicates: return mappings as :class:`LineDict` and append each repeated key here
             (file lines; the later value is kept) instead of failing: for callers that
             report it as a warning of their own.
+        scalars: how plain scalars are typed (see ``Scalars``; ``text`` returns mappings as
+            :class:`LineDict`).
 
     Raises:
         InputError: invalid YAML, an alias bomb or too deep nesting, with the file line.
     """
     found: list[DuplicateKey] = []
     loader: BoundedLoader
-    if lines or duplicates is not None:
-        loader = line_loader = _LineLoader(text)
+    if lines or duplicates is not None or scalars == "text":
+        loader = line_loader = (_TextLoader if scalars == "text" else _LineLoader)(text)
         if duplicates is not None:
             line_loader.duplicates = found
     else:
@@ -227,6 +256,19 @@ def parse_yaml(
         raise InputError(Location(name, line), f"invalid YAML: {problem}") from None
     finally:
         loader.dispose()
+
+
+def well_formed(text: str) -> bool:
+    """Whether ``text`` is one YAML document's syntax (within the bounds), whatever its
+    values would be constructed as."""
+    loader = BoundedLoader(text)
+    try:
+        loader.get_single_node()
+    except yaml.YAMLError:
+        return False
+    finally:
+        loader.dispose()
+    return True
 
 
 def load_yaml(path: str | os.PathLike[str]) -> Any:

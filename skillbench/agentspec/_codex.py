@@ -95,14 +95,14 @@ CODEX = register_agent(
             Release(
                 "0.169.0",
                 "byte-identical captures: four public catalogs, all together, devtools, "
-                "windows of 100,000 and 1,000,000 tokens",
+                "windows of 100,000 and 1,000,000 tokens; agents check --fuzz 300, seeds 1-3",
                 pinned=True,
                 rules=CodexRules("gpt-6.1-sol", {**_SHARED, "gpt-6.1-sol": _STANDARD}),
             ),
             Release(
                 "0.171.0",
                 "byte-identical captures: four public catalogs, all together, devtools; "
-                "default, known and unknown models",
+                "default, known and unknown models; agents check --fuzz 300, seeds 1-3",
                 rules=CodexRules(
                     "gpt-6.2-sol",
                     {
@@ -132,8 +132,10 @@ CODEX = register_agent(
             paths="ignored",
             links="directories",
             codex_limits=True,
-            names="listed",
-            front_matter="yaml-requoted",
+            names="single-line",
+            text="format-kept",
+            byte_order_mark="kept",
+            front_matter="yaml-text-requoted",
             walk_depth=6,
             walk_dirs=2000,
         ),

@@ -16,6 +16,7 @@ from skillbench.catalog._precedence import (
     PathsRule,
     Precedence,
 )
+from skillbench.catalog._requoted import requote
 from skillbench.catalog._skill import (
     INLINE_BODY_CHARS,
     MAX_SKILL_BYTES,
@@ -68,5 +69,6 @@ __all__ = [
     "normalize_context",
     "normalize_name",
     "parse_source_arg",
+    "requote",
     "walk",
 ]

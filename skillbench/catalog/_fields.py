@@ -18,6 +18,7 @@ from skillbench._sanitize import (
     MAX_NAME_CHARS,
     MAX_TEXT_CHARS,
     NameRule,
+    TextRule,
     clean_line,
     name_problem,
     path_problem,
@@ -187,16 +188,16 @@ def first_heading(body: str) -> str | None:
 
 
 def _clean(
-    fields: dict[str, Any], path: str, line_of: Callable[[str], int | None]
+    fields: dict[str, Any], path: str, line_of: Callable[[str], int | None], rule: TextRule
 ) -> list[Diagnostic]:
     """Sanitise every text field in place (see ``skillbench._sanitize``); warn on removals."""
     diagnostics: list[Diagnostic] = []
     for attr, value in list(fields.items()):
         if isinstance(value, str):
-            cleaned = clean_line(value)
+            cleaned = clean_line(value, rule)
             fields[attr], removed = cleaned.text, list(cleaned.removed)
         elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-            items = [clean_line(v) for v in value]
+            items = [clean_line(v, rule) for v in value]
             fields[attr] = tuple(c.text for c in items if c.text)
             removed = sorted({r for c in items for r in c.removed})
         else:
@@ -241,6 +242,7 @@ def make_skill(
     source: SourceKind,
     default_name: str,
     name_rule: NameRule,
+    text_rule: TextRule = "printable",
     codex_limits: bool = False,
     body: str | BodyFile = "",
     line_of: Callable[[str], int | None] = lambda _: None,
@@ -250,15 +252,16 @@ def make_skill(
 
     Rejected: an unsafe path, a name breaking ``name_rule``, and under ``codex_limits`` a
     name past Codex's limit or a missing description. Text fields are
-    sanitised; a missing description falls back to the body (with a warning).
+    sanitised (keeping what ``text_rule`` keeps); a missing description falls back to the
+    body (with a warning).
     """
     if problem := path_problem(path):
         return None, [Diagnostic(path, None, f"{problem}; skill skipped", "error")]
     declared = (fields.pop("name", "") or "").strip()
     name = rule_name(declared or default_name, name_rule)
-    diagnostics = _clean(fields, path, line_of)
+    diagnostics = _clean(fields, path, line_of, text_rule)
     name_line = line_of("name") if declared else None
-    if problem := name_problem(name, name_rule):
+    if problem := name_problem(name, name_rule, text_rule):
         origin = "" if declared else " (from the folder or file name)"
         diagnostics.append(
             Diagnostic(path, name_line, f"{problem}{origin}; skill skipped", "error")
@@ -303,7 +306,9 @@ _LISTED = ("name", "description", "when_to_use")
 _LINE_BREAKS = str.maketrans("", "", "\n\t")
 
 
-def listed_texts(meta: Mapping[Any, Any], skill: Skill) -> dict[str, str]:
+def listed_texts(
+    meta: Mapping[Any, Any], skill: Skill, rule: TextRule = "printable"
+) -> dict[str, str]:
     """The text fields of ``meta`` as read, where they differ from ``skill``'s sanitised ones
     only by what folding a line removes (line breaks, edge and repeated spaces): nothing the
     sanitiser took out for safety (escapes, control characters) comes back."""
@@ -315,6 +320,6 @@ def listed_texts(meta: Mapping[Any, Any], skill: Skill) -> dict[str, str]:
         loaded = getattr(skill, attr)
         if value == loaded or not value.translate(_LINE_BREAKS).isprintable():
             continue
-        if clean_line(value).text == loaded:
+        if clean_line(value, rule).text == loaded:
             found[attr] = value
     return found

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from skillbench._errors import InputError
+from skillbench._io import UTF8_MARK_SKIPPED, split_lines
 from skillbench._io import read_text as read_input
-from skillbench._io import split_lines
 from skillbench._registry import Registry
 from skillbench._yaml import DuplicateKey, parse_yaml
 from skillbench.catalog._fields import first_paragraph, fold_key, read_fields
@@ -20,7 +20,7 @@ from skillbench.catalog._skill import (
     BodyFile,
     body_digest,
 )
-from skillbench.catalog._types import Diagnostic
+from skillbench.catalog._types import ByteOrderMark, Diagnostic
 
 _TOP_KEY = re.compile(r"""^(["']?)([^\s"'#:][^:]*?)\1\s*:(?:\s|$)""")
 _PLAIN_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\"'|>\[{&*!%@`#].*?)[ \t]*$")
@@ -43,12 +43,17 @@ def _quoted_values(source: str) -> str:
 
 
 def read_text(
-    path: Path, diagnostics: list[Diagnostic], *, limit: int = MAX_SKILL_BYTES
+    path: Path,
+    diagnostics: list[Diagnostic],
+    *,
+    limit: int = MAX_SKILL_BYTES,
+    mark: ByteOrderMark = "skipped",
 ) -> str | None:
     """Text of the skill file ``path``, or None with an error diagnostic saying why not.
 
     Reads through ``skillbench._io``: regular files only, at most ``limit`` bytes, UTF-8
-    (a byte-order mark or UTF-16 with one is decoded, with a warning).
+    (a byte-order mark or UTF-16 with one is decoded, with a warning). ``mark``: whether a
+    UTF-8 byte-order mark is left out or kept as the text's first character.
     """
     try:
         text, note = read_input(path, limit=limit, log_note=False)
@@ -56,6 +61,9 @@ def read_text(
         where = exc.location
         diagnostics.append(Diagnostic(where.file, where.line, f"{exc.reason}; skipped", "error"))
         return None
+    if note == UTF8_MARK_SKIPPED and mark == "kept":
+        text = "\ufeff" + text
+        note = "starts with a UTF-8 byte-order mark, read as text: no front matter opens line 1"
     if note:
         diagnostics.append(Diagnostic(str(path), None, note, "warning"))
     if not text.strip():

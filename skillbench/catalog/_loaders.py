@@ -85,7 +85,7 @@ def _markdown_skill(
     if folder_name is not None and os.path.lexists(json_path):
         declared = _json_fields(json_path, diagnostics)
         fields = declared[0] if declared else {}
-    text = read_text(path, diagnostics)
+    text = read_text(path, diagnostics, mark=rules.byte_order_mark)
     parsed = (
         None
         if text is None
@@ -105,6 +105,7 @@ def _markdown_skill(
         source=spec.kind,
         default_name=default,
         name_rule=rules.names if path.name == SKILL_MD else "identifier",
+        text_rule=rules.text,
         codex_limits=rules.codex_limits,
         body=doc.kept_body(str(path)),
         line_of=line_finder(doc.key_lines),
@@ -113,7 +114,7 @@ def _markdown_skill(
     diagnostics.extend(problems)
     if skill is None:
         return None
-    listed = listed_texts(doc.meta, skill) if doc.meta else {}
+    listed = listed_texts(doc.meta, skill, rules.text) if doc.meta else {}
     return Loaded(replace(skill, listed=listed) if listed else skill, os.path.realpath(path))
 
 

@@ -13,9 +13,9 @@ from typing import Literal
 
 from skillbench._plugins import instance_of
 from skillbench._registry import Registry
-from skillbench._sanitize import NameRule
+from skillbench._sanitize import NameRule, TextRule
 from skillbench.catalog._skill import SourceKind
-from skillbench.catalog._types import LinkPolicy, LoadRules
+from skillbench.catalog._types import ByteOrderMark, LinkPolicy, LoadRules
 from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
 Dedupe = Literal["name_and_path", "exact_name_and_path", "folder_and_path", "path"]
@@ -54,6 +54,9 @@ class Precedence:
         codex_limits: over-long names and descriptions and missing descriptions reject the
             skill instead of only warning.
         names: the rule a SKILL.md ``name`` must follow (see ``NameRule``).
+        text: which invisible characters names and descriptions keep (see ``TextRule``).
+        byte_order_mark: what a UTF-8 byte-order mark opening a skill file is (see
+            ``ByteOrderMark``).
         nested: a SKILL.md inside another skill's folder is a skill of its own (False: it is
             one of that skill's files, never listed).
         reads_disable: the agent honours ``disable-model-invocation`` (False: it lists such
@@ -81,6 +84,8 @@ class Precedence:
     links: LinkPolicy = "follow"
     codex_limits: bool = False
     names: NameRule = "agent-skills"
+    text: TextRule = "printable"
+    byte_order_mark: ByteOrderMark = "skipped"
     nested: bool = True
     reads_disable: bool = True
     depth: int | None = None
@@ -110,6 +115,8 @@ class Precedence:
             self.walk_dirs,
             self.front_matter,
             self.folders,
+            self.text,
+            self.byte_order_mark,
         )
 
     def rank(self, kind: SourceKind) -> int:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from skillbench._errors import SkillbenchError, suggest
-from skillbench._sanitize import NameRule, printable
+from skillbench._sanitize import NameRule, TextRule, printable
 from skillbench.catalog._skill import SOURCE_KINDS, Skill, SourceKind
 
 Severity = Literal["error", "warning"]
@@ -50,6 +50,12 @@ links only, a linked ``SKILL.md`` is skipped (Codex); ``none``: no links at all 
 system scope, written by Codex itself)."""
 
 
+ByteOrderMark = Literal["skipped", "kept"]
+"""``skipped``: a UTF-8 byte-order mark opening a skill file is not part of its text;
+``kept``: it is the text's first character (U+FEFF), so the file's first line is not the
+``---`` that opens front matter and the file has none."""
+
+
 @dataclass(frozen=True, slots=True)
 class LoadRules:
     """What one agent's loader accepts from one source.
@@ -66,7 +72,8 @@ class LoadRules:
         nested: a SKILL.md inside another skill's folder is a skill of its own; when False it
             is one of that skill's files and is not listed (Claude Code).
         agent: whose rules these are (named in diagnostics).
-        depth / walk_depth / walk_dirs / front_matter / folders: see ``Precedence``.
+        depth / walk_depth / walk_dirs / front_matter / folders / text / byte_order_mark:
+            see ``Precedence``.
     """
 
     flat_files: bool
@@ -80,6 +87,8 @@ class LoadRules:
     walk_dirs: int
     front_matter: str
     folders: str
+    text: TextRule = "printable"
+    byte_order_mark: ByteOrderMark = "skipped"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ from tests.authoring.conftest import write_skill
 # file (folder of tests/authoring/corpus/bad) → (rule, line), read off each file by hand.
 EXPECTED = {
     "unterminated": ("SB001", 1),  # '---' on line 1 never closed
-    "bad-yaml": ("SB001", 4),  # '[unclosed' runs into the closing fence on line 4
+    # '[unclosed' runs into the closing fence on line 4; Codex reads it again quoted.
+    "bad-yaml": ("SB002", 4),
     "unknown-key": ("SB002", 4),  # 'when-to-us:' is line 4
     "no-description": ("SB002", 1),  # no key to point at: the frontmatter's first line
     # Codex lists a SKILL.md whose name breaks the Agent Skills charset, and skips one past 64.
@@ -29,8 +30,7 @@ EXPECTED = {
     "wrong-type": ("SB002", 4),  # user-invocable: maybe
 }
 # Files a second rule fires on: Copilot CLI 1.0.102 does not load a description past 1,024;
-# Gemini CLI 0.61.0 and Qwen Code 0.24.4 list '[unclosed' as written, though YAML refuses it
-# (no line: the YAML never parsed).
+# agents that read '[unclosed' as text where YAML refuses it.
 ALSO = {"codex-too-long": ("SB802", 3), "bad-yaml": ("SB804", None)}
 
 
@@ -48,8 +48,8 @@ def test_bad_corpus_gets_one_finding_per_file_with_its_line(bad_corpus: Path) ->
     wanted = {folder: [expected] for folder, expected in EXPECTED.items()}
     for folder, extra in ALSO.items():
         wanted[folder].append(extra)
-    assert {k: sorted(v, key=str) for k, v in found.items()} == {
-        k: sorted(v, key=str) for k, v in wanted.items()
+    assert {k: sorted(v, key=repr) for k, v in found.items()} == {
+        k: sorted(v, key=repr) for k, v in wanted.items()
     }
     assert report.failed()
 
@@ -145,12 +145,13 @@ def test_paths_glob_matching_nothing(tmp_path: Path) -> None:
 
 
 def test_github_format_annotations(bad_corpus: Path) -> None:
-    report = lint_sources([str(bad_corpus / "bad-yaml")], profiles=("codex",))
+    report = lint_sources([str(bad_corpus / "unterminated")], profiles=("codex",))
     lines = format_report(report, "github").splitlines()
-    path = bad_corpus / "bad-yaml" / "SKILL.md"
-    error = f"::error file={path},line=4,title=SB001 unloadable::invalid YAML"
-    assert next(line for line in lines if line.startswith("::error")).startswith(error)
-    assert lines[-1].endswith("1 errors, 1 warnings, 0 notes")
+    path = bad_corpus / "unterminated" / "SKILL.md"
+    assert lines[0].startswith(
+        f"::error file={path},line=1,title=SB001 unloadable::frontmatter opened with '---'"
+    )
+    assert lines[-1].endswith("1 errors, 0 warnings, 0 notes")
 
 
 def test_github_format_escapes_properties() -> None:
