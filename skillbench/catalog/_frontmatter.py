@@ -338,3 +338,62 @@ def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
         )
         return None
     return doc
+
+
+_OPENING_BLOCK = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?")
+_FLAGS = ("disabled", "enabled")
+
+
+def _typed_fields(data: Any) -> tuple[dict[str, Any], str | None]:
+    """``name``, ``description`` and the disabled switch of a parsed block, or why the
+    file is not loaded (a field of the wrong type)."""
+    data = data if isinstance(data, dict) else {}
+    meta: dict[str, Any] = {}
+    for key in ("name", "description"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            return {}, f"front matter field '{key}' is not a string"
+        if value is not None:
+            meta[key] = value
+    switch = next((key for key in _FLAGS if data.get(key) is not None), None)
+    value = data.get(switch) if switch else None
+    if switch is not None and not isinstance(value, bool):
+        return {}, f"front matter field '{switch}' is not a boolean"
+    if value is (switch == "disabled"):
+        meta["disable-model-invocation"] = True
+    return meta, None
+
+
+@FRONT_MATTER_READERS.register("yaml-typed")
+def _yaml_typed(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """The block from a first line ``---`` to the next line starting ``---`` read as safe
+    YAML (a repeated key is an error); a file without the block is all body. Only
+    ``name``, ``description`` and ``disabled`` (else ``enabled: false``) are read, as
+    ``disable-model-invocation``. The file is not loaded when the YAML fails, a field has
+    the wrong type, or no body follows."""
+    shift = 1 if text.startswith("\ufeff") else 0
+    block = _OPENING_BLOCK.match(text, shift)
+    meta: dict[str, Any] | None = None
+    key_lines: dict[str, int] = {}
+    start = shift
+    if block is not None:
+        try:
+            data = parse_yaml(block.group(1), path, first_line=2, lines=True)
+        except InputError as exc:
+            reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
+            diagnostics.append(Diagnostic(path, exc.location.line, f"{reason}; skipped", "error"))
+            return None
+        meta, problem = _typed_fields(data)
+        if problem is not None:
+            diagnostics.append(Diagnostic(path, 2, f"{problem}; skipped", "error"))
+            return None
+        for number, line in enumerate(block.group(1).split("\n"), start=2):
+            if match := _TOP_KEY.match(line):
+                key_lines.setdefault(fold_key(match.group(2)), number)
+        start = block.end()
+    if not text[start:].strip():
+        diagnostics.append(
+            Diagnostic(path, None, "no instructions after the front matter; skipped", "error")
+        )
+        return None
+    return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)
