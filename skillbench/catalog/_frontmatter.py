@@ -341,6 +341,33 @@ def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
 
 
 _OPENING_BLOCK = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?")
+_SURROGATE_PAIR = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def _paired(source: str) -> str:
+    """``source`` with each ``\\uD83D\\uDE80`` escape pair (a character past U+FFFF
+    written as UTF-16, which YAML 1.2 parsers in JavaScript accept and PyYAML refuses)
+    written as one ``\\U0001F680`` escape."""
+
+    def one(match: re.Match[str]) -> str:
+        high, low = int(match[1], 16) - 0xD800, int(match[2], 16) - 0xDC00
+        return f"\\U{0x10000 + (high << 10) + low:08x}"
+
+    return _SURROGATE_PAIR.sub(one, source)
+
+
+def _parse_block(source: str, path: str) -> Any:
+    """The block as YAML (a repeated key is an error), read again with UTF-16 escape pairs
+    joined where they alone made it fail."""
+    try:
+        return parse_yaml(source, path, first_line=2, lines=True)
+    except InputError:
+        paired = _paired(source)
+        if paired == source:
+            raise
+        return parse_yaml(paired, path, first_line=2, lines=True)
+
+
 _FLAGS = ("disabled", "enabled")
 
 
@@ -378,7 +405,7 @@ def _yaml_typed(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown
     start = shift
     if block is not None:
         try:
-            data = parse_yaml(block.group(1), path, first_line=2, lines=True)
+            data = _parse_block(block.group(1), path)
         except InputError as exc:
             reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
             diagnostics.append(Diagnostic(path, exc.location.line, f"{reason}; skipped", "error"))
