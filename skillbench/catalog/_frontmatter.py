@@ -340,7 +340,21 @@ def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
     return doc
 
 
-_OPENING_BLOCK = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?")
+_OPENING = re.compile(r"---\r?\n")
+_AFTER_CLOSING = re.compile(r"\r?\n?")
+
+
+def _closing(text: str, start: int) -> tuple[int, int] | None:
+    """Where the first ``\\n---`` line at or after ``start`` begins (its ``\\r`` included)
+    and where the body after it starts; None without one."""
+    found = text.find("\n---", start)
+    if found < 0:
+        return None
+    begin = found - 1 if found > start and text[found - 1] == "\r" else found
+    after = _AFTER_CLOSING.match(text, found + 4)
+    return begin, after.end() if after else found + 4
+
+
 _SURROGATE_PAIR = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
 
 
@@ -399,13 +413,15 @@ def _yaml_typed(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown
     ``disable-model-invocation``. The file is not loaded when the YAML fails, a field has
     the wrong type, or no body follows."""
     shift = 1 if text.startswith("\ufeff") else 0
-    block = _OPENING_BLOCK.match(text, shift)
+    opening = _OPENING.match(text, shift)
+    closing = _closing(text, opening.end()) if opening else None
     meta: dict[str, Any] | None = None
     key_lines: dict[str, int] = {}
     start = shift
-    if block is not None:
+    if opening is not None and closing is not None:
+        source = text[opening.end() : closing[0]]
         try:
-            data = _parse_block(block.group(1), path)
+            data = _parse_block(source, path)
         except InputError as exc:
             reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
             diagnostics.append(Diagnostic(path, exc.location.line, f"{reason}; skipped", "error"))
@@ -414,10 +430,10 @@ def _yaml_typed(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown
         if problem is not None:
             diagnostics.append(Diagnostic(path, 2, f"{problem}; skipped", "error"))
             return None
-        for number, line in enumerate(block.group(1).split("\n"), start=2):
+        for number, line in enumerate(source.split("\n"), start=2):
             if match := _TOP_KEY.match(line):
                 key_lines.setdefault(fold_key(match.group(2)), number)
-        start = block.end()
+        start = closing[1]
     if not text[start:].strip():
         diagnostics.append(
             Diagnostic(path, None, "no instructions after the front matter; skipped", "error")
