@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any, Protocol
+
+import yaml
 
 from skillbench._errors import InputError
 from skillbench._io import read_text as read_input
@@ -385,10 +388,37 @@ def _parse_block(source: str, path: str) -> Any:
 _FLAGS = ("disabled", "enabled")
 
 
-def _typed_fields(data: Any) -> tuple[dict[str, Any], str | None]:
-    """``name``, ``description`` and the disabled switch of a parsed block, or why the
-    file is not loaded (a field of the wrong type)."""
-    data = data if isinstance(data, dict) else {}
+_CORE_SCHEMA = re.compile(
+    r"true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)"
+    r"|\.(?:nan|NaN|NAN)"
+)
+"""A plain scalar YAML 1.2's core schema reads as a boolean or a number."""
+
+
+def _as_core_schema(data: dict[Any, Any], source: str) -> dict[Any, Any]:
+    """``data`` with each field read here that PyYAML (YAML 1.1) typed from a plain scalar
+    YAML 1.2 reads as a string (``yes``, ``2024-01-01``, ``1_000``) given back as written."""
+    typed = {k for k in ("name", "description", *_FLAGS) if _typed(data.get(k))}
+    if not typed:
+        return data
+    root = yaml.compose(source, Loader=yaml.SafeLoader)
+    fixed = dict(data)
+    for key, value in root.value if isinstance(root, yaml.MappingNode) else ():
+        plain = isinstance(value, yaml.ScalarNode) and value.style is None
+        if key.value in typed and plain and not _CORE_SCHEMA.fullmatch(value.value):
+            fixed[key.value] = value.value
+    return fixed
+
+
+def _typed(value: Any) -> bool:
+    return isinstance(value, bool | int | float | date)
+
+
+def _typed_fields(data: Any, source: str) -> tuple[dict[str, Any], str | None]:
+    """``name``, ``description`` and the disabled switch of a parsed block (scalars typed as
+    YAML 1.2 types them), or why the file is not loaded (a field of the wrong type)."""
+    data = _as_core_schema(data, source) if isinstance(data, dict) else {}
     meta: dict[str, Any] = {}
     for key in ("name", "description"):
         value = data.get(key)
@@ -426,7 +456,7 @@ def _yaml_typed(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown
             reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
             diagnostics.append(Diagnostic(path, exc.location.line, f"{reason}; skipped", "error"))
             return None
-        meta, problem = _typed_fields(data)
+        meta, problem = _typed_fields(data, source)
         if problem is not None:
             diagnostics.append(Diagnostic(path, 2, f"{problem}; skipped", "error"))
             return None

@@ -64,6 +64,23 @@ def test_what_cline_keeps_out_and_how_it_names(tmp_path: Path) -> None:
 
 
 @needs_agent("cline")
+def test_scalars_typed_as_yaml_1_2_types_them(tmp_path: Path) -> None:
+    """``yes``, a date and ``1_000`` are strings to Cline (YAML 1.2), ``012``, ``0x1F`` and
+    ``12.5`` numbers, ``yes`` no boolean: only the first three skills are listed."""
+    root = tmp_path / "p"
+    _write(root, "s1", "---\nname: yes\n---\nBody.\n")
+    _write(root, "s2", "---\nname: d2\ndescription: 2024-01-01\n---\nBody.\n")
+    _write(root, "s3", "---\nname: d3\ndescription: 1_000\n---\nBody.\n")
+    _write(root, "s4", "---\nname: 012\n---\nBody.\n")
+    _write(root, "s5", "---\nname: 0x1F\n---\nBody.\n")
+    _write(root, "s6", "---\nname: d6\ndescription: 12.5\n---\nBody.\n")
+    _write(root, "s7", "---\nname: d7\ndisabled: yes\n---\nBody.\n")
+    listing = _identical([SourceSpec(str(root), "project")])
+    names = listing.removeprefix("Available skills: ").removesuffix(".").split(", ")
+    assert sorted(names) == ["d2", "d3", "yes"]
+
+
+@needs_agent("cline")
 @pytest.mark.parametrize("name", CATALOGS)
 def test_shared_catalog(shared_data: Path, name: str) -> None:
     _identical([SourceSpec(str(shared_data / "catalogs" / name), "project")])

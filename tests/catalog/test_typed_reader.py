@@ -48,6 +48,12 @@ def _read(text: str) -> tuple[dict[str, object] | None, str, list[Diagnostic]]:
         ("---\nname: a\ndisabled: false\nenabled: 3\n---\nB", {"name": "a"}, "B"),
         ("---\nname: a\ndisable-model-invocation: true\n---\nB", {"name": "a"}, "B"),
         ('---\nname: "r\\uD83D\\uDE80"\n---\nB', {"name": "r\U0001f680"}, "B"),
+        (
+            "---\nname: yes\ndescription: 2024-01-01\n---\nB",
+            {"name": "yes", "description": "2024-01-01"},
+            "B",
+        ),
+        ("---\nname: a\ndescription: 1_000\n---\nB", {"name": "a", "description": "1_000"}, "B"),
     ],
 )
 def test_what_the_reader_keeps(text: str, meta: dict[str, object] | None, body: str) -> None:
@@ -61,6 +67,8 @@ def test_what_the_reader_keeps(text: str, meta: dict[str, object] | None, body: 
         ("---\nname: a\n---\n  \n", "no instructions"),
         ("---\nname: a\ndescription: 12.5\n---\nB", "'description' is not a string"),
         ("---\nname: 7\n---\nB", "'name' is not a string"),
+        ("---\nname: 0x1F\n---\nB", "'name' is not a string"),
+        ("---\nname: a\ndisabled: yes\n---\nB", "'disabled' is not a boolean"),
         ("---\nname: a\ndisabled: yes please\n---\nB", "'disabled' is not a boolean"),
         ("---\nname: [a\n---\nB", "invalid YAML frontmatter"),
         ("---\nname: a\nname: b\n---\nB", "duplicate key"),
