@@ -132,8 +132,10 @@ class AgentDriver:
 
     def texts(self, body: JsonObject) -> list[RequestText]:
         """The texts of a request the listing may be in (the record's region)."""
-        found = self.wire.texts(body)
         locator = self.spec.wire.listing
+        if locator is not None and locator.region == "tools":
+            return [RequestText("tool", d) for d in map(_description, self.tools(body)) if d]
+        found = self.wire.texts(body)
         roles = _ROLES.get(locator.region) if locator is not None else None
         return [t for t in found if roles is None or t.role in roles]
 
@@ -207,7 +209,7 @@ def find_block(texts: Any, locator: Locator) -> str | None:
     for text in texts:
         start = text.find(locator.open)
         while start >= 0:
-            end = text.find(locator.close, start)
+            end = text.find(locator.close, start) if locator.close else len(text)
             if end < 0:
                 break
             block = text[start : end + len(locator.close)]
@@ -215,6 +217,15 @@ def find_block(texts: Any, locator: Locator) -> str | None:
                 return block
             start = text.find(locator.open, end)
     return None
+
+
+def _description(tool: JsonObject) -> str:
+    """A tool definition's description: at its top (Anthropic, Responses) or in its
+    ``function`` (chat completions)."""
+    function = tool.get("function")
+    found = function.get("description") if isinstance(function, dict) else None
+    found = found if found is not None else tool.get("description")
+    return found if isinstance(found, str) else ""
 
 
 def _merge(base: JsonObject, extra: Mapping[str, JsonValue]) -> JsonObject:

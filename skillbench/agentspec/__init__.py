@@ -1,7 +1,7 @@
 """The shipped agents as records: one ``AgentSpec`` per agent, registered by name.
 
 Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code,
-opencode, Kilo Code CLI and Pi in ``AGENT_SPECS``; a plugin registers another with
+opencode, Kilo Code CLI, Pi and Cline CLI in ``AGENT_SPECS``; a plugin registers another with
 ``register_agent``. Every other view of an agent (its profile and releases, loading rules,
 capture driver, the live selector's tables, the folders portability checks) is derived from
 its record.
@@ -9,6 +9,7 @@ its record.
 
 from skillbench.agentspec import (  # noqa: F401  (register)
     _claude_code,
+    _cline,
     _codex,
     _copilot_cli,
     _gemini_cli,
@@ -18,6 +19,7 @@ from skillbench.agentspec import (  # noqa: F401  (register)
     _qwen_code,
 )
 from skillbench.agentspec._claude_code import CLAUDE_CODE
+from skillbench.agentspec._cline import CLINE
 from skillbench.agentspec._codex import CODEX, CodexRules, ModelWindow
 from skillbench.agentspec._copilot_cli import COPILOT_CLI
 from skillbench.agentspec._gemini_cli import GEMINI_CLI
@@ -54,6 +56,7 @@ from skillbench.agentspec._types import (
 __all__ = [
     "AGENT_SPECS",
     "CLAUDE_CODE",
+    "CLINE",
     "CODEX",
     "COPILOT_CLI",
     "GEMINI_CLI",

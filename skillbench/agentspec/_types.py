@@ -84,9 +84,10 @@ Placement = Literal["reminder", "system", "system_message"]
 the user's message (the system prompt stays cache-stable); ``system``, in the system
 (developer) instructions; ``system_message``, a system-role message after the user's turn."""
 
-Region = Literal["system", "user", "any"]
+Region = Literal["system", "user", "any", "tools"]
 """Which texts of a request may hold the listing: system and developer instructions, the
-user's messages, or any."""
+user's messages, any message, or the descriptions of the tools the request declares (an
+agent that names its skills in its skill tool's description)."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,9 @@ class Locator:
 
     Attributes:
         region: which texts are searched, in request order.
-        open / close: the block runs from ``open`` through ``close`` (both kept).
+        open / close: the block runs from ``open`` through ``close`` (both kept); an empty
+            ``close``: through the end of the text (a listing that ends its text, whose
+            last character may also occur inside a skill's name).
         contains: the block must hold one of these (empty: any block between the tags).
     """
 
@@ -220,7 +223,9 @@ class ListingFormat:
     Attributes:
         element: the element's text with ``{name}``, ``{text}`` and ``{location}`` holes
             (the location may occur twice).
-        wrapper: the whole listing with ``{elements}`` (joined by newlines).
+        wrapper: the whole listing with ``{elements}`` (joined by ``separator``).
+        separator: what stands between two elements (a newline, or ``, `` for a listing
+            of names on one line).
         escape: how name and text are escaped; ``location_escape`` the location's.
         text_from: the description as the front matter holds it (``raw``: line breaks and
             edge spaces kept) or ``stripped`` of edge whitespace.
@@ -237,6 +242,7 @@ class ListingFormat:
 
     element: str
     wrapper: str
+    separator: str = "\n"
     escape: Escape = "none"
     location_escape: Escape = "none"
     text_from: Literal["raw", "stripped"] = "raw"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -93,6 +93,8 @@ def _identity(skill: Skill, rule: Precedence) -> str:
     that names skills by their folder the folder (``plugin:folder`` for a plugin skill)."""
     if rule.dedupe == "exact_name_and_path":
         return skill.name
+    if rule.dedupe == "lowercase_name_and_path":
+        return skill.name.strip().lower()
     if rule.dedupe != "folder_and_path" or skill.path is None:
         return skill.key
     path = Path(skill.path)
@@ -194,6 +196,8 @@ def load_catalog(
         found = _located(load_source(spec, diagnostics, profile=rule), spec, rule, diagnostics)
         if rule.walk == "descending":
             found.sort(key=lambda item: (item.skill.rel_path or "").split("/"), reverse=True)
+        elif rule.walk == "directory":
+            found.sort(key=_listed_position(spec.path))
         loaded.extend(found)
     skills, overrides = _dedupe(loaded, rule)
     return Catalog(
@@ -204,6 +208,16 @@ def load_catalog(
         cwd_text,
         _inactive(skills, rule, cwd_text),
     )
+
+
+def _listed_position(source: str) -> Callable[[Loaded], int]:
+    """Where a skill's top folder (or file) comes as the file system lists ``source``."""
+    try:
+        names = os.listdir(os.path.expanduser(source))
+    except OSError:
+        names = []
+    position = {name: index for index, name in enumerate(names)}
+    return lambda item: position.get((item.skill.rel_path or "").split("/")[0], len(names))
 
 
 def _inactive(skills: Sequence[Skill], rule: Precedence, cwd: str | None) -> frozenset[str]:

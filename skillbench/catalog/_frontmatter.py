@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any, Protocol
+
+import yaml
 
 from skillbench._errors import InputError
 from skillbench._io import UTF8_MARK_SKIPPED, split_lines
@@ -346,3 +349,132 @@ def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
         )
         return None
     return doc
+
+
+_OPENING = re.compile(r"---\r?\n")
+_AFTER_CLOSING = re.compile(r"\r?\n?")
+
+
+def _closing(text: str, start: int) -> tuple[int, int] | None:
+    """Where the first ``\\n---`` line at or after ``start`` begins (its ``\\r`` included)
+    and where the body after it starts; None without one."""
+    found = text.find("\n---", start)
+    if found < 0:
+        return None
+    begin = found - 1 if found > start and text[found - 1] == "\r" else found
+    after = _AFTER_CLOSING.match(text, found + 4)
+    return begin, after.end() if after else found + 4
+
+
+_SURROGATE_PAIR = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def _paired(source: str) -> str:
+    """``source`` with each ``\\uD83D\\uDE80`` escape pair (a character past U+FFFF
+    written as UTF-16, which YAML 1.2 parsers in JavaScript accept and PyYAML refuses)
+    written as one ``\\U0001F680`` escape."""
+
+    def one(match: re.Match[str]) -> str:
+        high, low = int(match[1], 16) - 0xD800, int(match[2], 16) - 0xDC00
+        return f"\\U{0x10000 + (high << 10) + low:08x}"
+
+    return _SURROGATE_PAIR.sub(one, source)
+
+
+def _parse_block(source: str, path: str) -> Any:
+    """The block as YAML (a repeated key is an error), read again with UTF-16 escape pairs
+    joined where they alone made it fail."""
+    try:
+        return parse_yaml(source, path, first_line=2, lines=True)
+    except InputError:
+        paired = _paired(source)
+        if paired == source:
+            raise
+        return parse_yaml(paired, path, first_line=2, lines=True)
+
+
+_FLAGS = ("disabled", "enabled")
+
+
+_CORE_SCHEMA = re.compile(
+    r"true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)"
+    r"|\.(?:nan|NaN|NAN)"
+)
+"""A plain scalar YAML 1.2's core schema reads as a boolean or a number."""
+
+
+def _as_core_schema(data: dict[Any, Any], source: str) -> dict[Any, Any]:
+    """``data`` with each field read here that PyYAML (YAML 1.1) typed from a plain scalar
+    YAML 1.2 reads as a string (``yes``, ``2024-01-01``, ``1_000``) given back as written."""
+    typed = {k for k in ("name", "description", *_FLAGS) if _typed(data.get(k))}
+    if not typed:
+        return data
+    root = yaml.compose(source, Loader=yaml.SafeLoader)
+    fixed = dict(data)
+    for key, value in root.value if isinstance(root, yaml.MappingNode) else ():
+        plain = isinstance(value, yaml.ScalarNode) and value.style is None
+        if key.value in typed and plain and not _CORE_SCHEMA.fullmatch(value.value):
+            fixed[key.value] = value.value
+    return fixed
+
+
+def _typed(value: Any) -> bool:
+    return isinstance(value, bool | int | float | date)
+
+
+def _typed_fields(data: Any, source: str) -> tuple[dict[str, Any], str | None]:
+    """``name``, ``description`` and the disabled switch of a parsed block (scalars typed as
+    YAML 1.2 types them), or why the file is not loaded (a field of the wrong type)."""
+    data = _as_core_schema(data, source) if isinstance(data, dict) else {}
+    meta: dict[str, Any] = {}
+    for key in ("name", "description"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            return {}, f"front matter field '{key}' is not a string"
+        if value is not None:
+            meta[key] = value
+    switch = next((key for key in _FLAGS if data.get(key) is not None), None)
+    value = data.get(switch) if switch else None
+    if switch is not None and not isinstance(value, bool):
+        return {}, f"front matter field '{switch}' is not a boolean"
+    if value is (switch == "disabled"):
+        meta["disable-model-invocation"] = True
+    return meta, None
+
+
+@FRONT_MATTER_READERS.register("yaml-typed")
+def _yaml_typed(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """The block from a first line ``---`` to the next line starting ``---`` read as safe
+    YAML (a repeated key is an error); a file without the block is all body. Only
+    ``name``, ``description`` and ``disabled`` (else ``enabled: false``) are read, as
+    ``disable-model-invocation``. The file is not loaded when the YAML fails, a field has
+    the wrong type, or no body follows."""
+    shift = 1 if text.startswith("\ufeff") else 0
+    opening = _OPENING.match(text, shift)
+    closing = _closing(text, opening.end()) if opening else None
+    meta: dict[str, Any] | None = None
+    key_lines: dict[str, int] = {}
+    start = shift
+    if opening is not None and closing is not None:
+        source = text[opening.end() : closing[0]]
+        try:
+            data = _parse_block(source, path)
+        except InputError as exc:
+            reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
+            diagnostics.append(Diagnostic(path, exc.location.line, f"{reason}; skipped", "error"))
+            return None
+        meta, problem = _typed_fields(data, source)
+        if problem is not None:
+            diagnostics.append(Diagnostic(path, 2, f"{problem}; skipped", "error"))
+            return None
+        for number, line in enumerate(source.split("\n"), start=2):
+            if match := _TOP_KEY.match(line):
+                key_lines.setdefault(fold_key(match.group(2)), number)
+        start = closing[1]
+    if not text[start:].strip():
+        diagnostics.append(
+            Diagnostic(path, None, "no instructions after the front matter; skipped", "error")
+        )
+        return None
+    return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)

@@ -18,9 +18,13 @@ from skillbench.catalog._skill import SourceKind
 from skillbench.catalog._types import ByteOrderMark, LinkPolicy, LoadRules
 from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
-Dedupe = Literal["name_and_path", "exact_name_and_path", "folder_and_path", "path"]
+Dedupe = Literal[
+    "name_and_path", "exact_name_and_path", "lowercase_name_and_path", "folder_and_path", "path"
+]
 """``name_and_path``: one skill per normalised name and per real file; ``exact_name_and_path``:
 one per name as written (``a_b``, ``a-b`` and ``A-b`` are three) and per real file;
+``lowercase_name_and_path``: one per lower-cased name (``A-b`` and ``a-b`` are one, ``a_b``
+another) and per real file;
 ``folder_and_path``:
 one skill per folder name (``plugin:folder`` for a plugin) and per real file, as an agent that
 names a skill by its folder (Claude Code) keeps two folders declaring the same ``name``;
@@ -68,8 +72,11 @@ class Precedence:
             bounds.
         front_matter: how the agent reads a skill file (``FRONT_MATTER_READERS``).
         folders: which directories its walk enters (``FOLDER_RULES``).
-        walk: the order the agent loads one folder's skills in, by path below the folder;
-            with ``later_wins`` the later of two same-named skills in a folder wins.
+        walk: the order the agent loads one folder's skills in, by path below the folder
+            (``ascending``, ``descending``) or as the file system lists the folder's entries
+            (``directory``: an agent that reads a directory unsorted; the order of the
+            folder as installed, so only a render of that folder has it); with
+            ``later_wins`` the later of two same-named skills in a folder wins.
     """
 
     name: str
@@ -93,7 +100,7 @@ class Precedence:
     walk_dirs: int = MAX_DIRS
     front_matter: str = "yaml"
     folders: str = "visible"
-    walk: Literal["ascending", "descending"] = "ascending"
+    walk: Literal["ascending", "descending", "directory"] = "ascending"
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.

@@ -57,8 +57,12 @@ class _Release:
     def __init__(self, installed: Installed, timeout: float) -> None:
         self.installed = installed
         self.timeout = timeout
-        bare = capture_agent(installed.agent, [], executable=installed.executable, timeout=timeout)
-        self.snapshot: AgentSnapshot | None = bare.snapshot
+        self.snapshot: AgentSnapshot | None = None
+        if AGENT_SPECS.get(installed.agent).wire.lists_none:
+            bare = capture_agent(
+                installed.agent, [], executable=installed.executable, timeout=timeout
+            )
+            self.snapshot = bare.snapshot
 
     def compare(self, catalog: FuzzCatalog) -> AgentFidelity:
         with tempfile.TemporaryDirectory(prefix="skillbench-fuzz-") as name:

@@ -56,11 +56,21 @@ def element_pattern(fmt: ListingFormat) -> re.Pattern[str]:
 
 
 def parse_elements(fmt: ListingFormat, listing: str) -> list[Element]:
-    """The elements of a listing written in ``fmt``, in order, as written (escaped)."""
-    return [
-        Element(m["name"], m["text"], m["location"] if "location" in m.groupdict() else "")
-        for m in element_pattern(fmt).finditer(listing)
-    ]
+    """The elements of a listing written in ``fmt``, in order, as written (escaped).
+
+    Elements joined by newlines are found where their pattern matches; a one-line
+    separator (``, ``) splits the wrapper's elements, each element the whole of its part.
+    """
+    pattern = element_pattern(fmt)
+    if fmt.separator == "\n":
+        found = list(pattern.finditer(listing))
+    else:
+        head, _, tail = fmt.wrapper.partition("{elements}")
+        body = listing.removeprefix(head).removesuffix(tail) if listing else ""
+        parts = body.split(fmt.separator) if body else []
+        found = [m for m in map(pattern.fullmatch, parts) if m is not None]
+    holes = [m.groupdict() for m in found]
+    return [Element(h["name"], h.get("text") or "", h.get("location") or "") for h in holes]
 
 
 def parse_builtins(spec: AgentSpec, listing: str) -> list[BuiltinSkill]:
@@ -225,7 +235,7 @@ class TemplateRenderer:
         trim = cut is not None and utf16_len("\n".join(i.full for i in items)) > cut.threshold
         shown = [it.cut if trim and it.entry is not None else it.full for it in items]
         if fmt.overflow is None:
-            body = "\n".join(shown)
+            body = fmt.separator.join(shown)
             placed = [_place(it, s) for it, s in zip(items, shown, strict=True) if it.entry]
             return Layout(fmt.wrapper.replace("{elements}", body), None, placed)
         limit = fmt.overflow.budget if budget is None else budget
@@ -246,7 +256,7 @@ class TemplateRenderer:
             for it in rest[: named.names]
             if it.entry
         ]
-        return Layout(fmt.wrapper.replace("{elements}", "\n".join(lines)), used, placed)
+        return Layout(fmt.wrapper.replace("{elements}", fmt.separator.join(lines)), used, placed)
 
 
 class _NamesLine(NamedTuple):

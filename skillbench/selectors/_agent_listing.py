@@ -47,8 +47,10 @@ class ListingCheck:
     def builtin_names(self) -> frozenset[str]:
         """The names the agent lists with no skill installed, asked once: its own skills
         (and any it finds outside the workspace, such as system-wide ones, which the check
-        therefore cannot see)."""
+        therefore cannot see). An agent that sends no listing without skills has none."""
         with self._lock:
+            if self._builtins is None and not self.driver.spec.wire.lists_none:
+                self._builtins = frozenset()
             if self._builtins is None:
                 agent = self.driver.name
                 bare = capture_agent(
