@@ -69,7 +69,7 @@ CLAUDE_CODE = register_agent(
             keeps_usage=True,
         ),
         listing=None,
-        live=Live("Skill", "skill", warm=True),
+        live=Live("Skill", "skill", warm=True, rereads_usage=True),
         summary="1% of the context window; every name stays, least-used descriptions dropped",
         ordering="claude-code",
         own_rules=True,

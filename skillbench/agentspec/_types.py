@@ -269,6 +269,9 @@ class Live:
         warm: the agent can answer request after request in one process.
         mention_injects: a ``$name`` in the request makes the agent add that skill's file
             to the conversation itself (Codex).
+        rereads_usage: a warm process reads its usage history again for each request, so
+            requests of different usage (and the counts a skill call adds) can share one
+            process once the history is written before each request (verified by capture).
     """
 
     skill_tool: str | None
@@ -276,6 +279,7 @@ class Live:
     explicit: ExplicitForm = "words"
     warm: bool = False
     mention_injects: bool = False
+    rereads_usage: bool = False
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,8 @@ class AgentSelector:
         settings = [self._setting(query) for query in queries]
         listings = [query.listing for query in queries]
         counts_uses = self.spec.launch.keeps_usage
-        parts = runs(settings, listings, self.workers, warm, counts_uses)
+        rereads = counts_uses and self.spec.live.rereads_usage
+        parts = runs(settings, listings, self.workers, warm, counts_uses, rereads)
 
         def decide(run: WarmRun) -> list[Decision]:
             chosen = [queries[p] for p in run.positions]

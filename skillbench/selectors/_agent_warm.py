@@ -10,8 +10,10 @@ A warm process that fails (times out, exits) makes that request an ``error`` dec
 rest of its run goes cold, one process per decision.
 
 An agent that keeps its own usage history (Claude Code) counts each skill the model calls;
-where the budget cuts the listing, that count would change the next request's listing, so
-such listings stay cold.
+where the budget cuts the listing, that count would change the next request's listing. An
+agent whose warm process reads its history again per request (``Live.rereads_usage``) gets
+each request's seeded usage written just before it, so requests of any usage share one
+process; for any other such agent, cut listings stay cold.
 """
 
 from __future__ import annotations
@@ -67,18 +69,23 @@ def runs(
     workers: int,
     warm: bool,
     counts_uses: bool,
+    rereads_usage: bool = False,
 ) -> list[WarmRun]:
-    """The batch cut into runs of one setting, each split in up to ``workers`` parts of
-    consecutive queries; a part of one query is cold, and so is every part unless ``warm``
-    (and, for an agent that ``counts_uses``, every listing of the run shows each
-    description in full)."""
+    """The batch cut into runs of one setting (its usage aside when the agent
+    ``rereads_usage``), each split in up to ``workers`` parts of consecutive queries; a part
+    of one query is cold, and so is every part unless ``warm`` (and, for an agent that
+    ``counts_uses`` and does not reread it, every listing of the run shows each description
+    in full)."""
     cut: list[WarmRun] = []
     start = 0
-    for setting, group in groupby(settings):
+    shared = (lambda s: s._replace(usage=())) if rereads_usage else (lambda s: s)
+    for setting, group in groupby(settings, key=shared):
         size = len(list(group))
         positions = range(start, start + size)
         start += size
-        stable = warm and not (counts_uses and any(_cut(listings[p]) for p in positions))
+        stable = warm and (
+            rereads_usage or not (counts_uses and any(_cut(listings[p]) for p in positions))
+        )
         parts = min(workers, size) if stable else size
         for k in range(parts):
             part = tuple(positions[k * size // parts : (k + 1) * size // parts])
@@ -105,6 +112,7 @@ def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query])
     """The decisions of ``queries`` (one run), through one warm process while it lasts."""
     setting = run.setting
     driver = selector.driver
+    rereads = driver.spec.live.rereads_usage and driver.spec.launch.keeps_usage
     decisions: list[Decision] = []
     with tempfile.TemporaryDirectory(prefix="skillbench-agent-") as tmp:
         root = Path(tmp).resolve()
@@ -130,6 +138,8 @@ def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query])
             ):
                 for query in queries:
                     selector._check_cap()
+                    if rereads:
+                        driver.write_usage(workspace, dict(selector._setting(query).usage))
                     bridge = switch.bridge = selector._bridge(root, query.repeat)
                     requests = process.ask(query.request.text)
                     decisions.append(selector._read(query, bridge, requests, setting, notes))
