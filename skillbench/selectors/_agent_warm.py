@@ -19,7 +19,9 @@ process; for any other such agent, cut listings stay cold.
 from __future__ import annotations
 
 import tempfile
+import threading
 from collections.abc import Sequence
+from contextlib import ExitStack
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -73,7 +75,8 @@ def runs(
 ) -> list[WarmRun]:
     """The batch cut into runs of one setting (its usage aside when the agent
     ``rereads_usage``), each split in up to ``workers`` parts of consecutive queries; a part
-    of one query is cold, and so is every part unless ``warm`` (and, for an agent that
+    of one query is cold (unless the agent rereads usage: its cells send one request at a
+    time to a pooled process), and so is every part unless ``warm`` (and, for an agent that
     ``counts_uses`` and does not reread it, every listing of the run shows each description
     in full)."""
     cut: list[WarmRun] = []
@@ -89,7 +92,7 @@ def runs(
         parts = min(workers, size) if stable else size
         for k in range(parts):
             part = tuple(positions[k * size // parts : (k + 1) * size // parts])
-            cut.append(WarmRun(part, setting, stable and len(part) > 1))
+            cut.append(WarmRun(part, setting, stable and (len(part) > 1 or rereads_usage)))
     return cut
 
 
@@ -108,41 +111,103 @@ class _Switch:
         return self.bridge(recorded)
 
 
-def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query]) -> list[Decision]:
-    """The decisions of ``queries`` (one run), through one warm process while it lasts."""
-    setting = run.setting
-    driver = selector.driver
-    rereads = driver.spec.live.rereads_usage and driver.spec.launch.keeps_usage
-    decisions: list[Decision] = []
-    with tempfile.TemporaryDirectory(prefix="skillbench-agent-") as tmp:
-        root = Path(tmp).resolve()
-        workspace = Workspace(root / "home", root / "project")
-        for path in workspace:
-            path.mkdir()
-        switch = _Switch()
+class _Slot:
+    """A warm process with its workspace, loopback endpoint and install notes, kept
+    between batches for the next run of its setting."""
+
+    def __init__(self, selector: AgentSelector, setting: Setting) -> None:
+        driver = selector.driver
+        self._stack = ExitStack()
         try:
+            tmp = self._stack.enter_context(tempfile.TemporaryDirectory(prefix="skillbench-agent-"))
+            self.root = Path(tmp).resolve()
+            self.workspace = Workspace(self.root / "home", self.root / "project")
+            for path in self.workspace:
+                path.mkdir()
             with install_notes() as notes:
-                args = driver.lay_out(setting.sources, workspace)
-            driver.configure(workspace, {}, dict(setting.usage))
-            with (
-                Recorder(switch) as recorder,
+                args = driver.lay_out(setting.sources, self.workspace)
+            self.notes = list(notes)
+            driver.configure(self.workspace, {}, dict(setting.usage))
+            self.switch = _Switch()
+            recorder = self._stack.enter_context(Recorder(self.switch))
+            self.process = self._stack.enter_context(
                 warm_agent(
                     driver.name,
                     selector.executable,
-                    workspace,
+                    self.workspace,
                     recorder,
                     selector.params.timeout,
                     dict(setting.env),
                     args,
-                ) as process,
-            ):
-                for query in queries:
-                    selector._check_cap()
-                    if rereads:
-                        driver.write_usage(workspace, dict(selector._setting(query).usage))
-                    bridge = switch.bridge = selector._bridge(root, query.repeat)
-                    requests = process.ask(query.request.text)
-                    decisions.append(selector._read(query, bridge, requests, setting, notes))
-        except (SkillbenchError, OSError) as exc:
-            decisions.append(selector._failed(f"warm process: {exc}"))
+                )
+            )
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+class WarmPool:
+    """Idle warm processes by setting, at most ``limit`` of them (the oldest ends first): a
+    process outlives its batch, so a cell whose every request waits for the decision before
+    it (a listing that follows usage) still asks them all of one process."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self._idle: list[tuple[Setting, _Slot]] = []
+        self._lock = threading.Lock()
+
+    def take(self, setting: Setting) -> _Slot | None:
+        with self._lock:
+            for k, (held, slot) in enumerate(self._idle):
+                if held == setting:
+                    del self._idle[k]
+                    return slot
+        return None
+
+    def give(self, setting: Setting, slot: _Slot) -> None:
+        with self._lock:
+            self._idle.append((setting, slot))
+            ended = self._idle[: -self.limit]
+            del self._idle[: -self.limit]
+        for _, old in ended:
+            old.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for _, slot in idle:
+            slot.close()
+
+
+def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query]) -> list[Decision]:
+    """The decisions of ``queries`` (one run), through one warm process while it lasts (an
+    idle one of the run's setting, else a new one), given back to the pool after."""
+    setting = run.setting
+    driver = selector.driver
+    rereads = driver.spec.live.rereads_usage and driver.spec.launch.keeps_usage
+    decisions: list[Decision] = []
+    slot = selector.pool.take(setting)
+    try:
+        if slot is None:
+            slot = _Slot(selector, setting)
+        for query in queries:
+            selector._check_cap()
+            if rereads:
+                driver.write_usage(slot.workspace, dict(selector._setting(query).usage))
+            bridge = slot.switch.bridge = selector._bridge(slot.root, query.repeat)
+            requests = slot.process.ask(query.request.text)
+            decisions.append(selector._read(query, bridge, requests, setting, slot.notes))
+    except (SkillbenchError, OSError) as exc:
+        decisions.append(selector._failed(f"warm process: {exc}"))
+        if slot is not None:
+            slot.close()
+        slot = None
+    finally:
+        if slot is not None and len(decisions) < len(queries):
+            slot.close()
+        elif slot is not None:
+            selector.pool.give(setting, slot)
     return decisions + [selector._decide(query) for query in queries[len(decisions) :]]
