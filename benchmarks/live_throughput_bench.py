@@ -14,6 +14,13 @@ Per installed agent (Claude Code and Codex by default):
 - ``live, warm``: the ``agent`` selector with ``warm: auto`` (its queries share one listing,
   so each worker answers its share in one warm process) at 1 and 2 workers; the ``live``
   lines above run it with ``warm: off``.
+- ``warm cell vs its floor``: side by side, ``--runs`` times, the warm cell at 1 worker and
+  its floor, a bare warm process of the same CLI with the same skills whose loopback answers
+  each conversation's first request with the same scripted reply (no bridge, no litellm, no
+  check): decisions per minute of each and the cell's share of the floor (goal: 90%);
+- ``default cell``: a usage-ordered Claude Code cell whose budget cuts a description, one
+  request at a time as ``run`` sends them (each listing follows the decisions before), cold
+  and warm, and the warm/cold ratio (goal: 2x).
 
 Figures depend on the machine and its load: they are printed, not recorded anywhere.
 
@@ -23,6 +30,8 @@ Figures depend on the machine and its load: they are printed, not recorded anywh
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
@@ -36,18 +45,23 @@ sys.path.insert(0, str(REPO))
 
 from skillbench.agents import (  # noqa: E402
     AGENTS,
+    Recorded,
     Recorder,
+    Reply,
     Turn,
     Workspace,
     agent_available,
+    agent_version,
     find_executable,
     run_turn,
     warm_agent,
 )
+from skillbench.agents._wire import DONE  # noqa: E402
 from skillbench.catalog import SourceSpec, load_catalog  # noqa: E402
 from skillbench.dataset import LabelledRequest  # noqa: E402
 from skillbench.listing import render_listing  # noqa: E402
 from skillbench.selectors import SELECTORS, Query, SelectorEnv  # noqa: E402
+from skillbench.types import LISTING_MISMATCH  # noqa: E402
 from tests.agents.test_live_selector import SKILLS, script  # noqa: E402
 from tests.support.fake_openai import FakeOpenAI  # noqa: E402
 
@@ -138,6 +152,127 @@ def warm_rate(agent: str, skills: Path, n: int) -> float:
         return time.perf_counter() - start
 
 
+class ScriptedFloor:
+    """A loopback responder answering each conversation's first listing-carrying request
+    as the scripted model would (``script`` on the request's user texts and tool names),
+    later ones ``DONE``: the agent's own pace on the same decisions, with no bridge."""
+
+    def __init__(self, agent: str) -> None:
+        self.driver = AGENTS.get(agent)
+        self.answered = False
+
+    def __call__(self, recorded: Recorded) -> Reply:
+        body, wire = recorded.body, self.driver.wire
+        if self.answered or self.driver.block(body) is None:
+            return Reply(text=DONE)
+        self.answered = True
+        users = [t.text for t in wire.texts(body) if t.role == "user"]
+        tools = _leaves(wire.tools(body))
+        chat = {
+            "messages": [{"role": "user", "content": u} for u in users],
+            "tools": [{"function": {"name": name}} for name in tools],
+        }
+        answer = script(chat)
+        if isinstance(answer, str):
+            return Reply(text=answer)
+        name, arguments = answer[0]
+        if tools.get(name) == "custom":
+            return Reply(tool=name, custom_input=json.loads(arguments)["input"])
+        return Reply(tool=name, raw_arguments=arguments)
+
+
+def _leaves(tools: list[dict[str, object]]) -> dict[str, str]:
+    """Tool name → type, namespaces flattened."""
+    found: dict[str, str] = {}
+    for tool in tools:
+        inner = tool.get("tools")
+        if isinstance(inner, list):
+            found.update(_leaves([t for t in inner if isinstance(t, dict)]))
+        elif isinstance(tool.get("name"), str):
+            found[str(tool["name"])] = str(tool.get("type", "function"))
+    return found
+
+
+def floor_rate(agent: str, skills: Path, n: int) -> float:
+    """Wall seconds of ``n`` scripted requests through one bare warm process (its start
+    included, as the warm cell's is)."""
+    spec = AGENTS.get(agent)
+    floor = ScriptedFloor(agent)
+    with tempfile.TemporaryDirectory(prefix="skillbench-floor-") as tmp:
+        workspace = workspace_in(Path(tmp))
+        args = spec.lay_out(
+            [SourceSpec(str(skills / name), "project") for name in SKILLS], workspace
+        )
+        spec.configure(workspace, {}, {})
+        start = time.perf_counter()
+        with (
+            Recorder(floor) as recorder,
+            warm_agent(agent, find_executable(spec), workspace, recorder, args=args) as warm,
+        ):
+            for text in prompts(n, "floor"):
+                floor.answered = False
+                warm.ask(text)
+        return time.perf_counter() - start
+
+
+def side_by_side(agent: str, skills: Path, url: str, n: int, runs: int, cache: Path) -> None:
+    """The warm cell at 1 worker and its floor, alternately, ``runs`` times."""
+    shares, cells, floors, models = [], [], [], []
+    for _ in range(runs):
+        wall, model = live_rate(agent, skills, url, n, 1, cache, "auto")
+        bare = floor_rate(agent, skills, n)
+        cells.append(60 * n / wall)
+        floors.append(60 * n / bare)
+        models.append(model)
+        shares.append(bare / wall)
+    print(
+        f"  warm cell vs its floor (1 worker, {n} decisions, median of {runs}): "
+        f"{statistics.median(cells):.1f} vs {statistics.median(floors):.1f} decisions/min = "
+        f"{100 * statistics.median(shares):.0f}% of the floor (each run: "
+        f"{', '.join(f'{100 * x:.0f}%' for x in shares)}; goal 90%); the bridge's model call "
+        f"{statistics.median(models):.2f} s a decision; load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+
+
+def default_cell(skills: Path, url: str, n: int, cache: Path) -> None:
+    """Claude Code's usage-ordered cell, its budget cutting one description, one request at
+    a time (usage updated after each decision), cold then warm."""
+    agent = "claude-code"
+    sources = [SourceSpec(str(skills / name), "project") for name in SKILLS]
+    catalog = load_catalog(sources, profile=agent)
+    whole = render_listing(catalog.skills, profile=agent, ordering=agent).used
+    assert whole is not None
+    rates: dict[str, float] = {}
+    seen: dict[str, list[tuple[str | None, object]]] = {"off": [], "auto": []}
+    for warm in ("off", "auto"):
+        env = SelectorEnv(cache, max_concurrency=1, quiet=True)
+        params = {"agent": agent, "model": "openai/fake", "api_base": url, "cache": False}
+        selector = SELECTORS.get("agent")({**params, "warm": warm}, env)
+        usage: dict[str, float] = {}
+        start = time.perf_counter()
+        for i, text in enumerate(prompts(n, f"usage-{warm}")):
+            listing = render_listing(
+                catalog.skills, profile=agent, ordering=agent, budget=whole - 2, scores=usage
+            )
+            query = Query(LabelledRequest(f"r{i}", text), listing, usage=dict(usage))
+            decision = selector.select([query])[0]
+            assert decision.kind != "error", decision.detail.get("error")
+            seen[warm].append((decision.chosen, decision.detail.get(LISTING_MISMATCH)))
+            if decision.chosen:
+                usage[decision.chosen] = usage.get(decision.chosen, 0.0) + 1.0
+        rates[warm] = 60 * n / (time.perf_counter() - start)
+        selector.pool.close()
+    print(
+        f"  default cell (usage order, budget cutting a description, 1 request at a time): "
+        f"cold {rates['off']:.1f}, warm {rates['auto']:.1f} decisions/min = "
+        f"{rates['auto'] / rates['off']:.1f}x cold (goal 2x); warm decisions and listing "
+        f"checks {'equal' if seen['off'] == seen['auto'] else 'DIFFERENT from'} cold; "
+        f"load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+
+
 def bench(agent: str, n: int, runs: int) -> None:
     executable = find_executable(AGENTS.get(agent))
     version = median_time(
@@ -177,6 +312,19 @@ def bench(agent: str, n: int, runs: int) -> None:
                 f"  live, warm, {workers} worker(s): {60 * n / wall:.1f} decisions/min "
                 f"({wall / n:.2f} s each): {per_decision[workers] / (wall / n):.1f}x cold"
             )
+        side_by_side(agent, skills, fake.base_url, n, runs, Path(tmp) / "cache")
+        if agent == "claude-code":
+            default_cell(skills, fake.base_url, n, Path(tmp) / "cache")
+
+
+def floor_only(agent: str, n: int, runs: int) -> None:
+    """Only the side-by-side and default-cell figures (``--floor``)."""
+    with tempfile.TemporaryDirectory() as tmp, FakeOpenAI(policy=script) as fake:
+        skills = skills_folder(Path(tmp) / "skills")
+        print(f"{agent} {agent_version(find_executable(AGENTS.get(agent)))}:", flush=True)
+        side_by_side(agent, skills, fake.base_url, n, runs, Path(tmp) / "cache")
+        if agent == "claude-code":
+            default_cell(skills, fake.base_url, n, Path(tmp) / "cache")
 
 
 def main() -> None:
@@ -184,12 +332,20 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=8, help="decisions per measurement")
     parser.add_argument("--runs", type=int, default=3, help="runs of each start-up figure")
     parser.add_argument("--agents", nargs="+", default=["claude-code", "codex"])
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="only the warm cell beside its floor, and the default cell",
+    )
     args = parser.parse_args()
     for agent in args.agents:
         if not agent_available(agent):
             print(f"{agent}: not installed (or not the verified release), skipped")
             continue
-        bench(agent, args.decisions, args.runs)
+        if args.floor:
+            floor_only(agent, args.decisions, args.runs)
+        else:
+            bench(agent, args.decisions, args.runs)
 
 
 if __name__ == "__main__":

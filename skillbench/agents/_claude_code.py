@@ -124,10 +124,21 @@ class ClaudeCodeDriver(AgentDriver):
     ) -> None:
         super().configure(workspace, settings, {})
         if usage:
-            now = int(time.time() * 1000)
-            history = {name: {"usageCount": n, "lastUsedAt": now} for name, n in usage.items()}
-            path = workspace.home / ".claude.json"
-            path.write_text(json.dumps({"skillUsage": history}, indent=2), encoding="utf-8")
+            self.write_usage(workspace, usage)
+
+    def write_usage(self, workspace: Workspace, usage: Mapping[str, int]) -> None:
+        """``skillUsage`` of ``~/.claude.json``, which a running process reads again before
+        each request (captured at 2.1.328: a rewrite between two requests of one warm process
+        changes which descriptions the second request's listing keeps)."""
+        path = workspace.home / ".claude.json"
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            kept = {}
+        now = int(time.time() * 1000)
+        history = {name: {"usageCount": n, "lastUsedAt": now} for name, n in usage.items()}
+        data = {**(kept if isinstance(kept, dict) else {}), "skillUsage": history}
+        path.write_text(json.dumps(data, indent=2), encoding="utf-8")
 
     def block(self, body: JsonObject) -> str | None:
         return listing_section(t.text for t in self.wire.texts(body))

@@ -99,6 +99,11 @@ class AgentDriver:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
 
+    def write_usage(self, workspace: Workspace, usage: Mapping[str, int]) -> None:
+        """Replace the agent's usage history (skill → use count, all used now), keeping
+        whatever else the agent wrote beside it; an agent that keeps none has none."""
+        raise SkillbenchError(f"{self.name} keeps no skill-usage history")
+
     def command(self, executable: str, prompt: str, model: str | None, base_url: str) -> list[str]:
         launch = self.spec.launch
         if launch.fixed_model and model not in (None, launch.default_model):

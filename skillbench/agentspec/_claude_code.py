@@ -74,6 +74,7 @@ CLAUDE_CODE = register_agent(
             "Skill",
             "skill",
             warm=True,
+            rereads_usage=True,
             sessions=Sessions(
                 first=("--session-id", "$session_id"),
                 resume=("--resume", "$session_id"),

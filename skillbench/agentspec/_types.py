@@ -322,6 +322,9 @@ class Live:
             to the conversation itself (Codex).
         sessions: how a scripted multi-turn session runs (None: ``cost --measure`` cannot
             measure the agent).
+        rereads_usage: a warm process reads its usage history again for each request, so
+            requests of different usage (and the counts a skill call adds) can share one
+            process once the history is written before each request (verified by capture).
     """
 
     skill_tool: str | None
@@ -330,6 +333,7 @@ class Live:
     warm: bool = False
     mention_injects: bool = False
     sessions: Sessions | None = None
+    rereads_usage: bool = False
 
 
 @dataclass(frozen=True)

@@ -209,8 +209,8 @@ def _directory_skills(
     outermost ``SKILL.md`` folder placed in the agent's skills folder by its own name, what
     lies inside it with it, so a skill's level is counted from its outermost skill folder."""
     loaded: list[Loaded | None] = []
-    skill_folders: list[tuple[str, ...]] = []
-    outermost: list[tuple[str, ...]] = []
+    skill_folders: set[tuple[str, ...]] = set()
+    outermost: set[tuple[str, ...]] = set()
     for folder in sorted(
         walk(
             str(root),
@@ -227,16 +227,17 @@ def _directory_skills(
         here = Path(folder.path)
         name = folder.rel[-1] if folder.rel else root.resolve().name
         if SKILL_MD in folder.files or SKILL_JSON in folder.files:
-            outer = next((f for f in skill_folders if folder.rel[: len(f)] == f), None)
-            skill_folders.append(folder.rel)
+            outer = _outermost(folder.rel, skill_folders)
+            skill_folders.add(folder.rel)
             if outer is not None and not rules.nested:
                 diagnostics.append(_nested(here, root, outer))
                 continue
         outer_md = None
         if SKILL_MD in folder.files:
-            outer_md = next((o for o in outermost if folder.rel[: len(o)] == o), folder.rel)
+            outer_md = _outermost(folder.rel, outermost)
+            outer_md = folder.rel if outer_md is None else outer_md
             if outer_md == folder.rel:
-                outermost.append(folder.rel)
+                outermost.add(folder.rel)
             level = len(folder.rel) - len(outer_md) + 1
             if rules.depth is not None and level > rules.depth:
                 diagnostics.append(_too_deep(here, root, rules))
@@ -268,6 +269,12 @@ def _directory_skills(
                 for file in flat
             )
     return [item for item in loaded if item is not None]
+
+
+def _outermost(rel: tuple[str, ...], found: set[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The shortest of ``found`` that ``rel`` lies in (folders come in sorted order, so an
+    ancestor was found before its descendants), looked up per level, not per folder found."""
+    return next((rel[:k] for k in range(len(rel) + 1) if rel[:k] in found), None)
 
 
 def _too_deep(here: Path, root: Path, rules: LoadRules) -> Diagnostic:

@@ -111,17 +111,24 @@ SCORELESS_DROP_RULES: frozenset[str] = frozenset({"alpha_greedy"})
 @dataclass(frozen=True)
 class ListingLine:
     """One listing line in both forms (``full``, ``short`` = ``- name``), the score key, and
-    whether the budget may shorten it (``fixed``: never); ``entry`` is None for a built-in."""
+    whether the budget may shorten it (``fixed``: never); ``entry`` is None for a built-in.
+    Both forms' terminal cells are measured once, when the line is made."""
 
     key: str
     full: str
     short: str
     fixed: bool
     entry: Entry | None = None
+    full_cells: int = field(init=False, repr=False, compare=False)
+    short_cells: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "full_cells", cell_width(self.full))
+        object.__setattr__(self, "short_cells", cell_width(self.short))
 
     @property
     def extra(self) -> int:
-        return cell_width(self.full) - cell_width(self.short)
+        return self.full_cells - self.short_cells
 
 
 def _restore(lines: Sequence[ListingLine], order: list[int], room: int) -> set[int]:
@@ -244,17 +251,50 @@ class ClaudeCodeRenderer:
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout:
-        entries = list(ordered)
+        return self.prepare(list(ordered)).layout(budget, scores)
+
+    def prepare(self, ordered: Sequence[Entry]) -> PreparedLines:
+        """The lines of ``ordered`` made and measured once, for layouts at many budgets and
+        usage scores (a plan's weekly steps and coverage curve)."""
+        return PreparedLines(self, ordered)
+
+
+class PreparedLines:
+    """One ordering's listing lines, measured once; ``layout`` then only runs the drop rule
+    and joins the kept forms, and the listing where everything fits is built once."""
+
+    def __init__(self, renderer: ClaudeCodeRenderer, ordered: Sequence[Entry]) -> None:
+        self.renderer = renderer
+        self.entries = list(ordered)
+        self._lines: list[ListingLine] | None = None
+        self._forms: list[_Forms] = []
+        self._whole: Layout | None = None
+        self._full = self._base = 0
+        self._fixed: set[int] = set()
+
+    def _measured(self) -> list[ListingLine]:
+        if self._lines is None:
+            r = self.renderer
+            lines = _lines(self.entries, r.builtins, r.fixed_builtins, r.entry_cap)
+            gaps = max(len(lines) - 1, 0)
+            self._full = sum(line.full_cells for line in lines) + gaps
+            self._base = sum(ln.full_cells if ln.fixed else ln.short_cells for ln in lines) + gaps
+            self._fixed = {i for i, line in enumerate(lines) if line.fixed}
+            self._forms = [_forms(line) for line in lines]
+            self._lines = lines
+        return self._lines
+
+    def layout(self, budget: int | None, scores: Mapping[str, float]) -> Layout:
         limit = budget if budget is not None else float("inf")
-        if self.legacy:
-            return _legacy(entries, limit)
-        lines = _lines(entries, self.builtins, self.fixed_builtins, self.entry_cap)
-        full = sum(cell_width(line.full) for line in lines) + max(len(lines) - 1, 0)
-        if full <= limit:
-            return _emit(lines, set(range(len(lines))))
-        base = sum(cell_width(ln.full if ln.fixed else ln.short) for ln in lines) + len(lines) - 1
-        kept = DROP_RULES.get(self.drop_rule)(lines, scores, int(limit - base))
-        return _emit(lines, kept | {i for i, line in enumerate(lines) if line.fixed})
+        if self.renderer.legacy:
+            return _legacy(self.entries, limit)
+        lines = self._measured()
+        if self._full <= limit:
+            if self._whole is None:
+                self._whole = _emit(lines, self._forms, set(range(len(lines))))
+            return self._whole
+        kept = DROP_RULES.get(self.renderer.drop_rule)(lines, scores, int(limit - self._base))
+        return _emit(lines, self._forms, kept | self._fixed)
 
 
 def _lines(
@@ -283,22 +323,35 @@ def _lines(
     return lines
 
 
-def _emit(lines: list[ListingLine], kept: set[int]) -> Layout:
+class _Forms(NamedTuple):
+    """A user's line placed in full and as its name (None for a built-in)."""
+
+    full: Placed | None
+    short: Placed | None
+
+
+def _forms(line: ListingLine) -> _Forms:
+    e = line.entry
+    if e is None:
+        return _Forms(None, None)
+    short = Placed(e.index, "name_only", len(line.short), "", None)
+    if e.status == "name_only":
+        return _Forms(short, short)
+    return _Forms(Placed(e.index, e.status, len(line.full), e.description, e.when), short)
+
+
+def _emit(lines: list[ListingLine], forms: list[_Forms], kept: set[int]) -> Layout:
     if not lines:
         return Layout("", 0, [])
-    shown = [line.full if i in kept else line.short for i, line in enumerate(lines)]
-    placed = []
+    shown, placed, cells = [], [], len(lines) - 1
     for i, line in enumerate(lines):
-        if line.entry is None:
-            continue
-        e = line.entry
-        if i in kept and e.status != "name_only":
-            placed.append(e.placed._replace(chars=len(line.full)))
-        else:
-            placed.append(Placed(e.index, "name_only", len(line.short), "", None))
-    body = "\n".join(shown)
-    used = sum(cell_width(s) for s in shown) + len(shown) - 1
-    return Layout(HEADER + "\n" + body, used, placed)
+        whole = i in kept
+        shown.append(line.full if whole else line.short)
+        cells += line.full_cells if whole else line.short_cells
+        form = forms[i].full if whole else forms[i].short
+        if form is not None:
+            placed.append(form)
+    return Layout(HEADER + "\n" + "\n".join(shown), cells, placed)
 
 
 def _legacy(entries: list[Entry], limit: float) -> Layout:

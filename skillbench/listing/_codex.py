@@ -156,24 +156,12 @@ class CodexRenderer:
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout:
-        items = sorted(
-            [*self._system_items(), *(self._item(e) for e in ordered)],
-            key=lambda it: (SCOPE_RANK[it.kind], it.name.encode(), it.path.encode()),
-        )
-        if not items:
-            return Layout("", 0, [])
-        default = self.default_budget if self.default_budget is not None else 0
-        limit = LineBudget(budget if budget is not None else default, self.tokens)
-        lines = [SkillLine(it.name, it.description, it.path) for it in items]
-        best = render_lines(lines, limit)
-        intro, root_lines, table = INTRO_LOCATORS, [], 0
-        aliased = self._aliased(items, limit)
-        if aliased is not None:
-            rendered, alias_lines, alias_cost = aliased
-            if is_better(rendered, alias_cost + rendered.used, best, best.used):
-                best, intro, root_lines, table = rendered, INTRO_ALIASES, alias_lines, alias_cost
-        text = OPEN_TAG + body(intro, root_lines, best.lines) + CLOSE_TAG
-        return Layout(text, table + best.used, _placed(items, best), warning(best))
+        return self.prepare(list(ordered)).layout(budget, scores)
+
+    def prepare(self, ordered: Sequence[Entry]) -> PreparedCodex:
+        """The items of ``ordered`` sorted and their lines made once, for layouts at many
+        budgets (a plan's coverage curve and fit)."""
+        return PreparedCodex(self, ordered)
 
     def _item(self, e: Entry) -> _Item:
         s = e.skill
@@ -201,11 +189,8 @@ class CodexRenderer:
         root = self._root_of(item)
         return item.path if root is None else f"{alias[root]}/{item.rel_path}"
 
-    def _aliased(
-        self, items: list[_Item], limit: LineBudget
-    ) -> tuple[Rendered, list[str], int] | None:
-        """The ``rN/…`` variant, its roots table and what the table costs, or None when the
-        table alone fills the budget."""
+    def _aliases(self, items: list[_Item]) -> _Aliases | None:
+        """The roots table and the lines under ``rN`` aliases (None: no skill under a root)."""
         used = {self._root_of(it) for it in items}
         roots: list[str] = []
         for kind in DEFAULT_ROOTS:
@@ -214,17 +199,59 @@ class CodexRenderer:
                 roots.append(root)
         if not roots:
             return None
-        root_lines = [f"- `r{i}` = `{root}`" for i, root in enumerate(roots)]
         alias = {root: f"r{i}" for i, root in enumerate(roots)}
+        lines = tuple(SkillLine(it.name, it.description, self._short(it, alias)) for it in items)
+        return _Aliases([f"- `r{i}` = `{root}`" for i, root in enumerate(roots)], lines)
+
+
+class _Aliases(NamedTuple):
+    table: list[str]
+    lines: tuple[SkillLine, ...]
+
+
+class PreparedCodex:
+    """One ordering's items in Codex's order and both forms of their lines (paths in full,
+    and under ``rN`` aliases), made once; ``layout`` fits them to a budget."""
+
+    def __init__(self, renderer: CodexRenderer, ordered: Sequence[Entry]) -> None:
+        self.renderer = renderer
+        self.items = sorted(
+            [*renderer._system_items(), *(renderer._item(e) for e in ordered)],
+            key=lambda it: (SCOPE_RANK[it.kind], it.name.encode(), it.path.encode()),
+        )
+        self.lines = tuple(SkillLine(it.name, it.description, it.path) for it in self.items)
+        self.aliases = renderer._aliases(self.items) if self.items else None
+
+    def layout(self, budget: int | None, scores: Mapping[str, float]) -> Layout:
+        r = self.renderer
+        if not self.items:
+            return Layout("", 0, [])
+        default = r.default_budget if r.default_budget is not None else 0
+        limit = LineBudget(budget if budget is not None else default, r.tokens)
+        best = render_lines(self.lines, limit)
+        intro, root_lines, table = INTRO_LOCATORS, [], 0
+        aliased = self._aliased(limit)
+        if aliased is not None:
+            rendered, alias_cost = aliased
+            if is_better(rendered, alias_cost + rendered.used, best, best.used):
+                best, intro, table = rendered, INTRO_ALIASES, alias_cost
+                root_lines = self.aliases.table if self.aliases is not None else []
+        text = OPEN_TAG + body(intro, root_lines, best.lines) + CLOSE_TAG
+        return Layout(text, table + best.used, _placed(self.items, best), warning(best))
+
+    def _aliased(self, limit: LineBudget) -> tuple[Rendered, int] | None:
+        """The ``rN/…`` variant and what its table costs, or None when the table alone fills
+        the budget."""
+        if self.aliases is None:
+            return None
         table = max(
-            limit.cost(body(INTRO_ALIASES, root_lines, []))
+            limit.cost(body(INTRO_ALIASES, self.aliases.table, []))
             - limit.cost(body(INTRO_LOCATORS, [], [])),
             0,
         )
         if table >= limit.limit:
             return None
-        lines = [SkillLine(it.name, it.description, self._short(it, alias)) for it in items]
-        return render_lines(lines, limit.minus(table)), root_lines, table
+        return render_lines(self.aliases.lines, limit.minus(table)), table
 
 
 def _placed(items: list[_Item], rendered: Rendered) -> list[Placed]:

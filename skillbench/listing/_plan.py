@@ -18,7 +18,14 @@ from skillbench._errors import SkillbenchError
 from skillbench.catalog import Skill
 from skillbench.listing._orderings import Ordering, UsageOrdering, get_ordering
 from skillbench.listing._profile import make_renderer
-from skillbench.listing._renderer import Entry, Layout, Renderer, RenderOptions
+from skillbench.listing._renderer import (
+    Entry,
+    Layout,
+    PreparedLayout,
+    PreparesLayout,
+    Renderer,
+    RenderOptions,
+)
 from skillbench.listing._types import EntryStatus, ListedSkill, Listing
 from skillbench.usage import RankedScores
 
@@ -208,6 +215,11 @@ class ListingPlan:
             self._prepare_usage()
         elif not (self.renderer.uses_scores and self.ordering.uses_scores):
             self._fixed = [self._entries[j] for j in self.ordering.order(self._pool, {}, seed)]
+        self._prepared: PreparedLayout | None = (
+            self.renderer.prepare(self._fixed)
+            if self._fixed is not None and isinstance(self.renderer, PreparesLayout)
+            else None
+        )
 
     def at_budget(self, budget: int | None) -> ListingPlan:
         """The same prepared catalog at another ``budget`` (None: the profile's default):
@@ -236,20 +248,29 @@ class ListingPlan:
             return _listing(renderer, self.budget, self.skills, layout, self._excluded, only)
         if self._cached is not None:
             return self._cached
-        if self._fast:
-            ordered = self._usage_order(used)
-            layout = renderer.layout(
-                ordered if renderer.stops_early else list(ordered), self.budget, used
-            )
-        elif self._fixed is not None:
-            layout = renderer.layout(self._fixed, self.budget, used)
-        else:
-            perm = self.ordering.order(self._pool, used, self.seed)
-            layout = renderer.layout([self._entries[j] for j in perm], self.budget, used)
+        layout = self.layout(scores)
         listing = _listing(renderer, self.budget, self.skills, layout, self._excluded)
         if not self.uses_scores:
             self._cached = listing
         return listing
+
+    def layout(self, scores: Mapping[str, float] | None = None) -> Layout:
+        """The layout ``render(scores)`` wraps: its text and placed entries, without the
+        per-skill records a Listing builds when read (a plan's many renders need only
+        statuses)."""
+        renderer = self.renderer
+        used: Mapping[str, float] = (scores or {}) if renderer.uses_scores else {}
+        if self._fast:
+            ordered = self._usage_order(used)
+            return renderer.layout(
+                ordered if renderer.stops_early else list(ordered), self.budget, used
+            )
+        if self._prepared is not None:
+            return self._prepared.layout(self.budget, used)
+        if self._fixed is not None:
+            return renderer.layout(self._fixed, self.budget, used)
+        perm = self.ordering.order(self._pool, used, self.seed)
+        return renderer.layout([self._entries[j] for j in perm], self.budget, used)
 
     def place_of(self, name: str, scores: Mapping[str, float] | None = None) -> Place | None:
         """Where the ordering puts the listable skill ``name`` under ``scores`` and how long

@@ -9,7 +9,7 @@ only the cheap part (ordering and budget) per request:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, runtime_checkable
 
@@ -138,6 +138,20 @@ class Renderer(Protocol):
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout: ...
+
+
+class PreparedLayout(Protocol):
+    """One ordering's entries laid out at any budget and usage scores."""
+
+    def layout(self, budget: int | None, scores: Mapping[str, float]) -> Layout: ...
+
+
+@runtime_checkable
+class PreparesLayout(Protocol):
+    """A renderer whose layouts of one fixed ordering share work done once (``prepare``);
+    ``ListingPlan`` uses it for every render of a catalog whose order usage cannot change."""
+
+    def prepare(self, ordered: Sequence[Entry]) -> PreparedLayout: ...
 
 
 RendererFactory = Callable[..., Renderer]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from skillbench.listing import SHOWN_STATUSES, Listing
+from skillbench.listing import SHOWN_STATUSES
 from skillbench.planner._knobs import Derivation, fit_values
 from skillbench.planner._records import CurvePoint, Fits, Loss
-from skillbench.planner._setup import UNLIMITED, Setup
+from skillbench.planner._setup import UNLIMITED, Setup, Shown
 
 CURVE_POINTS = 16
 """Evenly spaced budgets on the coverage curve (the default and the fit are added)."""
@@ -57,12 +57,12 @@ def coverage(setup: Setup, budgets: Sequence[int]) -> tuple[list[CurvePoint], li
         return [CurvePoint(budget=b, full=0.0, shown=0.0) for b in budgets], []
     points, kept_from = [], dict.fromkeys(full, 0)
     for budget in sorted(budgets, reverse=True):
-        listing = setup.render(budget)
-        whole = _whole(listing, full)
+        listed = setup.shown(budget)
+        whole = _whole(listed, full)
         for name in full:
             if name not in whole and kept_from[name] == 0:
                 kept_from[name] = _next_above(budget, budgets)
-        shown = sum(1 for n in listing.shown_names if n in full)
+        shown = sum(1 for e in listed if e.name in full)
         points.append(
             CurvePoint(budget=budget, full=len(whole) / len(full), shown=shown / len(full))
         )
@@ -72,9 +72,9 @@ def coverage(setup: Setup, budgets: Sequence[int]) -> tuple[list[CurvePoint], li
     return points[::-1], losses[:LOSSES_SHOWN]
 
 
-def _whole(listing: Listing, full: Mapping[str, str]) -> set[str]:
+def _whole(listed: Sequence[Shown], full: Mapping[str, str]) -> set[str]:
     """Skills shown as they are with room for everything."""
-    return {e.name for e in listing.shown if full.get(e.name) == e.status}
+    return {e.name for e in listed if full.get(e.name) == e.status}
 
 
 def _next_above(budget: int, budgets: Sequence[int]) -> int:

@@ -10,10 +10,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import get_args
+from typing import NamedTuple, get_args
 
 from skillbench.catalog import Catalog, Skill
-from skillbench.listing import PROFILES, Listing, ListingPlan, Profile, RenderOptions, explain
+from skillbench.listing import (
+    PROFILES,
+    EntryStatus,
+    Listing,
+    ListingPlan,
+    Profile,
+    RenderOptions,
+    explain,
+)
 from skillbench.planner._records import PlanFate, Reason, SkillFate
 
 UNLIMITED = 10**9
@@ -24,6 +32,13 @@ _EXCLUDED: Mapping[str, tuple[Reason, str]] = {
     "inactive": ("paths", "paths"),
     "hidden": ("profile_rule", "profile rule"),
 }
+
+
+class Shown(NamedTuple):
+    """An entry a listing shows: its skill's name and its status."""
+
+    name: str
+    status: EntryStatus
 
 
 @dataclass
@@ -63,6 +78,15 @@ class Setup:
     ) -> Listing:
         """The listing at ``budget`` (None: the profile's default) under usage ``scores``."""
         return self.plan(budget).render(scores)
+
+    def shown(
+        self, budget: int | None = None, scores: Mapping[str, float] | None = None
+    ) -> list[Shown]:
+        """Name and status of each entry ``render(budget, scores)`` shows, in order, without
+        building its entry records (the timeline and the coverage curve need only these)."""
+        skills = self.skills
+        placed = self.plan(budget).layout(scores).placed
+        return [Shown(skills[p.skill_index].name, p.status) for p in placed]
 
     def plan(self, budget: int | None) -> ListingPlan:
         """The prepared renderer at ``budget``: the catalog is formatted and ordered once,
@@ -124,12 +148,12 @@ class Setup:
         ]
         return rows
 
-    def tally(self, listing: Listing) -> dict[str, int]:
-        """``counts(self.fates(listing))`` from the shown entries alone (a step of the
-        timeline needs no per-skill rows)."""
-        found = Counter(_fate(e.status, None, False)[0] for e in listing.shown)
+    def tally(self, shown: Sequence[Shown]) -> dict[str, int]:
+        """``counts(self.fates(listing))`` from the listing's shown entries alone (a step of
+        the timeline needs no per-skill rows)."""
+        found = Counter(_fate(e.status, None, False)[0] for e in shown)
         loaded = len(self.catalog.skills)
-        found["hidden"] = loaded - len(listing.shown)
+        found["hidden"] = loaded - len(shown)
         found["not_loaded"] = len(self.catalog.overrides) + sum(
             1 for d in self.catalog.diagnostics if d.severity == "error"
         )

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from skillbench.listing import Listing
 from skillbench.planner._knobs import Derivation
 from skillbench.planner._records import Budget, Step, Today
-from skillbench.planner._setup import Setup, counts
+from skillbench.planner._setup import Setup, Shown, counts
 from skillbench.usage import UsageTracker
 
 WEEK = timedelta(days=7)
@@ -59,17 +58,17 @@ def timeline(setup: Setup, tracker: UsageTracker | None, now: datetime, weeks: i
     equal to the step before's give its listing again)."""
     steps: list[Step] = []
     before: set[str] = set()
-    last: tuple[dict[str, float], Listing] | None = None
+    last: tuple[dict[str, float], list[Shown]] | None = None
     for week in range(weeks + 1):
         scores = tracker.scores(now + week * WEEK) if tracker is not None else {}
         if last is None or last[0] != scores:
-            last = (scores, setup.render(None, scores))
-        listing = last[1]
-        name_only = {e.name for e in listing.shown if e.status == "name_only"}
+            last = (scores, setup.shown(None, scores))
+        shown = last[1]
+        name_only = {e.name for e in shown if e.status == "name_only"}
         steps.append(
             Step(
                 day=7 * week,
-                counts=setup.tally(listing),
+                counts=setup.tally(shown),
                 name_only=sorted(name_only),
                 fell=sorted(name_only - before) if week else [],
                 restored=sorted(before - name_only) if week else [],

@@ -9,7 +9,8 @@ litellm and records it. The decision is the model's first call: the agent's skil
 ``SKILL.md``.
 
 With ``warm: auto`` (the default), consecutive queries that the agent would list alike share
-one warm process where the agent has one (``_agent_warm``).
+one warm process where the agent has one (``_agent_warm``); processes outlive a batch in the
+selector's pool and end with it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import re
 import tempfile
 import threading
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -43,7 +45,7 @@ from skillbench.catalog import Skill, SourceSpec
 from skillbench.listing import ListedSkill
 from skillbench.selectors._agent_listing import ListingCheck, seeded_usage
 from skillbench.selectors._agent_params import SPEC, AgentParams
-from skillbench.selectors._agent_warm import Setting, WarmRun, decide_warm, runs
+from skillbench.selectors._agent_warm import Setting, WarmPool, WarmRun, decide_warm, runs
 from skillbench.selectors._controls import explicit_request
 from skillbench.selectors._params import check_params
 from skillbench.selectors._registry import SELECTORS
@@ -78,13 +80,16 @@ class AgentSelector:
         self._spent = 0.0
         self._lock = threading.Lock()
         self._check = ListingCheck(self.driver, self.executable, params.timeout)
+        self.pool = WarmPool(self.workers)
+        weakref.finalize(self, self.pool.close)
 
     def select(self, queries: Sequence[Query]) -> list[Decision]:
         warm = self.params.warm == "auto" and self.spec.name in warm_agents()
         settings = [self._setting(query) for query in queries]
         listings = [query.listing for query in queries]
         counts_uses = self.spec.launch.keeps_usage
-        parts = runs(settings, listings, self.workers, warm, counts_uses)
+        rereads = counts_uses and self.spec.live.rereads_usage
+        parts = runs(settings, listings, self.workers, warm, counts_uses, rereads)
 
         def decide(run: WarmRun) -> list[Decision]:
             chosen = [queries[p] for p in run.positions]

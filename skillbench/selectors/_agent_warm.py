@@ -10,14 +10,18 @@ A warm process that fails (times out, exits) makes that request an ``error`` dec
 rest of its run goes cold, one process per decision.
 
 An agent that keeps its own usage history (Claude Code) counts each skill the model calls;
-where the budget cuts the listing, that count would change the next request's listing, so
-such listings stay cold.
+where the budget cuts the listing, that count would change the next request's listing. An
+agent whose warm process reads its history again per request (``Live.rereads_usage``) gets
+each request's seeded usage written just before it, so requests of any usage share one
+process; for any other such agent, cut listings stay cold.
 """
 
 from __future__ import annotations
 
 import tempfile
+import threading
 from collections.abc import Sequence
+from contextlib import ExitStack
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -67,22 +71,28 @@ def runs(
     workers: int,
     warm: bool,
     counts_uses: bool,
+    rereads_usage: bool = False,
 ) -> list[WarmRun]:
-    """The batch cut into runs of one setting, each split in up to ``workers`` parts of
-    consecutive queries; a part of one query is cold, and so is every part unless ``warm``
-    (and, for an agent that ``counts_uses``, every listing of the run shows each
-    description in full)."""
+    """The batch cut into runs of one setting (its usage aside when the agent
+    ``rereads_usage``), each split in up to ``workers`` parts of consecutive queries; a part
+    of one query is cold (unless the agent rereads usage: its cells send one request at a
+    time to a pooled process), and so is every part unless ``warm`` (and, for an agent that
+    ``counts_uses`` and does not reread it, every listing of the run shows each description
+    in full)."""
     cut: list[WarmRun] = []
     start = 0
-    for setting, group in groupby(settings):
+    shared = (lambda s: s._replace(usage=())) if rereads_usage else (lambda s: s)
+    for setting, group in groupby(settings, key=shared):
         size = len(list(group))
         positions = range(start, start + size)
         start += size
-        stable = warm and not (counts_uses and any(_cut(listings[p]) for p in positions))
+        stable = warm and (
+            rereads_usage or not (counts_uses and any(_cut(listings[p]) for p in positions))
+        )
         parts = min(workers, size) if stable else size
         for k in range(parts):
             part = tuple(positions[k * size // parts : (k + 1) * size // parts])
-            cut.append(WarmRun(part, setting, stable and len(part) > 1))
+            cut.append(WarmRun(part, setting, stable and (len(part) > 1 or rereads_usage)))
     return cut
 
 
@@ -101,38 +111,103 @@ class _Switch:
         return self.bridge(recorded)
 
 
-def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query]) -> list[Decision]:
-    """The decisions of ``queries`` (one run), through one warm process while it lasts."""
-    setting = run.setting
-    driver = selector.driver
-    decisions: list[Decision] = []
-    with tempfile.TemporaryDirectory(prefix="skillbench-agent-") as tmp:
-        root = Path(tmp).resolve()
-        workspace = Workspace(root / "home", root / "project")
-        for path in workspace:
-            path.mkdir()
-        switch = _Switch()
+class _Slot:
+    """A warm process with its workspace, loopback endpoint and install notes, kept
+    between batches for the next run of its setting."""
+
+    def __init__(self, selector: AgentSelector, setting: Setting) -> None:
+        driver = selector.driver
+        self._stack = ExitStack()
         try:
+            tmp = self._stack.enter_context(tempfile.TemporaryDirectory(prefix="skillbench-agent-"))
+            self.root = Path(tmp).resolve()
+            self.workspace = Workspace(self.root / "home", self.root / "project")
+            for path in self.workspace:
+                path.mkdir()
             with install_notes() as notes:
-                args = driver.lay_out(setting.sources, workspace)
-            driver.configure(workspace, {}, dict(setting.usage))
-            with (
-                Recorder(switch) as recorder,
+                args = driver.lay_out(setting.sources, self.workspace)
+            self.notes = list(notes)
+            driver.configure(self.workspace, {}, dict(setting.usage))
+            self.switch = _Switch()
+            recorder = self._stack.enter_context(Recorder(self.switch))
+            self.process = self._stack.enter_context(
                 warm_agent(
                     driver.name,
                     selector.executable,
-                    workspace,
+                    self.workspace,
                     recorder,
                     selector.params.timeout,
                     dict(setting.env),
                     args,
-                ) as process,
-            ):
-                for query in queries:
-                    selector._check_cap()
-                    bridge = switch.bridge = selector._bridge(root, query.repeat)
-                    requests = process.ask(query.request.text)
-                    decisions.append(selector._read(query, bridge, requests, setting, notes))
-        except (SkillbenchError, OSError) as exc:
-            decisions.append(selector._failed(f"warm process: {exc}"))
+                )
+            )
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+class WarmPool:
+    """Idle warm processes by setting, at most ``limit`` of them (the oldest ends first): a
+    process outlives its batch, so a cell whose every request waits for the decision before
+    it (a listing that follows usage) still asks them all of one process."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self._idle: list[tuple[Setting, _Slot]] = []
+        self._lock = threading.Lock()
+
+    def take(self, setting: Setting) -> _Slot | None:
+        with self._lock:
+            for k, (held, slot) in enumerate(self._idle):
+                if held == setting:
+                    del self._idle[k]
+                    return slot
+        return None
+
+    def give(self, setting: Setting, slot: _Slot) -> None:
+        with self._lock:
+            self._idle.append((setting, slot))
+            ended = self._idle[: -self.limit]
+            del self._idle[: -self.limit]
+        for _, old in ended:
+            old.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for _, slot in idle:
+            slot.close()
+
+
+def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query]) -> list[Decision]:
+    """The decisions of ``queries`` (one run), through one warm process while it lasts (an
+    idle one of the run's setting, else a new one), given back to the pool after."""
+    setting = run.setting
+    driver = selector.driver
+    rereads = driver.spec.live.rereads_usage and driver.spec.launch.keeps_usage
+    decisions: list[Decision] = []
+    slot = selector.pool.take(setting)
+    try:
+        if slot is None:
+            slot = _Slot(selector, setting)
+        for query in queries:
+            selector._check_cap()
+            if rereads:
+                driver.write_usage(slot.workspace, dict(selector._setting(query).usage))
+            bridge = slot.switch.bridge = selector._bridge(slot.root, query.repeat)
+            requests = slot.process.ask(query.request.text)
+            decisions.append(selector._read(query, bridge, requests, setting, slot.notes))
+    except (SkillbenchError, OSError) as exc:
+        decisions.append(selector._failed(f"warm process: {exc}"))
+        if slot is not None:
+            slot.close()
+        slot = None
+    finally:
+        if slot is not None and len(decisions) < len(queries):
+            slot.close()
+        elif slot is not None:
+            selector.pool.give(setting, slot)
     return decisions + [selector._decide(query) for query in queries[len(decisions) :]]

@@ -13,13 +13,17 @@ which with nothing cut lists the same.
 
 from __future__ import annotations
 
+import json
 import stat
 from pathlib import Path
 
 import pytest
 
 from skillbench.agents import AGENTS, bin_variable, find_executable
+from skillbench.catalog import SourceSpec, load_catalog
+from skillbench.listing import render_listing
 from skillbench.results import read_run
+from skillbench.types import LISTING_MISMATCH
 from tests.agents.test_live_selector import _decisions, _expected, _run, _setup, script
 from tests.support.fake_openai import FakeOpenAI
 
@@ -78,23 +82,62 @@ def test_a_fixed_order_cell_decides_alike_from_fewer_processes(
             for mode in ("off", "auto")
         }
     # Cold: 8 requests + 4 controls + 1 turn learning the agent's own skills. Warm: the 8
-    # requests share one listing, split over the 2 workers (2 processes); so do the 4
-    # controls (2 more); plus the same learning turn.
-    assert counts == {"off": 13, "auto": 5}
+    # requests share one listing, split over the 2 workers (2 processes); the 4 controls,
+    # split alike, take those 2 from the selector's pool; plus the same learning turn.
+    assert counts == {"off": 13, "auto": 3}
+
+
+def _cutting_budget(root: Path) -> int:
+    """A budget two characters short of the cell's whole listing at 4 skills: Claude Code's
+    least-used rule must drop a description, and which one follows the usage so far."""
+    catalog = load_catalog([SourceSpec(str(root / "skills"), "project")], profile="claude-code")
+    used = render_listing(catalog.skills, profile="claude-code", ordering="claude-code").used
+    assert used is not None
+    cut = render_listing(
+        catalog.skills, profile="claude-code", ordering="claude-code", budget=used - 2
+    )
+    assert [e.status for e in cut.shown].count("name_only") == 1
+    return used - 2
 
 
 @pytest.mark.agents("claude-code")
-def test_a_usage_ordered_cell_asks_its_requests_cold(
+def test_a_usage_ordered_cell_decides_alike_from_one_pooled_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each request's listing (and seeded usage) follows the decisions before it, so each is
-    asked alone, cold; the controls, asked after the replay against the final listing,
-    still share processes. (Codex lists in its own order whatever the cell's usage, so its
-    listing never follows usage.)"""
+    """Each request's listing follows the decisions before it (its budget cuts a
+    description), so the run sends one request at a time. Warm, they all go to one pooled
+    process whose usage history is rewritten before each: every row (decision, outcome,
+    and the check of the listing the agent sent against the cell's) is the cold run's, from
+    1 + 2 processes (the controls' two parts) against one per request cold."""
     agent = "claude-code"
+    rows: dict[str, list[dict]] = {}
+    counts = {}
     with FakeOpenAI(policy=script) as fake:
-        turns = _live(tmp_path / "usage", agent, fake.base_url, "auto", monkeypatch, "usage", agent)
-    assert turns == REQUESTS + 2 + 1
+        for mode in ("off", "auto"):
+            root = tmp_path / mode
+            root.mkdir()
+            wrapper, log = _counting_wrapper(root, agent)
+            monkeypatch.setenv(bin_variable(agent), str(wrapper))
+            config = _setup(
+                root, agent, fake.base_url, REQUESTS, f", model: openai/fake, warm: {mode}"
+            )
+            budget = _cutting_budget(root)
+            text = config.read_text().replace("orderings: [alpha]", "orderings: [claude-code]")
+            config.write_text(text.replace("budgets: [null]", f"budgets: [{budget}]"))
+            assert _run(config) == 0
+            assert _decisions(root / "out") == _expected(REQUESTS)
+            rows[mode] = [json.loads(x) for x in (root / "out" / "results.jsonl").open()]
+            counts[mode] = _turns(log)
+
+    def seen(mode: str) -> list[tuple[object, ...]]:
+        keys = ("request_id", "chosen", "outcome")
+        found = [(*(r[k] for k in keys), r["detail"].get(LISTING_MISMATCH)) for r in rows[mode]]
+        return sorted(found, key=str)
+
+    assert seen("off") == seen("auto")
+    # Cold: 8 requests + 4 controls + 1 learning turn; warm: one process for the requests,
+    # the controls' two parts take it and one more, and the learning turn.
+    assert counts == {"off": REQUESTS + 4 + 1, "auto": 3}
 
 
 @pytest.mark.agents
