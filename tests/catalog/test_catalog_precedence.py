@@ -102,8 +102,10 @@ def test_rules_live_in_a_registry() -> None:
         "codex",
         "copilot-cli",
         "gemini-cli",
+        "kilo-code",
         "opencode",
         "openharness",
+        "pi",
         "qwen-code",
     ]
     assert PRECEDENCE.get("codex").order(["user", "bundled", "project"]) == [2, 0, 1]
