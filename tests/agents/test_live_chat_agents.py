@@ -1,5 +1,5 @@
 """The ``agent`` selector for the agents that speak OpenAI chat completions (Qwen Code, opencode,
-Kilo Code CLI).
+Kilo Code CLI, OpenHarness).
 
 The scripted loopback model of ``test_live_selector`` decides ("trigger NAME now" calls the
 agent's skill tool, other text is answered in text). A run with the live agent and the
@@ -21,6 +21,7 @@ from tests.support.fake_openai import FakeOpenAI
 SKILL_TOOL = {
     "kilo-code": ("skill", "name"),
     "opencode": ("skill", "name"),
+    "openharness": ("skill", "name"),
     "qwen-code": ("skill", "skill"),
 }
 
