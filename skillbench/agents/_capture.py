@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from skillbench._errors import SkillbenchError
+from skillbench._sanitize import printable
 from skillbench.agents._driver import AGENTS, AgentDriver
 from skillbench.agents._executable import (
     agent_version,
@@ -342,7 +343,7 @@ def capture_turn(
     )
     with _workspace(workdir) as workspace, install_notes() as notes:
         requests, output = run_turn(driver, executable, specs, workspace, turn)
-        main = driver.main_request(requests).body
+        main = _main_request(driver, requests, output).body
         own = None
         if snapshot and driver.spec.wire.lists_none:
             with _workspace(None) as empty:
@@ -369,6 +370,18 @@ def capture_turn(
             snapshot=own,
             notes=(*notes, *((unverified,) if unverified else ())),
         )
+
+
+def _main_request(driver: AgentDriver, requests: Sequence[Recorded], output: str) -> Recorded:
+    """The turn's request carrying the listing; without one, the error ends with the last
+    line the agent printed (an agent that exits 0 after failing its turn says why there)."""
+    try:
+        return driver.main_request(requests)
+    except SkillbenchError as exc:
+        last = next((line for line in reversed(output.splitlines()) if line.strip()), "")
+        if not last:
+            raise
+        raise SkillbenchError(f"{exc}; its output ends: {printable(last.strip())[:300]}") from None
 
 
 def store_snapshot(capture: Capture, root: Path | None = None) -> Path | None:

@@ -1,7 +1,8 @@
 """The ``yaml-then-first-line`` front-matter reader: YAML when it gives a description, else
 the file's first line of text.
 
-Some agents read a ``SKILL.md`` permissively: front matter only when the file starts with
+Some agents read a ``SKILL.md`` permissively: front matter (PyYAML's ``safe_load``: its pure
+Python parser, which refuses a tab inside a plain value) only when the file starts with
 ``---`` and a line ``---`` closes it, its ``name`` and ``description`` only when they are
 non-empty strings (stripped), and without a description the first line of the file that is
 neither blank, a heading nor ``---``, cut to 200 characters, front matter lines included (so
@@ -58,7 +59,7 @@ def _yaml_then_first_line(path: str, text: str, diagnostics: list[Diagnostic]) -
     if end >= 0:
         start = end + len(CLOSE)
         try:
-            data = parse_yaml(content[len(OPEN) : end], path, first_line=2)
+            data = parse_yaml(content[len(OPEN) : end], path, first_line=2, pure=True)
         except InputError as exc:
             data = None
             reason = f"{exc.reason}; front matter ignored"
