@@ -96,3 +96,14 @@ def test_a_project_source_is_refused(tmp_path: Path) -> None:
     _write(skills, "alpha", "---\nname: alpha\ndescription: A.\n---\n")
     with pytest.raises(Exception, match="no folder for project skills"):
         agent_fidelity("openharness", [SourceSpec(str(skills), "project")])
+
+
+@needs_agent("openharness")
+def test_a_yaml_surrogate_escape_fails_the_turn(tmp_path: Path) -> None:
+    """PyYAML reads ``"\\ud83d\\ude80"`` as two lone surrogates; OpenHarness then cannot
+    encode its request, prints ``API error`` and exits 0 without calling the model. The
+    capture says so in the agent's words rather than passing on an empty listing."""
+    skills = tmp_path / "s"
+    _write(skills, "rocket", '---\nname: rocket\ndescription: "go \\ud83d\\ude80"\n---\n')
+    with pytest.raises(Exception, match=r"its output ends: API error: .*surrogates not allowed"):
+        agent_fidelity("openharness", [SourceSpec(str(skills), "user")])
