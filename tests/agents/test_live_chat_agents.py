@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.agents.test_live_selector import _TRIGGER, _expected, _run, _setup
+from tests.agents.test_live_selector import _EXPLICIT, _TRIGGER, _expected, _run, _setup
 from tests.support.fake_openai import FakeOpenAI
 
 SKILL_TOOL = {
@@ -27,15 +27,17 @@ SKILL_TOOL = {
 
 
 def script(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
+    """ "trigger NAME now" and a positive control naming NAME call the skill."""
     users = json.dumps([m.get("content") for m in body["messages"] if m.get("role") == "user"])
-    found = _TRIGGER.search(users)
+    found = _TRIGGER.search(users) or _EXPLICIT.search(users)
     if found is None:
         return "Nothing to do with a skill."
+    name = next(g for g in found.groups() if g)
     tools = {t["function"]["name"] for t in body.get("tools") or ()}
     for tool, argument in SKILL_TOOL.values():
         if tool in tools and argument in _schema(body, tool).get("properties", {}):
-            return [(tool, json.dumps({argument: found.group(1)}))]
-    return [("Skill", json.dumps({"skill": found.group(1)}))]
+            return [(tool, json.dumps({argument: name}))]
+    return [("Skill", json.dumps({"skill": name}))]
 
 
 def _schema(body: Mapping[str, Any], name: str) -> Any:
@@ -47,7 +49,8 @@ def _rows(out: Path) -> dict[str, dict[str, str | None]]:
     assert all(r["outcome"] != "error" for r in rows), [r.get("detail") for r in rows]
     by_selector: dict[str, dict[str, str | None]] = {}
     for r in rows:
-        by_selector.setdefault(r["selector"], {})[r["request_id"]] = r["chosen"]
+        if not r.get("control"):
+            by_selector.setdefault(r["selector"], {})[r["request_id"]] = r["chosen"]
     return by_selector
 
 
