@@ -108,6 +108,26 @@ class _BoundedComposer(Composer):
         return size
 
 
+class PythonLoader(
+    yaml.reader.Reader,
+    yaml.scanner.Scanner,
+    yaml.parser.Parser,
+    _BoundedComposer,
+    SafeConstructor,
+    Resolver,
+):
+    """Safe loader, pure Python (what ``yaml.safe_load`` reads with: it refuses a tab inside
+    a plain scalar, which libyaml accepts), with the bounded composer."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+        _BoundedComposer.__init__(self)
+
+
 if yaml.__with_libyaml__:
     from yaml._yaml import CParser
 
@@ -121,24 +141,7 @@ if yaml.__with_libyaml__:
             _BoundedComposer.__init__(self)
 
 else:  # pragma: no cover - PyYAML built without libyaml
-
-    class BoundedLoader(  # type: ignore[no-redef]
-        yaml.reader.Reader,
-        yaml.scanner.Scanner,
-        yaml.parser.Parser,
-        _BoundedComposer,
-        SafeConstructor,
-        Resolver,
-    ):
-        """Safe loader, pure Python, with the bounded composer."""
-
-        def __init__(self, stream: str) -> None:
-            yaml.reader.Reader.__init__(self, stream)
-            yaml.scanner.Scanner.__init__(self)
-            yaml.parser.Parser.__init__(self)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
-            _BoundedComposer.__init__(self)
+    BoundedLoader = PythonLoader  # type: ignore[misc,assignment]
 
 
 class DuplicateKey(NamedTuple):
@@ -215,6 +218,7 @@ def parse_yaml(
     lines: bool = False,
     duplicates: list[DuplicateKey] | None = None,
     scalars: Scalars = "typed",
+    pure: bool = False,
 ) -> Any:
     """Parse one YAML document from ``text`` (line ``first_line`` of file ``name``).
 
@@ -229,13 +233,17 @@ def parse_yaml(
             report it as a warning of their own.
         scalars: how plain scalars are typed (see ``Scalars``; ``text`` returns mappings as
             :class:`LineDict`).
+        pure: parse as ``yaml.safe_load`` does, with PyYAML's pure-Python parser (for a
+            reader mirroring an agent that uses it); no key lines.
 
     Raises:
         InputError: invalid YAML, an alias bomb or too deep nesting, with the file line.
     """
     found: list[DuplicateKey] = []
-    loader: BoundedLoader
-    if lines or duplicates is not None or scalars == "text":
+    loader: BoundedLoader | PythonLoader
+    if pure:
+        loader = PythonLoader(text)
+    elif lines or duplicates is not None or scalars == "text":
         loader = line_loader = (_TextLoader if scalars == "text" else _LineLoader)(text)
         if duplicates is not None:
             line_loader.duplicates = found

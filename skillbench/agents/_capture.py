@@ -19,9 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from skillbench._errors import SkillbenchError
+from skillbench._sanitize import printable
 from skillbench.agents._driver import AGENTS, AgentDriver
 from skillbench.agents._executable import (
     agent_version,
@@ -230,7 +231,14 @@ def stop_agent(process: subprocess.Popen[str]) -> None:
         _LIVE.discard(process)
 
 
-def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> str:
+class AgentOutput(NamedTuple):
+    """What the agent printed in one turn."""
+
+    stdout: str
+    stderr: str
+
+
+def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> AgentOutput:
     """Run the agent in its own process group; on a timeout, kill the whole group."""
     process = start_agent(command, env, cwd)
     try:
@@ -242,7 +250,7 @@ def _run(command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> 
     if process.returncode != 0:
         detail = (err or out).strip().splitlines()[-3:]
         raise SkillbenchError(f"{command[0]} exited {process.returncode}: {' | '.join(detail)}")
-    return out
+    return AgentOutput(out, err)
 
 
 def _kill(process: subprocess.Popen[str]) -> None:
@@ -288,8 +296,8 @@ def run_turn(
     sources: Sequence[SourceSpec],
     workspace: Workspace,
     turn: Turn,
-) -> tuple[list[Recorded], str]:
-    """Lay out ``sources`` in ``workspace``, run one turn, return the requests and stdout."""
+) -> tuple[list[Recorded], AgentOutput]:
+    """Lay out ``sources`` in ``workspace``, run one turn, return the requests and output."""
     extra = driver.lay_out(sources, workspace)
     driver.configure(workspace, turn.settings, turn.usage)
     with Recorder(turn.responder) as recorder:
@@ -342,7 +350,7 @@ def capture_turn(
     )
     with _workspace(workdir) as workspace, install_notes() as notes:
         requests, output = run_turn(driver, executable, specs, workspace, turn)
-        main = driver.main_request(requests).body
+        main = _main_request(driver, requests, output).body
         own = None
         if snapshot and driver.spec.wire.lists_none:
             with _workspace(None) as empty:
@@ -365,10 +373,25 @@ def capture_turn(
             env=turn.env,
             usage=turn.usage,
             prompt=prompt,
-            output=output,
+            output=output.stdout,
             snapshot=own,
             notes=(*notes, *((unverified,) if unverified else ())),
         )
+
+
+def _main_request(
+    driver: AgentDriver, requests: Sequence[Recorded], output: AgentOutput
+) -> Recorded:
+    """The turn's request carrying the listing; without one, the error ends with the last
+    line the agent printed (an agent that exits 0 after failing its turn says why there)."""
+    try:
+        return driver.main_request(requests)
+    except SkillbenchError as exc:
+        lines = f"{output.stdout}\n{output.stderr}".splitlines()
+        last = next((line for line in reversed(lines) if line.strip()), "")
+        if not last:
+            raise
+        raise SkillbenchError(f"{exc}; its output ends: {printable(last.strip())[:300]}") from None
 
 
 def store_snapshot(capture: Capture, root: Path | None = None) -> Path | None:

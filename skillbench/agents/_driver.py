@@ -209,15 +209,16 @@ class AgentDriver:
 
 
 def find_block(texts: Any, locator: Locator) -> str | None:
-    """The first ``open`` … ``close`` block of ``texts`` (tags included) that holds one of
-    the locator's marks (any block when it names none)."""
+    """The first ``open`` … ``close`` block of ``texts`` (tags included, ``close`` only when
+    the locator keeps it) that holds one of the locator's marks (any block when it names
+    none)."""
     for text in texts:
         start = text.find(locator.open)
         while start >= 0:
             end = text.find(locator.close, start) if locator.close else len(text)
             if end < 0:
                 break
-            block = text[start : end + len(locator.close)]
+            block = text[start : end + (len(locator.close) if locator.keep_close else 0)]
             if not locator.contains or any(mark in block for mark in locator.contains):
                 return block
             start = text.find(locator.open, end)

@@ -1,10 +1,10 @@
 """The shipped agents as records: one ``AgentSpec`` per agent, registered by name.
 
 Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code,
-opencode, Kilo Code CLI, Pi and Cline CLI in ``AGENT_SPECS``; a plugin registers another with
-``register_agent``. Every other view of an agent (its profile and releases, loading rules,
-capture driver, the live selector's tables, the folders portability checks) is derived from
-its record.
+opencode, Kilo Code CLI, Pi, Cline CLI and OpenHarness in ``AGENT_SPECS``; a plugin registers
+another with ``register_agent``. Every other view of an agent (its profile and releases,
+loading rules, capture driver, the live selector's tables, the folders portability checks) is
+derived from its record.
 """
 
 from skillbench.agentspec import (  # noqa: F401  (register)
@@ -15,6 +15,7 @@ from skillbench.agentspec import (  # noqa: F401  (register)
     _gemini_cli,
     _kilo_code,
     _opencode,
+    _openharness,
     _pi,
     _qwen_code,
 )
@@ -25,6 +26,7 @@ from skillbench.agentspec._copilot_cli import COPILOT_CLI
 from skillbench.agentspec._gemini_cli import GEMINI_CLI
 from skillbench.agentspec._kilo_code import KILO_CODE
 from skillbench.agentspec._opencode import OPENCODE
+from skillbench.agentspec._openharness import OPENHARNESS
 from skillbench.agentspec._pi import PI
 from skillbench.agentspec._qwen_code import QWEN_CODE
 from skillbench.agentspec._registry import AGENT_SPECS, register_agent
@@ -36,6 +38,7 @@ from skillbench.agentspec._types import (
     Escape,
     ExplicitForm,
     FirstLineCut,
+    Label,
     Launch,
     ListingFormat,
     Live,
@@ -62,6 +65,7 @@ __all__ = [
     "GEMINI_CLI",
     "KILO_CODE",
     "OPENCODE",
+    "OPENHARNESS",
     "PI",
     "QWEN_CODE",
     "AgentSpec",
@@ -72,6 +76,7 @@ __all__ = [
     "Escape",
     "ExplicitForm",
     "FirstLineCut",
+    "Label",
     "Launch",
     "ListingFormat",
     "Live",

@@ -100,12 +100,15 @@ class Locator:
             ``close``: through the end of the text (a listing that ends its text, whose
             last character may also occur inside a skill's name).
         contains: the block must hold one of these (empty: any block between the tags).
+        keep_close: ``close`` is part of the block (False: the block ends where ``close``
+            starts, for a listing that ends where the next section of the prompt begins).
     """
 
     region: Region
     open: str
     close: str
     contains: tuple[str, ...] = ()
+    keep_close: bool = True
 
 
 @dataclass(frozen=True)
@@ -173,17 +176,24 @@ Escape = Literal["none", "xml", "xml_numeric_apostrophe"]
 """``xml``: ``& < > " '`` as entities (``'`` as ``&apos;``); ``xml_numeric_apostrophe``: the
 same with ``'`` as ``&#39;``."""
 
-Order = Literal["name", "scope_then_name", "loaded"]
-"""``name``: by a locale comparison of the name, built-ins sorted in; ``scope_then_name``:
+Order = Literal["name", "code_points", "scope_then_name", "loaded"]
+"""``name``: by a locale comparison of the name, built-ins sorted in; ``code_points``: by the
+listed name's code points (upper case before lower case), built-ins sorted in, a tie kept in
+load order; ``scope_then_name``:
 project skills by name, then each other folder in turn by name (code points);
 ``loaded``: as the catalog loaded them (scope by scope, each folder in the agent's walk
 order, ``Precedence.walk``), a skill replacing one of its name in that one's place."""
 
 BuiltinPlace = Literal["first", "last", "sorted"]
-Shadow = Literal["none", "skip", "in_place"]
+Shadow = Literal["none", "skip", "in_place", "keys"]
 """A skill whose listed name an earlier one has: ``none``: both are listed; ``skip``: a
 built-in is left out when a user's skill has its name; ``in_place``: the later one takes the
-earlier one's place (built-ins come first)."""
+earlier one's place (built-ins come first); ``keys``: every skill answers to its folder's
+name and its own, and one is left out once skills loaded after it (built-ins load first)
+took each of those names."""
+Label = Literal["name", "folder"]
+"""What an element's ``{name}`` holds: the skill's name, or the name of its folder (of its
+file without ``.md`` for a built-in), for an agent that calls a skill by its folder."""
 Location = Literal["path", "scope", "none"]
 """What an element's location holds: the skill file's path under its folder, the scope's
 word, or nothing."""
@@ -238,6 +248,10 @@ class ListingFormat:
         shadow: what a second skill of one listed name does (see ``Shadow``).
         max_description: a longer description (stripped) keeps the skill from loading.
         never_lists: source kinds the agent has no skills of (besides its own built-ins).
+        label: what ``{name}`` holds (see ``Label``).
+        alias: with ``label`` ``folder``, what the element's ``{alias}`` hole holds when
+            the skill's own name differs from its folder's (``{name}`` is the skill's
+            name, e.g. `` ({name})``); empty otherwise.
     """
 
     element: str
@@ -258,6 +272,8 @@ class ListingFormat:
     shadow: Shadow = "none"
     max_description: int | None = None
     never_lists: tuple[SourceKind, ...] = ()
+    label: Label = "name"
+    alias: str = ""
 
 
 ExplicitForm = Literal["mention", "words"]

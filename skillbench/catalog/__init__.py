@@ -1,6 +1,13 @@
 """Skills on disk → a deduplicated, profile-aware catalog."""
 
-from skillbench.catalog._catalog import Catalog, SkillStatus, load_catalog
+from skillbench.catalog import _first_line  # noqa: F401  (registers its reader)
+from skillbench.catalog._catalog import (
+    Catalog,
+    SkillStatus,
+    kept_by_keys,
+    load_catalog,
+    skill_keys,
+)
 from skillbench.catalog._fields import (
     MAX_DESCRIPTION_CHARS,
     MAX_NAME_CHARS,
@@ -10,7 +17,6 @@ from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, FrontMatterRea
 from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CODEBOT,
-    OPENHARNESS,
     PRECEDENCE,
     Dedupe,
     PathsRule,
@@ -41,7 +47,6 @@ __all__ = [
     "MAX_DIRS",
     "MAX_NAME_CHARS",
     "MAX_SKILL_BYTES",
-    "OPENHARNESS",
     "PRECEDENCE",
     "SOURCE_KINDS",
     "BodyFile",
@@ -63,6 +68,7 @@ __all__ = [
     "any_match",
     "clear_paths_cache",
     "compile_glob",
+    "kept_by_keys",
     "load_catalog",
     "loaded_fallback_description",
     "matches",
@@ -70,5 +76,6 @@ __all__ = [
     "normalize_name",
     "parse_source_arg",
     "requote",
+    "skill_keys",
     "walk",
 ]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from skillbench._errors import InputError, Location
@@ -105,9 +105,60 @@ def _identity(skill: Skill, rule: Precedence) -> str:
     return f"{plugin}:{path.parent.name}" if namespaced else path.parent.name
 
 
+def skill_keys(skill: Skill) -> tuple[str, str]:
+    """The names a skill answers to where an agent registers it under both: its own and its
+    folder's (its installed folder; a flat file's name without ``.md``)."""
+    if skill.path is None:
+        return skill.name, skill.name
+    path = PurePosixPath(skill.rel_path or Path(skill.path).as_posix())
+    if path.name != "SKILL.md":
+        return skill.name, path.stem
+    return skill.name, path.parent.name or Path(skill.path).parent.name
+
+
+def kept_by_keys(keys: Sequence[Iterable[str]]) -> list[int | None]:
+    """For skills registered in this order under these names each (later ones replacing
+    earlier ones name by name), None for a skill that still holds a name, else the index of
+    the last skill that took one of its names."""
+    owner: dict[str, int] = {}
+    for index, names in enumerate(keys):
+        owner.update((name, index) for name in names)
+    held = set(owner.values())
+    return [
+        None if index in held else max(owner[name] for name in names)
+        for index, names in enumerate(keys)
+    ]
+
+
+def _dedupe_keys(loaded: list[Loaded], rule: Precedence) -> tuple[list[Skill], list[Override]]:
+    """``keys`` dedupe: a skill is kept while it holds one of its names (``skill_keys``), in
+    the slot of the first skill it (or one it replaced) took names from."""
+    skills = [item.skill for item in loaded]
+    takers = kept_by_keys([skill_keys(s) for s in skills])
+    overrides = [
+        Override(
+            skills[taker].name,
+            skills[taker],
+            loser,
+            f"its names taken: {_describe(skills[taker])} wins over {_describe(loser)} "
+            f"({rule.summary})",
+        )
+        for loser, taker in zip(skills, takers, strict=True)
+        if taker is not None
+    ]
+    slot = list(range(len(skills)))
+    for loser, taker in enumerate(takers):
+        if taker is not None:
+            slot[taker] = min(slot[taker], slot[loser])
+    kept = sorted((i for i, taker in enumerate(takers) if taker is None), key=lambda i: slot[i])
+    return [skills[i] for i in kept], overrides
+
+
 def _dedupe(loaded: list[Loaded], rule: Precedence) -> tuple[list[Skill], list[Override]]:
     """Collapse collisions by normalised name (unless the rule dedupes by file only), then by
     real path, recording each override."""
+    if rule.dedupe == "keys":
+        return _dedupe_keys(loaded, rule)
     slots: list[Loaded] = []
     by_key: dict[str, int] = {}
     by_real: dict[str, int] = {}

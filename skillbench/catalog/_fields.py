@@ -175,8 +175,8 @@ def first_paragraph(body: str) -> str:
 
 
 def loaded_fallback_description(body: str | BodyFile, name: str) -> str:
-    """The description the loader gives a skill whose frontmatter has none (OpenHarness's
-    fallback: the first paragraph, else ``Skill: {name}``), so a profile whose agent derives
+    """The description the loader gives a skill whose frontmatter has none (the first
+    paragraph, else ``Skill: {name}``), so a profile whose agent derives
     its own can tell it apart from one the author wrote (a body left in its file kept its
     first paragraph for this)."""
     paragraph = body.paragraph if isinstance(body, BodyFile) else first_paragraph(body)

@@ -2,7 +2,7 @@
 
 Formats: ``<dir>/**/<name>/SKILL.md`` folders (Claude Code, Codex), ``skill.json``
 declarations (agent-skills style, alone or beside a SKILL.md), flat ``*.md`` files at a
-directory's top level (OpenHarness, and bundled sources) and JSONL tool lists
+directory's top level (bundled sources, ``Precedence.flat_files``) and JSONL tool lists
 (``{"name", "description"}`` per line, MetaTool). Every file is read through
 ``skillbench._io`` (regular files only, bounded, one encoding policy). A SKILL.md name must
 follow the Agent Skills rule; the other formats accept any safe single-line name.
@@ -262,8 +262,8 @@ def _directory_skills(
                     str(file),
                     None,
                     "loose Markdown file ignored: skills are <name>/SKILL.md folders here "
-                    "(top-level *.md files are skills only under the openharness profile "
-                    "and in bundled sources)",
+                    "(top-level *.md files are skills only in bundled sources and where an "
+                    "agent's loading rules read flat files)",
                     "warning",
                 )
                 for file in flat

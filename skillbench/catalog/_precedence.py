@@ -19,7 +19,12 @@ from skillbench.catalog._types import ByteOrderMark, LinkPolicy, LoadRules
 from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
 Dedupe = Literal[
-    "name_and_path", "exact_name_and_path", "lowercase_name_and_path", "folder_and_path", "path"
+    "name_and_path",
+    "exact_name_and_path",
+    "lowercase_name_and_path",
+    "folder_and_path",
+    "path",
+    "keys",
 ]
 """``name_and_path``: one skill per normalised name and per real file; ``exact_name_and_path``:
 one per name as written (``a_b``, ``a-b`` and ``A-b`` are three) and per real file;
@@ -29,7 +34,8 @@ another) and per real file;
 one skill per folder name (``plugin:folder`` for a plugin) and per real file, as an agent that
 names a skill by its folder (Claude Code) keeps two folders declaring the same ``name``;
 ``path``: only the same real file collapses, so two skills may share a name (each keeps its
-own file)."""
+own file); ``keys``: a skill answers to its name and its folder's name (``skill_keys``), and
+is left out once skills loaded after it took each of those (``kept_by_keys``)."""
 
 PathsRule = Literal["cwd", "touched", "ignored"]
 """When a skill with ``paths`` globs is listed: ``cwd`` when the working directory holds a
@@ -150,15 +156,5 @@ CODEBOT = _register(
         ("bundled", "managed", "user", "extra", "project", "plugin"),
         True,
         "codebot: a later source overrides an earlier one (bundled, user, project, plugin)",
-    )
-)
-OPENHARNESS = _register(
-    Precedence(
-        "openharness",
-        ("bundled", "user", "extra", "project", "plugin", "managed"),
-        True,
-        "openharness: later wins (bundled, user, extra, project, plugin)",
-        paths="ignored",
-        flat_files=True,
     )
 )

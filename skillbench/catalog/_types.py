@@ -61,7 +61,7 @@ class LoadRules:
     """What one agent's loader accepts from one source.
 
     Attributes:
-        flat_files: top-level ``*.md`` files are skills (OpenHarness' own layout, and
+        flat_files: top-level ``*.md`` files are skills (a flat layout, and
             skillbench's ``bundled`` sources, which stand for skills compiled into the agent);
             elsewhere only ``<name>/SKILL.md`` folders are.
         links: which symlinks the walk follows; loops are never entered.

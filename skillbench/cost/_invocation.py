@@ -134,7 +134,7 @@ def process_invocation(
     Args:
         skill: the triggered skill; its body may still carry frontmatter.
         args: the argument string passed with the call (``None``: none).
-        via: ``model`` (Skill tool) or ``user`` (slash command, OpenHarness style).
+        via: ``model`` (Skill tool) or ``user`` (a slash command).
         skill_dir: value of ``${…SKILL_DIR}``; defaults to the folder of ``skill.path``.
         session_id: value of ``${…SESSION_ID}``; left unexpanded when ``None``.
     """
@@ -189,7 +189,7 @@ def expand_args(body: str, args: str | None, names: tuple[str, ...] = ()) -> str
 
 
 def render_user_prompt(body: str, args: str | None, skill_dir: str) -> str:
-    """User-path rendering (OpenHarness): base-directory prefix, ``${ARGUMENTS}``, arguments."""
+    """User-path rendering (a slash command): base-directory prefix, ``${ARGUMENTS}``, arguments."""
     prompt = f"Base directory for this skill: {skill_dir}\n\n{body}"
     if "${ARGUMENTS}" in prompt:
         return prompt.replace("${ARGUMENTS}", args or "")

@@ -1,6 +1,6 @@
 """Profiles (one per agent), their listing renderers, orderings and the listing types.
 
-Importing the package registers the codebot and openharness profiles and one profile per
+Importing the package registers the codebot profile and one profile per
 shipped agent and release, derived from the agents' records (``skillbench.agentspec``), in
 ``PROFILES``, and the orderings in ``ORDERINGS``.
 """
@@ -9,7 +9,6 @@ from skillbench.listing import (  # noqa: F401  (register)
     _claude_code,
     _codebot,
     _codex,
-    _openharness,
 )
 from skillbench.listing._claude_code import (
     DROP_RULES,

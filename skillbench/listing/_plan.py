@@ -180,8 +180,8 @@ class ListingPlan:
             hidden by a profile rule, active): what a retrieve stage ranks.
         uses_scores: whether usage scores can change the listing: the profile sees them and
             either the ordering reads them (``usage``) or the layout does (claude-code's
-            ``least_used`` drop rule). False for codex and openharness, and for codebot with
-            a fixed ordering (``alpha``, ``rotate:N``, ``random``).
+            ``least_used`` drop rule). False for codex and agents without a usage rule, and
+            for codebot with a fixed ordering (``alpha``, ``rotate:N``, ``random``).
     """
 
     def __init__(

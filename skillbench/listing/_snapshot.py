@@ -39,12 +39,15 @@ class BuiltinSkill:
         when_to_use: kept apart only where the agent keeps it apart.
         path: where the agent keeps the skill, relative to its own skills root (Codex's
             system skills), else None.
+        alias: the skill's own name where the listing shows it beside ``name`` (its
+            folder's or file's), else None.
     """
 
     name: str
     description: str
     when_to_use: str | None = None
     path: str | None = None
+    alias: str | None = None
 
 
 @dataclass(frozen=True)

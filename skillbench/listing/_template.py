@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from skillbench.agentspec import AgentSpec, Escape, ListingFormat, Overflow, Release
-from skillbench.catalog import Skill, SourceKind
+from skillbench.catalog import Skill, SourceKind, kept_by_keys, skill_keys
 from skillbench.listing._claude_code_text import collation_key, utf16_len
 from skillbench.listing._raw import escape_xml, listed_text, unescape_xml
 from skillbench.listing._renderer import Entry, Layout, Placed, RendererFactory
@@ -35,23 +35,31 @@ def escape(text: str, how: Escape) -> str:
 
 
 class Element(NamedTuple):
-    """One element as a listing shows it: name, text and location (all as written)."""
+    """One element as a listing shows it: name, text, location and the skill's own name
+    where it shows one beside its folder's (all as written)."""
 
     name: str
     text: str
     location: str
+    alias: str | None = None
 
 
 def element_pattern(fmt: ListingFormat) -> re.Pattern[str]:
     """A pattern matching one element of ``fmt`` (its holes as named groups)."""
-    holes = {"{name}": r"(?P<name>.*?)", "{text}": r"(?P<text>.*?)"}
+    before, _, after = fmt.alias.partition("{name}")
+    alias = rf"(?:{re.escape(before)}(?P<alias>.*?){re.escape(after)})?" if fmt.alias else ""
+    holes = {"{name}": r"(?P<name>.*?)", "{text}": r"(?P<text>.*?)", "{alias}": alias}
     pattern, seen = "", False
-    for part in re.split(r"(\{name\}|\{text\}|\{location\})", fmt.element):
+    for part in re.split(r"(\{name\}|\{text\}|\{location\}|\{alias\})", fmt.element):
         if part == "{location}":
             pattern += "(?P=location)" if seen else r"(?P<location>[^\n]*?)"
             seen = True
         else:
             pattern += holes.get(part) or re.escape(part)
+    if fmt.element.endswith("}"):
+        # An element ending in a hole runs to the next element's start or the listing's end.
+        start = re.split(r"\{\w+\}", fmt.element, maxsplit=1)[0]
+        pattern += rf"(?=\n{re.escape(start)}|\Z)"
     return re.compile(pattern, re.DOTALL)
 
 
@@ -70,7 +78,10 @@ def parse_elements(fmt: ListingFormat, listing: str) -> list[Element]:
         parts = body.split(fmt.separator) if body else []
         found = [m for m in map(pattern.fullmatch, parts) if m is not None]
     holes = [m.groupdict() for m in found]
-    return [Element(h["name"], h.get("text") or "", h.get("location") or "") for h in holes]
+    return [
+        Element(h["name"], h.get("text") or "", h.get("location") or "", h.get("alias"))
+        for h in holes
+    ]
 
 
 def parse_builtins(spec: AgentSpec, listing: str) -> list[BuiltinSkill]:
@@ -84,7 +95,8 @@ def parse_builtins(spec: AgentSpec, listing: str) -> list[BuiltinSkill]:
             continue
         own_path = fmt.location == "path" and location != fmt.builtin_location
         name, text = (unescape_xml(t) if fmt.escape != "none" else t for t in found[:2])
-        skills.append(BuiltinSkill(name, text, path=location if own_path else None))
+        alias = found.alias and (unescape_xml(found.alias) if fmt.escape != "none" else found.alias)
+        skills.append(BuiltinSkill(name, text, path=location if own_path else None, alias=alias))
     return skills
 
 
@@ -98,13 +110,14 @@ def default_roots(spec: AgentSpec) -> dict[SourceKind, str]:
 
 
 class _Slot(NamedTuple):
-    """One skill to list: its entry (None for a built-in), listed name, full element and
-    the element it keeps past a first-line cut."""
+    """One skill to list: its entry (None for a built-in), listed name, full element, the
+    element it keeps past a first-line cut and the names it answers to (``keys`` shadow)."""
 
     entry: Entry | None
     name: str
     full: str
     cut: str
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -185,11 +198,20 @@ class TemplateRenderer:
         unsafe = self.fmt.unsafe_name
         return "".join("-" if c in unsafe else c for c in name) if unsafe else name
 
-    def _element(self, name: str, text: str, location: str) -> str:
+    def label(self, skill: Skill) -> str:
+        """The name an element shows for ``skill`` (``ListingFormat.label``)."""
+        return skill_keys(skill)[1] if self.fmt.label == "folder" else skill.name
+
+    def _element(self, name: str, text: str, location: str, own: str | None = None) -> str:
+        """One element; ``own`` is the skill's own name where ``name`` is its folder's."""
         fmt = self.fmt
+        alias = ""
+        if fmt.alias and own is not None and own != name:
+            alias = fmt.alias.replace("{name}", escape(own, fmt.escape))
         return (
             fmt.element.replace("{location}", escape(location, fmt.location_escape))
             .replace("{name}", escape(self.listed_name(name), fmt.escape))
+            .replace("{alias}", alias)
             .replace("{text}", text)
         )
 
@@ -204,9 +226,10 @@ class TemplateRenderer:
         if when:
             text += f"{fmt.when_joiner}{escape(when, fmt.escape)}"
         location = self._location(skill)
-        element = self._element(skill.name, text, location)
+        label = self.label(skill)
+        element = self._element(label, text, location, skill.name)
         short = escape(description.split("\n")[0].strip(), fmt.escape)
-        cut = self._element(skill.name, short, location)
+        cut = self._element(label, short, location, skill.name)
         return Entry(skill, index, element, "full", description, when or None, short=cut)
 
     def _location(self, skill: Skill) -> str:
@@ -216,19 +239,21 @@ class TemplateRenderer:
 
     def _builtin(self, skill: BuiltinSkill) -> _Slot:
         text = escape(skill.description, self.fmt.escape)
-        element = self._element(skill.name, text, skill.path or self.fmt.builtin_location)
-        return _Slot(None, self.listed_name(skill.name), element, element)
+        where = skill.path or self.fmt.builtin_location
+        element = self._element(skill.name, text, where, skill.alias)
+        keys = (skill.alias or skill.name, skill.name)
+        return _Slot(None, self.listed_name(skill.name), element, element, keys)
 
     def layout(
         self, ordered: Iterable[Entry], budget: int | None, scores: Mapping[str, float]
     ) -> Layout:
         fmt = self.fmt
         entries = [
-            _Slot(e, self.listed_name(e.skill.name), e.text, e.short)
+            _Slot(e, self.listed_name(self.label(e.skill)), e.text, e.short, skill_keys(e.skill))
             for e in _ORDERS[fmt.order](self, list(ordered))
         ]
         builtins = [self._builtin(b) for b in self.builtin_skills]
-        items = _placed_builtins(fmt.builtins, fmt.shadow, builtins, entries)
+        items = _placed_builtins(fmt, builtins, entries)
         if not items:
             return Layout("", None, [])
         cut = fmt.first_line_cut
@@ -290,10 +315,17 @@ def _place(item: _Slot, shown: str) -> Placed:
 
 
 def _placed_builtins(
-    where: str, shadow: str, builtins: list[_Slot], entries: list[_Slot]
+    fmt: ListingFormat, builtins: list[_Slot], entries: list[_Slot]
 ) -> list[_Slot]:
     """The agent's own skills placed among the user's (``ListingFormat.builtins``), a
     shadowed one replaced in its place or left out (``ListingFormat.shadow``)."""
+    where, shadow = fmt.builtins, fmt.shadow
+    if shadow == "keys":
+        loaded = [*builtins, *sorted(entries, key=lambda it: it.entry.index if it.entry else 0)]
+        takers = kept_by_keys([it.keys for it in loaded])
+        gone = {id(it) for it, taker in zip(loaded, takers, strict=True) if taker is not None}
+        builtins = [it for it in builtins if id(it) not in gone]
+        entries = [it for it in entries if id(it) not in gone]
     if shadow == "in_place":
         slots: dict[str, _Slot] = {}
         for item in [*builtins, *entries] if where == "first" else [*entries, *builtins]:
@@ -306,6 +338,8 @@ def _placed_builtins(
         return [*builtins, *entries]
     if where == "last":
         return [*entries, *builtins]
+    if fmt.order == "code_points":
+        return sorted([*builtins, *entries], key=lambda it: it.name)
     return sorted([*builtins, *entries], key=lambda it: collation_key(it.name))
 
 
@@ -317,6 +351,11 @@ def _root(skill: Skill) -> str:
 def _by_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
     """By a locale comparison of the listed name."""
     return sorted(entries, key=lambda e: collation_key(renderer.listed_name(e.skill.name)))
+
+
+def _by_code_points(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
+    """By the listed name's code points, ties in load order."""
+    return sorted(entries, key=lambda e: (renderer.listed_name(renderer.label(e.skill)), e.index))
 
 
 def _scope_then_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
@@ -342,6 +381,7 @@ def _loaded(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
 
 _ORDERS: Mapping[str, Callable[[TemplateRenderer, list[Entry]], list[Entry]]] = {
     "name": _by_name,
+    "code_points": _by_code_points,
     "scope_then_name": _scope_then_name,
     "loaded": _loaded,
 }

@@ -36,18 +36,22 @@ def test_the_records_docstring_names_every_agent() -> None:
 
 
 def test_ci_installs_what_the_records_pin() -> None:
-    """`.ci/run` names no agent package: it installs `skillbench agents pins`."""
+    """`.ci/run` names no agent package: it installs `skillbench agents pins` (npm) and
+    `skillbench agents pins --registry pypi` (one venv each)."""
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    assert "skillbench agents pins" in ci
+    assert "skillbench agents pins" in ci and "agents pins --registry pypi" in ci
     assert [s.package.name for s in AGENT_SPECS.values() if s.package.name in ci] == []
-    done = subprocess.run(
-        [sys.executable, "-m", "skillbench", "agents", "pins"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
     specs = [AGENT_SPECS.get(name) for name in AGENT_SPECS.names()]
-    assert done.stdout.split() == [s.package.pin(s.pinned.version) for s in specs]
+    for registry in ("npm", "pypi"):
+        done = subprocess.run(
+            [sys.executable, "-m", "skillbench", "agents", "pins", "--registry", registry],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        pins = [s.package.pin(s.pinned.version) for s in specs if s.package.registry == registry]
+        assert done.stdout.split() == pins
+    assert "openharness-ai==0.1.9" in pins
 
 
 def test_the_capture_help_names_every_agent_and_its_folders() -> None:
@@ -88,7 +92,7 @@ def _modules_naming(words: tuple[str, ...]) -> list[str]:
 
 @pytest.mark.parametrize(
     "words",
-    [("gemini",), ("copilot",), ("qwen",), ("opencode",), ("kilo",)],
+    [("gemini",), ("copilot",), ("qwen",), ("opencode",), ("kilo",), ("openharness",)],
     ids=lambda w: w[0],
 )
 def test_an_agent_is_named_in_at_most_four_modules(words: tuple[str, ...]) -> None:

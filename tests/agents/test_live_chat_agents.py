@@ -1,5 +1,5 @@
 """The ``agent`` selector for the agents that speak OpenAI chat completions (Qwen Code, opencode,
-Kilo Code CLI, Cline CLI).
+Kilo Code CLI, Cline CLI, OpenHarness).
 
 The scripted loopback model of ``test_live_selector`` decides ("trigger NAME now" and a
 positive control naming NAME call the agent's skill tool, other text is answered in text).
@@ -23,11 +23,13 @@ SKILL_TOOL = {
     "cline": ("skills", "skill"),
     "kilo-code": ("skill", "name"),
     "opencode": ("skill", "name"),
+    "openharness": ("skill", "name"),
     "qwen-code": ("skill", "skill"),
 }
 
 
 def script(body: Mapping[str, Any]) -> list[tuple[str, str]] | str:
+    """ "trigger NAME now" and a positive control naming NAME call the skill."""
     users = json.dumps([m.get("content") for m in body["messages"] if m.get("role") == "user"])
     found = _TRIGGER.search(users) or _EXPLICIT.search(users)
     if found is None:

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from skillbench.agentspec import AGENT_SPECS
 from tests.support.fake_openai import FakeOpenAI
 
 SKILLS = ("pdf-tools", "db-migrate", "release-notes", "api-docs")
@@ -76,10 +77,12 @@ def _setup(root: Path, agent: str, url: str, n: int, extra: str = "") -> Path:
         else:
             rows.append({"id": f"r{i:02d}", "text": f"tell me a joke about {i}", "expected": None})
     (root / "requests.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    kinds = AGENT_SPECS.get(agent).installable
+    kind = "project" if "project" in kinds else kinds[0]  # OpenHarness reads user skills only
     config = root / "live.yaml"
     config.write_text(
         f"name: live-{agent}\n"
-        "catalogs:\n  own:\n    - {path: skills, source: project}\n"
+        f"catalogs:\n  own:\n    - {{path: skills, source: {kind}}}\n"
         "requests: requests.jsonl\n"
         f"profiles: [{agent}]\nbudgets: [null]\norderings: [alpha]\n"
         f"selectors:\n  - {{type: agent, agent: {agent}, api_base: '{url}'{extra}}}\n"

@@ -295,7 +295,6 @@ CASES: list[Case] = [
     Case("directory-cap-named", _many_dirs, "2,000-directory limit", profile="codex"),
     Case("deeper-than-any-walk", _deepest, f"deeper than {MAX_DEPTH} levels"),
     Case("loose-notes-md", _loose, "loose Markdown file ignored"),
-    Case("loose-notes-md-openharness", _loose, "", ("notes",), "openharness"),
     Case("hidden-dir", _raw(".hidden/x", front("x")), ""),
     # paths globs
     Case("glob-stars", _pathological_glob("*a" * 40 + "b"), "", ("globby",)),

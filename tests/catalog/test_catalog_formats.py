@@ -77,12 +77,12 @@ def test_context_other_than_fork_is_inline(tmp_path: Path) -> None:
     assert load_catalog([f"bundled={tmp_path}"]).skills[0].context == "inline"
 
 
-def test_flat_markdown_names_and_openharness_fallback(tmp_path: Path) -> None:
+def test_flat_markdown_names_and_fallback(tmp_path: Path) -> None:
     (tmp_path / "review.md").write_text("---\ndescription: Review code.\n---\n# Heading\n")
     (tmp_path / "plain.md").write_text("# Code Helper\n\nHelps with\ncode.\n\n## More\n")
     (tmp_path / "bare.md").write_text("just one line without heading " * 10)
     (tmp_path / "README.md").write_text("# Not a skill\n")
-    catalog = load_catalog([str(tmp_path)], profile="openharness")
+    catalog = load_catalog([f"bundled={tmp_path}"])
     assert catalog.names == ("bare", "Code Helper", "review")
     assert catalog.get("code-helper").description == "Helps with code."  # type: ignore[union-attr]
     assert len(catalog.get("bare").description) == 200  # type: ignore[union-attr]

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from skillbench.agentspec import AGENT_SPECS
 from skillbench.catalog import PRECEDENCE, Catalog, clear_paths_cache, load_catalog
 from skillbench.cli._main import main
-from skillbench.listing import render_listing
+from skillbench.listing import element_pattern, render_listing
 from tests.catalog.hostile_corpus import CASES, FORGED, Case, front, skill
 
 pytestmark = pytest.mark.timeout(20)
@@ -40,11 +41,19 @@ def _build(tmp_path: Path, case: Case) -> tuple[list[str], Path]:
 _DESCRIPTION = re.compile(r"<description>[^<]*</description>")
 
 
-def _no_forged_lines(text: str) -> None:
+def _no_forged_lines(text: str, profile: str | None = None) -> None:
     """No line of ``text`` poses as an entry. Agents that list the YAML value as parsed
     (Qwen Code, opencode, Gemini CLI, Copilot CLI) keep a description's line breaks inside its
     ``<description>`` element, as they send it; a line there is the description's text, not
-    an entry, so an intact element is read as one."""
+    an entry, so an intact element is read as one. An agent whose elements are lines
+    (OpenHarness: ``- **folder**: text``) sends those breaks too: what its listing format reads
+    as one element's text is that text, however many lines it spans."""
+    agent = (profile or "").split("@")[0]
+    spec = AGENT_SPECS.get(agent) if agent in AGENT_SPECS else None
+    if spec is not None and spec.listing is not None and spec.listing.element.endswith("}"):
+        text = element_pattern(spec.listing).sub(
+            lambda m: m.group(0)[: m.start("text") - m.start()] + "<text/>", text
+        )
     for line in _DESCRIPTION.sub("<description/>", text).splitlines():
         assert not line.lstrip("-*#> ").startswith("FORGED"), line
     assert all(c.isprintable() or c == "\n" or _inert(c) for c in text), repr(text[:200])
@@ -88,7 +97,7 @@ def test_case_renders_no_forged_line_under_any_profile(tmp_path: Path, case: Cas
         catalog: Catalog = load_catalog(sources, profile=profile, cwd=work)
         assert set(GOOD) <= set(catalog.names), profile
         listing = render_listing(catalog.skills, profile=profile, inactive=catalog.inactive)
-        _no_forged_lines(listing.text)
+        _no_forged_lines(listing.text, profile)
         assert all(name in listing.text for name in GOOD)
 
 

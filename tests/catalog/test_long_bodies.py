@@ -52,7 +52,7 @@ def test_a_skill_without_description_is_listed_alike_whatever_its_body_size(
         _write(tmp_path, name, f"---\nname: {name}\n---\n{head}" + "Filler line.\n" * filler)
     skills = {s.name: s for s in load_catalog([str(tmp_path)]).skills}
     assert isinstance(skills["large"].body, BodyFile) and isinstance(skills["small"].body, str)
-    # OpenHarness's fallback: the first paragraph after the first heading.
+    # The loader's fallback: the first paragraph after the first heading.
     for skill in skills.values():
         assert skill.description == "Push the build to the CDN and purge the cache."
     # Claude Code's: the body's first non-empty line, without its '#'.

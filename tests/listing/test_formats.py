@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from skillbench.agentspec import AGENT_SPECS
@@ -138,15 +140,21 @@ def test_claude_code_drop_rules_differ() -> None:
 
 
 def test_openharness(seed_skills: list[Skill]) -> None:
-    listing = render_listing(seed_skills, profile="openharness", budget=10, ordering="given")
+    """OpenHarness 0.1.9: no budget, skills by name in code points (``refactor`` before
+    ``review`` whatever the ordering), ``- **name**: description`` under its heading."""
+    users = [replace(s, source="user") for s in seed_skills]
+    listing = render_listing(
+        users, profile="openharness", ordering="given", options={"snapshot": "none"}
+    )
     assert listing.budget is None and listing.used is None
     assert listing.text == (
         "# Available Skills\n\n"
         "The following skills are available via the `skill` tool. When a user's request "
         'matches a skill, invoke it with `skill(name="<skill_name>")` to load detailed '
-        "instructions before proceeding.\n\n"
-        "- **review**: Review changes for bugs, regressions, risks, and missing tests.\n"
-        "- **refactor**: Improve code structure while preserving behavior."
+        "instructions before proceeding. User-invocable skills can also be run directly by "
+        "the user as `/<skill-name>`.\n\n"
+        "- **refactor**: Improve code structure while preserving behavior.\n"
+        "- **review**: Review changes for bugs, regressions, risks, and missing tests."
     )
 
 

@@ -142,17 +142,15 @@ def test_lint_names_the_agents_each_portability_finding_affects(project: list[st
         ("SB803", "manual", None),
     }
     assert (
-        "never found by cline 3.0.65, codex 0.171.0, gemini-cli 0.61.0, pi 0.73.1, "
-        "qwen-code 0.24.4" in found[("SB801", "pdf-tools", None)]
+        "never found by cline 3.0.65, codex 0.171.0, gemini-cli 0.61.0, openharness 0.1.9, "
+        "pi 0.73.1, qwen-code 0.24.4" in found[("SB801", "pdf-tools", None)]
     )
     assert (
         "never found by claude-code 2.1.332, cline 3.0.65, codex 0.171.0, gemini-cli 0.61.0, "
-        "kilo-code 7.7.7, opencode 1.18.33, pi 0.73.1, qwen-code 0.24.4"
+        "kilo-code 7.7.7, opencode 1.18.33, openharness 0.1.9, pi 0.73.1, qwen-code 0.24.4"
         in found[("SB801", "gh-only", None)]
     )
-    assert (
-        "cline 3.0.65, codex 0.171.0, gemini-cli 0.61.0, kilo-code 7.7.7, opencode 1.18.33"
-        in found[("SB803", "manual", None)]
-    )
-    assert "kept out by copilot-cli, pi, qwen-code" in found[("SB803", "manual", None)]
+    manual = found[("SB803", "manual", None)]
+    assert "cline 3.0.65, codex 0.171.0, gemini-cli 0.61.0, kilo-code 7.7.7, opencode" in manual
+    assert "kept out by copilot-cli, pi, qwen-code" in manual
     assert "kept out by copilot-cli" in found[("SB803", "manual", None)]

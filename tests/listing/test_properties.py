@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from skillbench.catalog import SOURCE_KINDS, Skill
 from skillbench.listing import Listing, ListingPlan, get_ordering, render_listing
 
-PROFILES = ["codebot", "claude-code", "codex", "openharness"]
+PROFILES = ["codebot", "claude-code", "codex"]
 ORDERINGS = ["usage", "alpha", "source", "given", "random", "reverse", "rotate:3", "rotate:-1"]
 SCORED = {"codebot", "claude-code"}
 CODEX_SCOPE = {"bundled": 0, "managed": 1, "project": 2, "user": 3, "plugin": 3, "extra": 3}
@@ -125,8 +125,6 @@ def test_listing_invariants(case: dict) -> None:
         case["profile"] == "claude-code" and case["options"].get("legacy")
     ):
         assert list(listing.shown_names) == order[: len(shown)]
-    if case["profile"] == "openharness":
-        assert list(listing.shown_names) == order
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

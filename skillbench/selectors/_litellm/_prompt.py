@@ -2,9 +2,10 @@
 
 codebot and Claude Code keep the system prompt stable (it is prompt-cached) and put the listing
 in a per-turn ``<system-reminder>`` before the user's message (the reference pipeline's
-``BuildReminders``); OpenHarness and Codex put it in the system prompt. Codex has no Skill tool:
-its listing gives each skill's ``SKILL.md`` path and a trigger is the model reading that file;
-a ``$name`` mention makes Codex add the named skill's file as a user message itself.
+``BuildReminders``); Codex and most other agents put it in the system prompt. Codex has no
+Skill tool: its listing gives each skill's ``SKILL.md`` path and a trigger is the model
+reading that file; a ``$name`` mention makes Codex add the named skill's file as a user
+message itself.
 """
 
 from __future__ import annotations
