@@ -66,6 +66,7 @@ OPENHARNESS = register_agent(
             nested=False,
             depth=1,
             front_matter="yaml-then-first-line",
+            text="format-kept",
             folders="all",
         ),
         wire=Wire(

@@ -107,3 +107,13 @@ def test_a_yaml_surrogate_escape_fails_the_turn(tmp_path: Path) -> None:
     _write(skills, "rocket", '---\nname: rocket\ndescription: "go \\ud83d\\ude80"\n---\n')
     with pytest.raises(Exception, match=r"its output ends: API error: .*surrogates not allowed"):
         agent_fidelity("openharness", [SourceSpec(str(skills), "user")])
+
+
+@needs_agent("openharness")
+def test_a_zero_width_space_is_kept(tmp_path: Path) -> None:
+    """OpenHarness strips only Unicode whitespace: a trailing U+200B (a format character, not
+    whitespace) stays in the listed text."""
+    skills = tmp_path / "s"
+    _write(skills, "zw", "---\nname: zw\ndescription: Merge pdf files \u200b\n---\nBody.\n")
+    listing = _identical([SourceSpec(str(skills), "user")])
+    assert listing.endswith("- **zw**: Merge pdf files \u200b")  # the last skill by name
