@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from skillbench.listing import SHOWN_STATUSES
 from skillbench.planner._knobs import Derivation, fit_values
 from skillbench.planner._records import CurvePoint, Fits, Loss
-from skillbench.planner._setup import UNLIMITED, Setup, Shown
+from skillbench.planner._setup import UNLIMITED, Setup, ShownEntry
 
 CURVE_POINTS = 16
 """Evenly spaced budgets on the coverage curve (the default and the fit are added)."""
@@ -72,7 +72,7 @@ def coverage(setup: Setup, budgets: Sequence[int]) -> tuple[list[CurvePoint], li
     return points[::-1], losses[:LOSSES_SHOWN]
 
 
-def _whole(listed: Sequence[Shown], full: Mapping[str, str]) -> set[str]:
+def _whole(listed: Sequence[ShownEntry], full: Mapping[str, str]) -> set[str]:
     """Skills shown as they are with room for everything."""
     return {e.name for e in listed if full.get(e.name) == e.status}
 

@@ -34,7 +34,7 @@ _EXCLUDED: Mapping[str, tuple[Reason, str]] = {
 }
 
 
-class Shown(NamedTuple):
+class ShownEntry(NamedTuple):
     """An entry a listing shows: its skill's name and its status."""
 
     name: str
@@ -81,12 +81,12 @@ class Setup:
 
     def shown(
         self, budget: int | None = None, scores: Mapping[str, float] | None = None
-    ) -> list[Shown]:
+    ) -> list[ShownEntry]:
         """Name and status of each entry ``render(budget, scores)`` shows, in order, without
         building its entry records (the timeline and the coverage curve need only these)."""
         skills = self.skills
         placed = self.plan(budget).layout(scores).placed
-        return [Shown(skills[p.skill_index].name, p.status) for p in placed]
+        return [ShownEntry(skills[p.skill_index].name, p.status) for p in placed]
 
     def plan(self, budget: int | None) -> ListingPlan:
         """The prepared renderer at ``budget``: the catalog is formatted and ordered once,
@@ -148,7 +148,7 @@ class Setup:
         ]
         return rows
 
-    def tally(self, shown: Sequence[Shown]) -> dict[str, int]:
+    def tally(self, shown: Sequence[ShownEntry]) -> dict[str, int]:
         """``counts(self.fates(listing))`` from the listing's shown entries alone (a step of
         the timeline needs no per-skill rows)."""
         found = Counter(_fate(e.status, None, False)[0] for e in shown)

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from skillbench.planner._knobs import Derivation
 from skillbench.planner._records import Budget, Step, Today
-from skillbench.planner._setup import Setup, Shown, counts
+from skillbench.planner._setup import Setup, ShownEntry, counts
 from skillbench.usage import UsageTracker
 
 WEEK = timedelta(days=7)
@@ -58,7 +58,7 @@ def timeline(setup: Setup, tracker: UsageTracker | None, now: datetime, weeks: i
     equal to the step before's give its listing again)."""
     steps: list[Step] = []
     before: set[str] = set()
-    last: tuple[dict[str, float], list[Shown]] | None = None
+    last: tuple[dict[str, float], list[ShownEntry]] | None = None
     for week in range(weeks + 1):
         scores = tracker.scores(now + week * WEEK) if tracker is not None else {}
         if last is None or last[0] != scores:

@@ -111,7 +111,7 @@ class _Switch:
         return self.bridge(recorded)
 
 
-class _Slot:
+class _PooledProcess:
     """A warm process with its workspace, loopback endpoint and install notes, kept
     between batches for the next run of its setting."""
 
@@ -156,10 +156,10 @@ class WarmPool:
 
     def __init__(self, limit: int) -> None:
         self.limit = max(1, limit)
-        self._idle: list[tuple[Setting, _Slot]] = []
+        self._idle: list[tuple[Setting, _PooledProcess]] = []
         self._lock = threading.Lock()
 
-    def take(self, setting: Setting) -> _Slot | None:
+    def take(self, setting: Setting) -> _PooledProcess | None:
         with self._lock:
             for k, (held, slot) in enumerate(self._idle):
                 if held == setting:
@@ -167,7 +167,7 @@ class WarmPool:
                     return slot
         return None
 
-    def give(self, setting: Setting, slot: _Slot) -> None:
+    def give(self, setting: Setting, slot: _PooledProcess) -> None:
         with self._lock:
             self._idle.append((setting, slot))
             ended = self._idle[: -self.limit]
@@ -192,7 +192,7 @@ def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query])
     slot = selector.pool.take(setting)
     try:
         if slot is None:
-            slot = _Slot(selector, setting)
+            slot = _PooledProcess(selector, setting)
         for query in queries:
             selector._check_cap()
             if rereads:
