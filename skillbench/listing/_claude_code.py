@@ -8,7 +8,8 @@ a user's skill already takes is not listed). An entry is ``- NAME: TEXT``:
 
 - NAME is the skill's folder (``plugin:folder`` for a plugin); when the frontmatter ``name``
   differs it follows in parentheses, ``- postgresql (postgresql-table-design)``, unless that
-  name is itself another skill's folder or not a valid name;
+  name is itself another skill's folder or not a valid name (letters, digits, ``_:.-``; its
+  length does not matter);
 - TEXT is the description, `` - `` and ``when_to_use`` when there is one, cut at
   ``entry_cap`` UTF-16 units (the last one an ellipsis). A skill without a description gets
   the first non-empty line of its body (heading marks removed, cut to 100 characters with
@@ -92,7 +93,6 @@ ENTRY_CAP = 1536
 FALLBACK_CHARS = 100
 SKILL_JSON = "skill.json"
 EMPTY_BODY = "Skill"
-NAME_CHARS = 64
 SkillOverride = Literal["on", "name-only", "user-invocable-only", "off"]
 OVERRIDES: tuple[SkillOverride, ...] = ("on", "name-only", "user-invocable-only", "off")
 LEGACY_BUDGET = 15_000
@@ -165,7 +165,8 @@ def _listing_name(path_text: str | None, name: str, source: str) -> str:
 
 
 def _valid_name(name: str) -> bool:
-    return len(name) <= NAME_CHARS and all(c.isalnum() or c in "_:.-" for c in name)
+    """Letters, digits and ``_:.-``, of any length (a 200-character name is shown)."""
+    return all(c.isalnum() or c in "_:.-" for c in name)
 
 
 def _fallback(body: str) -> str:

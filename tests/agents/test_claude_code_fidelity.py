@@ -190,3 +190,18 @@ def test_frontmatter_cases_overrides_and_a_renamed_plugin_skill(
     capture = _capture(sources, settings={"skillOverrides": overrides})
     assert "- postgresql (postgresql-table-design): Tables." in capture.listing
     _same(capture, _render(sources, snapshot, skill_overrides=overrides))
+
+
+@needs_agent("claude-code")
+def test_a_name_of_any_length_follows_its_folder(snapshot: AgentSnapshot, tmp_path: Path) -> None:
+    """A valid name over 64 characters is shown in parentheses; one with a space is not."""
+    long = "x" * 70
+    _skill(tmp_path, "mb", f"name: {long}\ndescription: Long.\n")
+    _skill(tmp_path, "mc", f"name: {'u' * 200}\ndescription: Longer.\n")
+    _skill(tmp_path, "md", f'name: "{"w" * 66} q"\ndescription: Spaced.\n')
+    _skill(tmp_path, "me", f"name: {'y' * 64}\ndescription: Edge.\n")
+    sources = [SourceSpec(str(tmp_path), "project")]
+    capture = _capture(sources)
+    assert f"- mb ({long}): Long." in capture.listing
+    assert "- md: Spaced." in capture.listing
+    _same(capture, _render(sources, snapshot))

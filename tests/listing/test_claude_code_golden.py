@@ -140,6 +140,21 @@ def test_folder_name_with_a_different_frontmatter_name(tmp_path: Path) -> None:
     ]
 
 
+def test_a_long_name_is_shown_and_an_invalid_one_is_not(tmp_path: Path) -> None:
+    """Captured at 2.1.328 and 2.1.332: length never hides the name (70 and 200 characters
+    show), a character outside letters, digits and ``_:.-`` does at any length."""
+    skill_md(tmp_path, "mb", f"name: {'x' * 70}\ndescription: Long.\n")
+    skill_md(tmp_path, "mc", f"name: {'u' * 200}\ndescription: Longer.\n")
+    skill_md(tmp_path, "md", f'name: "{"w" * 66} q"\ndescription: Spaced.\n')
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    assert entries_of(listing.text) == [
+        "- mb (" + "x" * 70 + "): Long.",
+        "- mc (" + "u" * 200 + "): Longer.",
+        "- md: Spaced.",
+    ]
+
+
 def test_a_name_that_is_another_skills_folder_is_not_repeated(tmp_path: Path) -> None:
     skill_md(tmp_path, "a", "name: b\ndescription: A.\n")
     skill_md(tmp_path, "c", "name: c\ndescription: C.\n")
