@@ -6,7 +6,12 @@ from skillbench.catalog._fields import (
     MAX_NAME_CHARS,
     loaded_fallback_description,
 )
-from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, FrontMatterReader, Markdown
+from skillbench.catalog._frontmatter import (
+    FRONT_MATTER_READERS,
+    FrontMatterReader,
+    Markdown,
+    body_lines,
+)
 from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CODEBOT,
@@ -60,6 +65,7 @@ __all__ = [
     "SourceKind",
     "SourceSpec",
     "any_match",
+    "body_lines",
     "clear_paths_cache",
     "compile_glob",
     "load_catalog",

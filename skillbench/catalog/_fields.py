@@ -313,8 +313,18 @@ def listed_texts(meta: Mapping[Any, Any], skill: Skill) -> dict[str, str]:
         if attr not in _LISTED or not isinstance(value, str):
             continue
         loaded = getattr(skill, attr)
-        if value == loaded or not value.translate(_LINE_BREAKS).isprintable():
+        if value == loaded or not _safe(value):
             continue
         if clean_line(value).text == loaded:
             found[attr] = value
     return found
+
+
+def _safe(text: str) -> bool:
+    return text.translate(_LINE_BREAKS).isprintable()
+
+
+def safe_texts(texts: Mapping[str, str]) -> dict[str, str]:
+    """The texts a reader lists exactly so, but for those holding anything a listing must not
+    carry unsanitised (escapes, control characters): those stay as loaded."""
+    return {attr: text for attr, text in texts.items() if _safe(text)}

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -89,6 +90,8 @@ class Markdown:
             one) starts, in characters.
         body_line: the file's 1-based line where the body starts.
         key_lines: folded top-level key → 1-based file line.
+        listed: texts the agent lists exactly so, blank ones too (field → text), where its
+            reader has a rule of its own for them (a description made from the body).
     """
 
     meta: dict[Any, Any] | None
@@ -96,6 +99,7 @@ class Markdown:
     body_start: int
     body_line: int
     key_lines: dict[str, int]
+    listed: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def body(self) -> str:
@@ -213,6 +217,65 @@ def _unterminated(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdo
     """Safe YAML of the front matter without its last line break: a block scalar ending it
     keeps no final newline (``|``, ``>``), one ending earlier does."""
     return parse_markdown(path, text, diagnostics, final_break=False)
+
+
+JS_SPACE = (
+    " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+"""What JavaScript's ``trim`` removes."""
+BODY_LINES = 3
+BODY_CHARS = 1024
+
+
+def body_lines(body: str) -> str:
+    """The description an agent makes from a body when the front matter has none: its first
+    ``BODY_LINES`` lines that hold text and are not headings (``#`` first), trimmed, joined by
+    one space, cut to ``BODY_CHARS`` characters (inner spaces and tabs kept)."""
+    kept = (line for line in _trimmed_lines(body) if line and not line.startswith("#"))
+    return " ".join(islice(kept, BODY_LINES))[:BODY_CHARS]
+
+
+def _trimmed_lines(body: str) -> Iterator[str]:
+    """``body.split("\\n")``, each line trimmed, one at a time (a body may be megabytes)."""
+    start = 0
+    while start <= len(body):
+        end = body.find("\n", start)
+        end = len(body) if end < 0 else end
+        yield body[start:end].strip(JS_SPACE)
+        start = end + 1
+
+
+@FRONT_MATTER_READERS.register("yaml-unterminated-strict")
+def _unterminated_strict(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """As ``yaml-unterminated``, but a file without front matter, or whose ``name`` or
+    ``description`` is not a string (a number, ``true``, a list, null) or whose ``name`` is
+    blank, is not loaded; a
+    description is listed as written, blank too, and a missing one is made from the body
+    (``body_lines``)."""
+    doc = parse_markdown(path, text, diagnostics, final_break=False)
+    if doc is None:
+        return None
+    if doc.meta is None:
+        diagnostics.append(Diagnostic(path, 1, "no '---' frontmatter block; skipped", "error"))
+        return None
+    for key in ("name", "description"):
+        if key in doc.meta and not isinstance(doc.meta[key], str):
+            kind = "null" if doc.meta[key] is None else type(doc.meta[key]).__name__
+            line = doc.key_lines.get(key)
+            diagnostics.append(
+                Diagnostic(path, line, f"a {kind}, not a string; skill skipped", "error", key)
+            )
+            return None
+    if "name" in doc.meta and not doc.meta["name"].strip():
+        diagnostics.append(
+            Diagnostic(path, doc.key_lines.get("name"), "blank; skill skipped", "error", "name")
+        )
+        return None
+    description = doc.meta.get("description")
+    return replace(
+        doc, listed={"description": body_lines(doc.body) if description is None else description}
+    )
 
 
 def markdown_fields(
