@@ -187,3 +187,36 @@ def test_block_scalars_as_parsed(tmp_path: Path) -> None:
         "s6": " schema one\ntwo",
         "s7": "  quoted edge  ",
     }
+
+
+@needs_agent("copilot-cli")
+def test_which_files_load_and_the_description_listed(tmp_path: Path) -> None:
+    """Front matter required; a name or description that is not a string (a number, null,
+    a list) or a blank name keeps the skill out; a blank description is listed as written; a
+    missing one is three text lines of the body; a SKILL.md in a skill's folder is not a
+    skill, one deeper in a plain folder is."""
+    root = tmp_path / "s"
+    files = {
+        "number/SKILL.md": "---\nname: number\ndescription: 12.50\n---\nBody.\n",
+        "null-desc/SKILL.md": "---\nname: null-desc\ndescription:\n---\nBody.\n",
+        "list/SKILL.md": "---\nname: list\ndescription:\n  - a\n---\nBody.\n",
+        "empty-name/SKILL.md": '---\nname: ""\ndescription: D.\n---\nBody.\n',
+        "no-front/SKILL.md": "Body without front matter.\n",
+        "blank/SKILL.md": '---\nname: blank\ndescription: "  "\n---\nBody.\n',
+        "body/SKILL.md": "---\nname: body\n---\n\n# word\n\nOne.\n  Two\t2 \n## h\nThree.\nFour.\n",
+        "pack/SKILL.md": "---\nname: pack\ndescription: Pack.\n---\nBody.\n",
+        "pack/skills/child/SKILL.md": "---\nname: child\ndescription: Child.\n---\n",
+        "deep/sub/SKILL.md": "---\nname: deep-sub\ndescription: Deep.\n---\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    listing = _identical([SourceSpec(str(root), "project")])
+    found = dict(re.findall(r"<name>(.*?)</name>\n  <description>(.*?)</description>", listing))
+    mine = {path.split("/")[-2] for path in files} | {"deep-sub"}
+    assert {name: text for name, text in found.items() if name in mine} == {
+        "blank": "  ",
+        "body": "One. Two\t2 Three.",
+        "deep-sub": "Deep.",
+        "pack": "Pack.",
+    }
