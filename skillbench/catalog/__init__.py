@@ -11,6 +11,7 @@ from skillbench.catalog._frontmatter import (
     FrontMatterReader,
     Markdown,
     body_lines,
+    spaced_text,
 )
 from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
@@ -74,5 +75,6 @@ __all__ = [
     "normalize_context",
     "normalize_name",
     "parse_source_arg",
+    "spaced_text",
     "walk",
 ]

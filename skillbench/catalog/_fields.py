@@ -8,6 +8,7 @@ the key; an unknown key is a warning suggesting the nearest valid one.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from itertools import islice
 from typing import Any
@@ -326,5 +327,11 @@ def _safe(text: str) -> bool:
 
 def safe_texts(texts: Mapping[str, str]) -> dict[str, str]:
     """The texts a reader lists exactly so, but for those holding anything a listing must not
-    carry unsanitised (escapes, control characters): those stay as loaded."""
-    return {attr: text for attr, text in texts.items() if _safe(text)}
+    carry unsanitised (escapes, control characters): those stay as loaded. Spaces of any
+    kind (no-break, ideographic) are safe."""
+    return {attr: text for attr, text in texts.items() if _safe(text) or _spaces_only(text)}
+
+
+def _spaces_only(text: str) -> bool:
+    """Every character but line breaks and spaces of any kind is printable."""
+    return all(c.isprintable() or c in "\n\t" or unicodedata.category(c) == "Zs" for c in text)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+import sys
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,14 +30,17 @@ _TOP_KEY = re.compile(r"""^(["']?)([^\s"'#:][^:]*?)\1\s*:(?:\s|$)""")
 _PLAIN_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\"'|>\[{&*!%@`#].*?)[ \t]*$")
 """A top-level ``key: value`` line whose value is a plain scalar (what a lenient reader
 quotes when strict YAML rejects the block, e.g. for a ``: `` inside a description)."""
+_UNQUOTED_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\"'].*?)[ \t]*$")
+"""A top-level ``key: value`` line whose value does not open a quote (``[a, b`` and ``{a``
+included)."""
 
 
-def _quoted_values(source: str) -> str:
-    """``source`` with every plain top-level value double-quoted, as Claude Code and Codex
-    read a frontmatter block that strict YAML rejects."""
+def _quoted_values(source: str, pattern: re.Pattern[str] = _PLAIN_VALUE) -> str:
+    """``source`` with every top-level value ``pattern`` matches double-quoted, as Claude
+    Code and Codex read a frontmatter block that strict YAML rejects."""
 
     def quote(line: str) -> str:
-        match = _PLAIN_VALUE.match(line)
+        match = pattern.match(line)
         if match is None:
             return line
         value = match.group(2).replace("\\", "\\\\").replace('"', '\\"')
@@ -116,6 +122,7 @@ def parse_markdown(
     *,
     lenient: bool = False,
     final_break: bool = True,
+    requote: re.Pattern[str] | None = None,
 ) -> Markdown | None:
     """Split frontmatter from body; None (with an error diagnostic) when the YAML is unusable.
 
@@ -124,6 +131,8 @@ def parse_markdown(
     quoted (a warning says so), as the agents that list such a skill do.
     ``final_break``: the YAML is parsed with the line break before the closing ``---`` (False:
     without it, so a block scalar ending the front matter has no final line break).
+    ``requote``: with ``lenient``, the values quoted (those it matches) and, where that
+    still fails, the front matter read as empty (the skill loads without its fields).
     """
     lines = split_lines(text, keepends=True)
     first = next(lines, "")
@@ -149,13 +158,15 @@ def parse_markdown(
         meta = parse_yaml(source, path, first_line=2, duplicates=repeated)
     except InputError as exc:
         reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
-        meta = _reread(source, path, repeated) if lenient else None
-        if meta is None:
+        meta = _reread(source, path, repeated, requote or _PLAIN_VALUE) if lenient else None
+        if meta is None and requote is not None:
+            meta, reason = {}, f"{reason}; read as empty, even with its values quoted"
+        elif meta is None:
             diagnostics.append(Diagnostic(path, exc.location.line, reason, "error"))
             return None
-        diagnostics.append(
-            Diagnostic(path, exc.location.line, f"{reason}; read with its values quoted", "warning")
-        )
+        else:
+            reason = f"{reason}; read with its values quoted"
+        diagnostics.append(Diagnostic(path, exc.location.line, reason, "warning"))
     diagnostics.extend(
         Diagnostic(
             path,
@@ -181,9 +192,11 @@ def parse_markdown(
     return Markdown(meta, text, start, len(head) + 3, key_lines)
 
 
-def _reread(source: str, path: str, repeated: list[DuplicateKey]) -> Any:
+def _reread(
+    source: str, path: str, repeated: list[DuplicateKey], value: re.Pattern[str] = _PLAIN_VALUE
+) -> Any:
     try:
-        return parse_yaml(_quoted_values(source), path, first_line=2, duplicates=repeated)
+        return parse_yaml(_quoted_values(source, value), path, first_line=2, duplicates=repeated)
     except InputError:
         return None
 
@@ -276,6 +289,73 @@ def _unterminated_strict(path: str, text: str, diagnostics: list[Diagnostic]) ->
     return replace(
         doc, listed={"description": body_lines(doc.body) if description is None else description}
     )
+
+
+_ANSI = re.compile(
+    r"\x1b\][\s\S]*?(?:\x07|\x1b\\|\x9c)"
+    r"|[\x1b\x9b][\[\]()#;?]*(?:\d{1,4}(?:[;:]\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]"
+)
+"""Terminal escape sequences: OSC (``ESC ]`` … terminator) and CSI and the like."""
+
+
+_VARIATION = re.compile("[\ufe00-\ufe0f]")
+
+
+@cache
+def _unsafe_runs() -> re.Pattern[str]:
+    """Runs of control, format and line or paragraph separator characters and variation
+    selectors (combining marks and other spaces are not among them); built once, on first
+    use."""
+    chars = (chr(c) for c in range(sys.maxunicode + 1))
+    unsafe = [c for c in chars if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")]
+    unsafe += [chr(c) for c in range(0xFE00, 0xFE10)]
+    return re.compile(f"[{re.escape(''.join(unsafe))}]+")
+
+
+def spaced_text(text: str) -> str:
+    """``text`` (trimmed first) as an agent that writes invisible characters as spaces
+    lists it: terminal escape sequences removed, then each run of control, format and
+    separator characters (line breaks and tabs included) one space; spaces are kept as
+    they are (``a   b`` stays, a zero-width space ending the text leaves a space)."""
+    text = text.strip(JS_SPACE)
+    if text.isprintable() and not _VARIATION.search(text):
+        return text
+    return _unsafe_runs().sub(" ", _ANSI.sub("", text))
+
+
+def _spaced_fields(meta: dict[Any, Any]) -> dict[str, str]:
+    return {
+        key: spaced_text(value)
+        for key in ("description", "when_to_use")
+        if isinstance(value := meta.get(key), str)
+    }
+
+
+@FRONT_MATTER_READERS.register("yaml-requoted-spaced")
+def _requoted_spaced(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Safe YAML, read again with every value that opens no quote quoted where it fails;
+    front matter that still fails is empty (the skill loads, by its folder and body), and
+    front matter never closed is none (the whole file is the body). The description and
+    ``when_to_use`` are listed as ``spaced_text`` writes them."""
+    if _closed(text):
+        doc = parse_markdown(path, text, diagnostics, lenient=True, requote=_UNQUOTED_VALUE)
+    else:
+        diagnostics.append(
+            Diagnostic(
+                path, 1, "frontmatter opened with '---' is never closed: read as body", "warning"
+            )
+        )
+        return Markdown(None, text, 0, 1, {})
+    if doc is None:
+        return None
+    return replace(doc, listed=_spaced_fields(doc.meta or {}))
+
+
+def _closed(text: str) -> bool:
+    lines = split_lines(text, keepends=True)
+    if next(lines, "").strip() != "---":
+        return True
+    return any(line.rstrip() in ("---", "...") for line in lines)
 
 
 def markdown_fields(

@@ -35,7 +35,7 @@ from typing import Literal, NamedTuple, cast
 
 from skillbench._registry import Registry
 from skillbench.agentspec import CLAUDE_CODE, AgentSpec, Release
-from skillbench.catalog import Skill, loaded_fallback_description
+from skillbench.catalog import Skill, loaded_fallback_description, spaced_text
 from skillbench.listing._claude_code_text import cap_utf16, cell_width, collation_key
 from skillbench.listing._orderings import ORDERINGS, Ordering
 from skillbench.listing._profile import OWN_RENDERERS
@@ -170,18 +170,28 @@ def _valid_name(name: str) -> bool:
 
 
 def _fallback(body: str) -> str:
-    line = next((t.strip() for t in body.splitlines() if t.strip()), "")
+    line = next((t.strip() for t in body.split("\n") if t.strip()), "")
     text = line.lstrip("#").strip()
     if not text:
         return EMPTY_BODY
-    return text if len(text) <= FALLBACK_CHARS else text[: FALLBACK_CHARS - 3] + "..."
+    return spaced_text(text if len(text) <= FALLBACK_CHARS else text[: FALLBACK_CHARS - 3] + "...")
+
+
+def _escaped(text: str) -> str:
+    return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _text(skill: Skill) -> str:
-    desc = skill.description
-    if not desc or desc == loaded_fallback_description(skill.body, skill.name):
+    """The description and ``when_to_use`` as the reader listed them (``spaced_text``), ``<``
+    and ``>`` as entities; a missing description is the body's first line."""
+    desc = skill.listed.get("description", skill.description)
+    if not desc or (
+        "description" not in skill.listed
+        and desc == loaded_fallback_description(skill.body, skill.name)
+    ):
         desc = _fallback(skill.read_body())
-    return f"{desc} - {skill.when_to_use}" if skill.when_to_use else desc
+    when = skill.listed.get("when_to_use", skill.when_to_use)
+    return _escaped(f"{desc} - {when}" if when else desc)
 
 
 @dataclass(frozen=True)

@@ -155,6 +155,35 @@ def test_a_long_name_is_shown_and_an_invalid_one_is_not(tmp_path: Path) -> None:
     ]
 
 
+def test_invisible_characters_are_spaces_and_angle_brackets_entities(tmp_path: Path) -> None:
+    """Captured at 2.1.328: the text is trimmed, terminal escapes removed, then each run of
+    control, format or separator characters is one space (spaces themselves are kept);
+    ``<`` and ``>`` are written as entities, ``&`` and quotes as they are."""
+    skill_md(tmp_path, "a", 'name: a\ndescription: "a \u200b b\u200b\u200bc\\td\\e[31mred"\n')
+    skill_md(tmp_path, "b", "name: b\ndescription: \"  x <b> & 'q'\u200b\"\n")
+    skill_md(tmp_path, "c", "name: c\ndescription: d\nwhen_to_use: w\u2028v\n")
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    assert entries_of(listing.text) == [
+        "- a: a   b c dred",
+        "- b: x &lt;b&gt; & 'q' ",
+        "- c: d - w v",
+    ]
+
+
+def test_front_matter_claude_code_cannot_read(tmp_path: Path) -> None:
+    """Never closed: the whole file is the body (its first line, ``---``, the text); an
+    unclosed flow is quoted and read; an unclosed quote leaves the front matter empty, so
+    the body's first line stands in."""
+    (tmp_path / "open").mkdir()
+    (tmp_path / "open" / "SKILL.md").write_text("---\nname: open\ndescription: x\n\n# T\n")
+    skill_md(tmp_path, "flow", "name: flow\ndescription: [a, b\n")
+    skill_md(tmp_path, "quote", 'name: quote\ndescription: "a b\n', "Body line.\n")
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    assert entries_of(listing.text) == ["- flow: [a, b", "- open: ---", "- quote: Body line."]
+
+
 def test_a_name_that_is_another_skills_folder_is_not_repeated(tmp_path: Path) -> None:
     skill_md(tmp_path, "a", "name: b\ndescription: A.\n")
     skill_md(tmp_path, "c", "name: c\ndescription: C.\n")
