@@ -16,6 +16,7 @@ from typing import Any
 from skillbench._errors import suggest
 from skillbench._io import split_lines
 from skillbench._sanitize import (
+    _BIDI,
     MAX_NAME_CHARS,
     MAX_TEXT_CHARS,
     NameRule,
@@ -327,11 +328,18 @@ def _safe(text: str) -> bool:
 
 def safe_texts(texts: Mapping[str, str]) -> dict[str, str]:
     """The texts a reader lists exactly so, but for those holding anything a listing must not
-    carry unsanitised (escapes, control characters): those stay as loaded. Spaces of any
-    kind (no-break, ideographic) are safe."""
-    return {attr: text for attr, text in texts.items() if _safe(text) or _spaces_only(text)}
+    carry unsanitised (escapes, control characters, bidirectional controls, tag characters):
+    those stay as loaded. Spaces of any kind and other format characters (zero-width space,
+    word joiner, soft hyphen) are safe."""
+    return {attr: text for attr, text in texts.items() if _safe(text) or _invisible_only(text)}
 
 
-def _spaces_only(text: str) -> bool:
-    """Every character but line breaks and spaces of any kind is printable."""
-    return all(c.isprintable() or c in "\n\t" or unicodedata.category(c) == "Zs" for c in text)
+def _invisible_only(text: str) -> bool:
+    return all(c.isprintable() or c in "\n\t" or _harmless(c) for c in text)
+
+
+def _harmless(char: str) -> bool:
+    kind = unicodedata.category(char)
+    if kind == "Cf":
+        return char not in _BIDI and not 0xE0000 <= ord(char) <= 0xE007F
+    return kind == "Zs"

@@ -216,7 +216,7 @@ def test_text_rules_and_front_matter_it_cannot_read(
     files = {
         "za": 'name: za\ndescription: "a\u200bb end\u200b"\n',
         "zb": 'name: zb\ndescription: "a   b\\tc\u200b\u200bd\\e[1;31mred\\e[0m \u00a0e"\n',
-        "zc": "name: zc\ndescription: audit <b> lint #schema\nwhen_to_use: \"w <i>\\tv\"\n",
+        "zc": 'name: zc\ndescription: audit <b> lint #schema\nwhen_to_use: "w <i>\\tv"\n',
         "zd": "name: zd\ndescription: [alpha, beta\n",
         "ze": "name: ze\ndescription: {a: b\n",
         "zf": 'name: zf\ndescription: "unclosed\n',

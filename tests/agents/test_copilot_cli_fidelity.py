@@ -207,6 +207,7 @@ def test_which_files_load_and_the_description_listed(tmp_path: Path) -> None:
         "pack/SKILL.md": "---\nname: pack\ndescription: Pack.\n---\nBody.\n",
         "pack/skills/child/SKILL.md": "---\nname: child\ndescription: Child.\n---\n",
         "deep/sub/SKILL.md": "---\nname: deep-sub\ndescription: Deep.\n---\n",
+        "zw/SKILL.md": '---\nname: zw\ndescription: "a\u200bb\u2060c"\n---\n',
     }
     for path, text in files.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
@@ -219,4 +220,5 @@ def test_which_files_load_and_the_description_listed(tmp_path: Path) -> None:
         "body": "One. Two\t2 Three.",
         "deep-sub": "Deep.",
         "pack": "Pack.",
+        "zw": "a\u200bb\u2060c",
     }

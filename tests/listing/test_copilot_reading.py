@@ -71,3 +71,13 @@ def test_a_skill_inside_another_skills_folder_is_not_listed(tmp_path: Path) -> N
     _write(tmp_path / "pack" / "skills", "child", "---\nname: child\ndescription: C.\n---\n")
     _write(tmp_path / "deep", "sub", "---\nname: deep-sub\ndescription: Deep.\n---\n")
     assert _listed(tmp_path) == {"deep-sub": "Deep.", "pack": "Pack."}
+
+
+def test_format_characters_are_kept_bidi_controls_are_not(tmp_path: Path) -> None:
+    """Copilot lists a zero-width space and a word joiner as written (captured); a listing
+    skillbench renders never carries a bidirectional override, so that text stays as the
+    loader cleaned it."""
+    _write(tmp_path, "zw", '---\nname: zw\ndescription: "a\u200bb\u2060c "\n---\nBody.\n')
+    _write(tmp_path, "bidi", '---\nname: bidi\ndescription: "x\u202ey"\n---\nBody.\n')
+    _write(tmp_path, "body", "---\nname: body\n---\nz\u200bz\n")
+    assert _listed(tmp_path) == {"bidi": "xy", "body": "z\u200bz", "zw": "a\u200bb\u2060c "}
