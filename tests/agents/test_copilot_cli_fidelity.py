@@ -222,3 +222,32 @@ def test_which_files_load_and_the_description_listed(tmp_path: Path) -> None:
         "pack": "Pack.",
         "zw": "a\u200bb\u2060c",
     }
+
+
+@needs_agent("copilot-cli")
+def test_names_sort_by_code_point(tmp_path: Path) -> None:
+    """Case, ``-``, ``.``, ``:`` and ``_`` order as their code points do: ``-`` < ``.`` <
+    digits < ``:`` < upper case < ``_`` < lower case (54 names captured)."""
+    names = "A a B b Z z 0 9 a0 aB Ab ab a.b a-b a_b a:b a- a. a_ a: a--b a-.b a._b A_b A-b"
+    names += " A.b A:b a1 a10 a2 Foo foo FOO x.y.z X_Y x_y x-y x:y 1a 1A 1_a 1-a 1.a 1:a"
+    for i, name in enumerate(names.split()):
+        (tmp_path / "s" / f"d{i:02d}").mkdir(parents=True)
+        text = f'---\nname: "{name}"\ndescription: d{i:02d}\n---\nBody.\n'
+        (tmp_path / "s" / f"d{i:02d}" / "SKILL.md").write_text(text)
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    listed = re.findall(r"<name>(.*?)</name>\n  <description>d\d\d<", listing)
+    assert listed[:12] == [
+        "0",
+        "1-a",
+        "1.a",
+        "1:a",
+        "1A",
+        "1_a",
+        "1a",
+        "9",
+        "A",
+        "A-b",
+        "A.b",
+        "A:b",
+    ]
+    assert listed == sorted(names.split(), key=lambda n: [ord(c) for c in n])
