@@ -30,17 +30,46 @@ _TOP_KEY = re.compile(r"""^(["']?)([^\s"'#:][^:]*?)\1\s*:(?:\s|$)""")
 _PLAIN_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\"'|>\[{&*!%@`#].*?)[ \t]*$")
 """A top-level ``key: value`` line whose value is a plain scalar (what a lenient reader
 quotes when strict YAML rejects the block, e.g. for a ``: `` inside a description)."""
-_UNQUOTED_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\"'].*?)[ \t]*$")
-"""A top-level ``key: value`` line whose value does not open a quote (``[a, b`` and ``{a``
-included)."""
+_KEY_VALUE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
+_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_SURROGATES = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
 
 
-def _quoted_values(source: str, pattern: re.Pattern[str] = _PLAIN_VALUE) -> str:
-    """``source`` with every top-level value ``pattern`` matches double-quoted, as Claude
-    Code and Codex read a frontmatter block that strict YAML rejects."""
+def _special_quoted(source: str) -> str:
+    """``source`` with every top-level value that holds a YAML indicator (``{}[]*&#!|>%@```
+    or ``: ``) and is not already enclosed in quotes double-quoted, as it is, trailing
+    spaces included."""
 
     def quote(line: str) -> str:
-        match = pattern.match(line)
+        match = _KEY_VALUE.match(line)
+        value = match.group(2) if match else ""
+        enclosed = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
+        if match is None or enclosed or not _SPECIAL.search(value):
+            return line
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'{match.group(1)}: "{escaped}"'
+
+    return "\n".join(quote(line) for line in source.split("\n"))
+
+
+def _joined_surrogates(source: str) -> str:
+    """``\\uD83D\\uDE80`` escapes (a UTF-16 pair, as JSON writes an emoji) as the one
+    ``\\U0001F680`` escape a JavaScript YAML parser reads them as (PyYAML refuses a lone
+    half)."""
+
+    def join(match: re.Match[str]) -> str:
+        high, low = int(match.group(1), 16), int(match.group(2), 16)
+        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+
+    return _SURROGATES.sub(join, source)
+
+
+def _quoted_values(source: str) -> str:
+    """``source`` with every plain top-level value double-quoted, as Codex reads a
+    frontmatter block that strict YAML rejects."""
+
+    def quote(line: str) -> str:
+        match = _PLAIN_VALUE.match(line)
         if match is None:
             return line
         value = match.group(2).replace("\\", "\\\\").replace('"', '\\"')
@@ -122,7 +151,8 @@ def parse_markdown(
     *,
     lenient: bool = False,
     final_break: bool = True,
-    requote: re.Pattern[str] | None = None,
+    requote: Callable[[str], str] | None = None,
+    prepare: Callable[[str], str] | None = None,
 ) -> Markdown | None:
     """Split frontmatter from body; None (with an error diagnostic) when the YAML is unusable.
 
@@ -131,8 +161,9 @@ def parse_markdown(
     quoted (a warning says so), as the agents that list such a skill do.
     ``final_break``: the YAML is parsed with the line break before the closing ``---`` (False:
     without it, so a block scalar ending the front matter has no final line break).
-    ``requote``: with ``lenient``, the values quoted (those it matches) and, where that
-    still fails, the front matter read as empty (the skill loads without its fields).
+    ``requote``: YAML that fails is read again so rewritten and, where that still fails,
+    as empty (the skill loads without its fields). ``prepare``: the YAML is rewritten so
+    before it is parsed at all.
     """
     lines = split_lines(text, keepends=True)
     first = next(lines, "")
@@ -153,12 +184,15 @@ def parse_markdown(
     source = "".join(head)
     if not final_break:
         source = source.removesuffix("\n").removesuffix("\r")
+    if prepare is not None:
+        source = prepare(source)
     repeated: list[DuplicateKey] = []
     try:
         meta = parse_yaml(source, path, first_line=2, duplicates=repeated)
     except InputError as exc:
         reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
-        meta = _reread(source, path, repeated, requote or _PLAIN_VALUE) if lenient else None
+        rewrite = requote or (_quoted_values if lenient else None)
+        meta = None if rewrite is None else _reread(rewrite(source), path, repeated)
         if meta is None and requote is not None:
             meta, reason = {}, f"{reason}; read as empty, even with its values quoted"
         elif meta is None:
@@ -192,11 +226,9 @@ def parse_markdown(
     return Markdown(meta, text, start, len(head) + 3, key_lines)
 
 
-def _reread(
-    source: str, path: str, repeated: list[DuplicateKey], value: re.Pattern[str] = _PLAIN_VALUE
-) -> Any:
+def _reread(source: str, path: str, repeated: list[DuplicateKey]) -> Any:
     try:
-        return parse_yaml(_quoted_values(source, value), path, first_line=2, duplicates=repeated)
+        return parse_yaml(source, path, first_line=2, duplicates=repeated)
     except InputError:
         return None
 
@@ -338,7 +370,9 @@ def _requoted_spaced(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
     front matter never closed is none (the whole file is the body). The description and
     ``when_to_use`` are listed as ``spaced_text`` writes them."""
     if _closed(text):
-        doc = parse_markdown(path, text, diagnostics, lenient=True, requote=_UNQUOTED_VALUE)
+        doc = parse_markdown(
+            path, text, diagnostics, requote=_special_quoted, prepare=_joined_surrogates
+        )
     else:
         diagnostics.append(
             Diagnostic(

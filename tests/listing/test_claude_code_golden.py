@@ -161,27 +161,36 @@ def test_invisible_characters_are_spaces_and_angle_brackets_entities(tmp_path: P
     ``<`` and ``>`` are written as entities, ``&`` and quotes as they are."""
     skill_md(tmp_path, "a", 'name: a\ndescription: "a \u200b b\u200b\u200bc\\td\\e[31mred"\n')
     skill_md(tmp_path, "b", "name: b\ndescription: \"  x <b> & 'q'\u200b\"\n")
-    skill_md(tmp_path, "c", "name: c\ndescription: d\nwhen_to_use: w\u2028v\n")
+    skill_md(tmp_path, "c", 'name: c\ndescription: d\nwhen_to_use: "w\\tv\u2060"\n')
     catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
     listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
     assert entries_of(listing.text) == [
         "- a: a   b c dred",
         "- b: x &lt;b&gt; & 'q' ",
-        "- c: d - w v",
+        "- c: d - w v ",
     ]
 
 
 def test_front_matter_claude_code_cannot_read(tmp_path: Path) -> None:
-    """Never closed: the whole file is the body (its first line, ``---``, the text); an
-    unclosed flow is quoted and read; an unclosed quote leaves the front matter empty, so
-    the body's first line stands in."""
+    """Never closed: the whole file is the body (its first line, ``---``, the text); a value
+    holding a YAML indicator and not enclosed in quotes is quoted and read (an unclosed
+    flow, a broken escape); an unclosed quote of plain words leaves the front matter empty,
+    so the body's first line stands in; an emoji escaped as a UTF-16 pair is one emoji."""
     (tmp_path / "open").mkdir()
     (tmp_path / "open" / "SKILL.md").write_text("---\nname: open\ndescription: x\n\n# T\n")
     skill_md(tmp_path, "flow", "name: flow\ndescription: [a, b\n")
     skill_md(tmp_path, "quote", 'name: quote\ndescription: "a b\n', "Body line.\n")
+    skill_md(tmp_path, "special", 'name: special\ndescription: "& <b> \\"q\\" \\u\n')
+    skill_md(tmp_path, "pair", 'name: pair\ndescription: "\\u00e9 \\ud83d\\ude80 x"\n')
     catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
     listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
-    assert entries_of(listing.text) == ["- flow: [a, b", "- open: ---", "- quote: Body line."]
+    assert entries_of(listing.text) == [
+        "- flow: [a, b",
+        "- open: ---",
+        "- pair: \u00e9 \U0001f680 x",
+        "- quote: Body line.",
+        '- special: "& &lt;b&gt; \\"q\\" \\u',
+    ]
 
 
 def test_a_name_that_is_another_skills_folder_is_not_repeated(tmp_path: Path) -> None:
