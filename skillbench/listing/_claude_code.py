@@ -10,7 +10,9 @@ a user's skill already takes is not listed). An entry is ``- NAME: TEXT``:
   differs it follows in parentheses, ``- postgresql (postgresql-table-design)``, unless that
   name is itself another skill's folder or not a valid name (letters, digits, ``_:.-``; its
   length does not matter);
-- TEXT is the description, `` - `` and ``when_to_use`` when there is one, cut at
+- TEXT is the description, `` - `` and ``when_to_use`` when there is one (as
+  ``spaced_text`` writes them: invisible characters as spaces; ``<`` and ``>`` as
+  ``&lt;`` ``&gt;``), cut at
   ``entry_cap`` UTF-16 units (the last one an ellipsis). A skill without a description gets
   the first non-empty line of its body (heading marks removed, cut to 100 characters with
   ``...``), or ``Skill`` for an empty body.
@@ -181,7 +183,7 @@ def _escaped(text: str) -> str:
     return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _text(skill: Skill) -> str:
+def _parts(skill: Skill) -> tuple[str, str | None]:
     """The description and ``when_to_use`` as the reader listed them (``spaced_text``), ``<``
     and ``>`` as entities; a missing description is the body's first line."""
     desc = skill.listed.get("description", skill.description)
@@ -191,7 +193,7 @@ def _text(skill: Skill) -> str:
     ):
         desc = _fallback(skill.read_body())
     when = skill.listed.get("when_to_use", skill.when_to_use)
-    return _escaped(f"{desc} - {when}" if when else desc)
+    return _escaped(desc), _escaped(when) if when else None
 
 
 @dataclass(frozen=True)
@@ -245,10 +247,11 @@ class ClaudeCodeRenderer:
         own = skill.name
         plain = own == folder or folder.endswith(f":{own}") or not _valid_name(own)
         short = f"- {folder}" if plain else f"- {folder} ({own})"
-        full = _text(skill)
+        desc, joined = _parts(skill)
+        full = f"{desc} - {joined}" if joined else desc
         body = cap_utf16(full, self.entry_cap)
         status: EntryStatus = "full" if body == full else "truncated"
-        when = skill.when_to_use if status == "full" and skill.when_to_use else None
+        when = joined if status == "full" else None
         shown = body if when is None else body[: len(body) - len(when) - 3]
         return Entry(skill, index, f"{short}: {body}", status, shown, when, short=short)
 
