@@ -48,7 +48,7 @@ CLAUDE_CODE = register_agent(
             paths_ignored_for=("plugin",),
             namespace_plugins=True,
             names="listed",
-            front_matter="yaml-requoted-spaced",
+            front_matter="yaml-requoted-indicators",
             nested=False,
             depth=1,
         ),

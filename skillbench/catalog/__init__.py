@@ -8,6 +8,7 @@ from skillbench.catalog._fields import (
 )
 from skillbench.catalog._frontmatter import (
     FRONT_MATTER_READERS,
+    JS_SPACE,
     FrontMatterReader,
     Markdown,
     body_lines,
@@ -41,6 +42,7 @@ __all__ = [
     "FOLDER_RULES",
     "FRONT_MATTER_READERS",
     "INLINE_BODY_CHARS",
+    "JS_SPACE",
     "MAX_DEPTH",
     "MAX_DESCRIPTION_CHARS",
     "MAX_DIRS",

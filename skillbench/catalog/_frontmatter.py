@@ -17,7 +17,7 @@ from skillbench._io import read_text as read_input
 from skillbench._io import split_lines
 from skillbench._registry import Registry
 from skillbench._yaml import DuplicateKey, parse_yaml
-from skillbench.catalog._fields import first_paragraph, fold_key, read_fields
+from skillbench.catalog._fields import first_paragraph, fold_key, read_fields, safe_texts
 from skillbench.catalog._skill import (
     INLINE_BODY_CHARS,
     MAX_SKILL_BYTES,
@@ -355,20 +355,23 @@ def spaced_text(text: str) -> str:
     return _unsafe_runs().sub(" ", _ANSI.sub("", text))
 
 
-def _spaced_fields(meta: dict[Any, Any]) -> dict[str, str]:
+def _texts_as_read(meta: dict[Any, Any]) -> dict[str, str]:
+    """The description and ``when_to_use`` as read; one holding what a listing must not carry
+    as written (a control or bidirectional character) as ``spaced_text`` writes it."""
     return {
-        key: spaced_text(value)
+        key: value if safe_texts({key: value}) else spaced_text(value)
         for key in ("description", "when_to_use")
         if isinstance(value := meta.get(key), str)
     }
 
 
-@FRONT_MATTER_READERS.register("yaml-requoted-spaced")
-def _requoted_spaced(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
-    """Safe YAML, read again with every value that opens no quote quoted where it fails;
-    front matter that still fails is empty (the skill loads, by its folder and body), and
-    front matter never closed is none (the whole file is the body). The description and
-    ``when_to_use`` are listed as ``spaced_text`` writes them."""
+@FRONT_MATTER_READERS.register("yaml-requoted-indicators")
+def _requoted_indicators(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Safe YAML (``\\uD83D\\uDE80`` pair escapes read as one character), read again where
+    it fails with every value holding a YAML indicator quoted (``_special_quoted``); front
+    matter that still fails is empty (the skill loads, by its folder and body), and front
+    matter never closed is none (the whole file is the body). The description and
+    ``when_to_use`` are listed as read, invisible characters included."""
     if _closed(text):
         doc = parse_markdown(
             path, text, diagnostics, requote=_special_quoted, prepare=_joined_surrogates
@@ -382,14 +385,16 @@ def _requoted_spaced(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
         return Markdown(None, text, 0, 1, {})
     if doc is None:
         return None
-    return replace(doc, listed=_spaced_fields(doc.meta or {}))
+    return replace(doc, listed=_texts_as_read(doc.meta or {}))
+
+
+_CLOSING = re.compile(r"^(?:---|\.\.\.)[^\S\n]*$", re.MULTILINE)
 
 
 def _closed(text: str) -> bool:
-    lines = split_lines(text, keepends=True)
-    if next(lines, "").strip() != "---":
-        return True
-    return any(line.rstrip() in ("---", "...") for line in lines)
+    """Whether front matter opened on the first line is closed (or there is none)."""
+    first, _, rest = text.partition("\n")
+    return first.strip() != "---" or _CLOSING.search(rest) is not None
 
 
 def markdown_fields(

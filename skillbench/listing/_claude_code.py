@@ -184,15 +184,17 @@ def _escaped(text: str) -> str:
 
 
 def _parts(skill: Skill) -> tuple[str, str | None]:
-    """The description and ``when_to_use`` as the reader listed them (``spaced_text``), ``<``
+    """The description and ``when_to_use`` as read, written by ``spaced_text`` with ``<``
     and ``>`` as entities; a missing description is the body's first line."""
     desc = skill.listed.get("description", skill.description)
-    if not desc or (
+    if not desc.strip() or (
         "description" not in skill.listed
         and desc == loaded_fallback_description(skill.body, skill.name)
     ):
         desc = _fallback(skill.read_body())
-    when = skill.listed.get("when_to_use", skill.when_to_use)
+    else:
+        desc = spaced_text(desc)
+    when = spaced_text(skill.listed.get("when_to_use", skill.when_to_use or ""))
     return _escaped(desc), _escaped(when) if when else None
 
 
