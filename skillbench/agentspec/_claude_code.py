@@ -49,7 +49,7 @@ CLAUDE_CODE = register_agent(
             paths_ignored_for=("plugin",),
             namespace_plugins=True,
             names="listed",
-            front_matter="yaml-requoted",
+            front_matter="yaml-requoted-indicators",
             nested=False,
             depth=1,
         ),

@@ -16,7 +16,10 @@ GitHub sign-in; the listing is the ``<available_skills>`` block of its system pr
   ``... and N more``.
 - Text: as YAML parses the front matter without its last line break, nothing stripped (a
   block scalar keeps its final line breaks unless it ends the front matter).
-- A description over 1,024 characters keeps the skill from loading at all.
+- A description over 1,024 characters keeps the skill from loading at all; so do no front
+  matter, and a ``name`` or ``description`` that is not a string (``12.50``, ``true``, a
+  list, null). A missing description is three text lines of the body; a blank one is listed
+  as written. A ``SKILL.md`` in another skill's folder is not a skill.
 - Names: whitespace runs become ``-``; then 1-64 ASCII letters, digits, ``.``, ``_``, ``:``
   and ``-``, starting with a letter or digit, or the skill is not loaded.
 - ``disable-model-invocation`` is read (such skills are left out); ``paths`` is not.
@@ -67,7 +70,8 @@ COPILOT_CLI = register_agent(
             paths="ignored",
             names="ascii-words",
             dedupe="exact_name_and_path",
-            front_matter="yaml-unterminated",
+            front_matter="yaml-unterminated-strict",
+            nested=False,
         ),
         wire=Wire(
             "anthropic-messages",

@@ -13,7 +13,14 @@ from skillbench.catalog._fields import (
     MAX_NAME_CHARS,
     loaded_fallback_description,
 )
-from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, FrontMatterReader, Markdown
+from skillbench.catalog._frontmatter import (
+    FRONT_MATTER_READERS,
+    JS_SPACE,
+    FrontMatterReader,
+    Markdown,
+    body_lines,
+    spaced_text,
+)
 from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CODEBOT,
@@ -42,6 +49,7 @@ __all__ = [
     "FOLDER_RULES",
     "FRONT_MATTER_READERS",
     "INLINE_BODY_CHARS",
+    "JS_SPACE",
     "MAX_DEPTH",
     "MAX_DESCRIPTION_CHARS",
     "MAX_DIRS",
@@ -66,6 +74,7 @@ __all__ = [
     "SourceKind",
     "SourceSpec",
     "any_match",
+    "body_lines",
     "clear_paths_cache",
     "compile_glob",
     "kept_by_keys",
@@ -77,5 +86,6 @@ __all__ = [
     "parse_source_arg",
     "requote",
     "skill_keys",
+    "spaced_text",
     "walk",
 ]

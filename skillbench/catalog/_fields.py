@@ -8,6 +8,7 @@ the key; an unknown key is a warning suggesting the nearest valid one.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from itertools import islice
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from skillbench._errors import suggest
 from skillbench._io import split_lines
 from skillbench._sanitize import (
+    _BIDI,
     MAX_NAME_CHARS,
     MAX_TEXT_CHARS,
     NameRule,
@@ -318,8 +320,31 @@ def listed_texts(
         if attr not in _LISTED or not isinstance(value, str):
             continue
         loaded = getattr(skill, attr)
-        if value == loaded or not value.translate(_LINE_BREAKS).isprintable():
+        if value == loaded or not _safe(value):
             continue
         if clean_line(value, rule).text == loaded:
             found[attr] = value
     return found
+
+
+def _safe(text: str) -> bool:
+    return text.translate(_LINE_BREAKS).isprintable()
+
+
+def safe_texts(texts: Mapping[str, str]) -> dict[str, str]:
+    """The texts a reader lists exactly so, but for those holding anything a listing must not
+    carry unsanitised (escapes, control characters, bidirectional controls, tag characters):
+    those stay as loaded. Spaces of any kind and other format characters (zero-width space,
+    word joiner, soft hyphen) are safe."""
+    return {attr: text for attr, text in texts.items() if _safe(text) or _invisible_only(text)}
+
+
+def _invisible_only(text: str) -> bool:
+    return all(c.isprintable() or c in "\n\t" or _harmless(c) for c in text)
+
+
+def _harmless(char: str) -> bool:
+    kind = unicodedata.category(char)
+    if kind == "Cf":
+        return char not in _BIDI and not 0xE0000 <= ord(char) <= 0xE007F
+    return kind == "Zs"

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+import sys
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -16,7 +20,7 @@ from skillbench._io import UTF8_MARK_SKIPPED, split_lines
 from skillbench._io import read_text as read_input
 from skillbench._registry import Registry
 from skillbench._yaml import DuplicateKey, parse_yaml
-from skillbench.catalog._fields import first_paragraph, fold_key, read_fields
+from skillbench.catalog._fields import first_paragraph, fold_key, read_fields, safe_texts
 from skillbench.catalog._skill import (
     INLINE_BODY_CHARS,
     MAX_SKILL_BYTES,
@@ -29,11 +33,43 @@ _TOP_KEY = re.compile(r"""^(["']?)([^\s"'#:][^:]*?)\1\s*:(?:\s|$)""")
 _PLAIN_VALUE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\"'|>\[{&*!%@`#].*?)[ \t]*$")
 """A top-level ``key: value`` line whose value is a plain scalar (what a lenient reader
 quotes when strict YAML rejects the block, e.g. for a ``: `` inside a description)."""
+_KEY_VALUE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
+_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_SURROGATES = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
+
+
+def _special_quoted(source: str) -> str:
+    """``source`` with every top-level value that holds a YAML indicator (``{}[]*&#!|>%@```
+    or ``: ``) and is not already enclosed in quotes double-quoted, as it is, trailing
+    spaces included."""
+
+    def quote(line: str) -> str:
+        match = _KEY_VALUE.match(line)
+        value = match.group(2) if match else ""
+        enclosed = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
+        if match is None or enclosed or not _SPECIAL.search(value):
+            return line
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'{match.group(1)}: "{escaped}"'
+
+    return "\n".join(quote(line) for line in source.split("\n"))
+
+
+def _joined_surrogates(source: str) -> str:
+    """``\\uD83D\\uDE80`` escapes (a UTF-16 pair, as JSON writes an emoji) as the one
+    ``\\U0001F680`` escape a JavaScript YAML parser reads them as (PyYAML refuses a lone
+    half)."""
+
+    def join(match: re.Match[str]) -> str:
+        high, low = int(match.group(1), 16), int(match.group(2), 16)
+        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+
+    return _SURROGATES.sub(join, source)
 
 
 def _quoted_values(source: str) -> str:
-    """``source`` with every plain top-level value double-quoted, as Claude Code and Codex
-    read a frontmatter block that strict YAML rejects."""
+    """``source`` with every plain top-level value double-quoted, as Codex reads a
+    frontmatter block that strict YAML rejects."""
 
     def quote(line: str) -> str:
         match = _PLAIN_VALUE.match(line)
@@ -100,6 +136,8 @@ class Markdown:
             one) starts, in characters.
         body_line: the file's 1-based line where the body starts.
         key_lines: folded top-level key → 1-based file line.
+        listed: texts the agent lists exactly so, blank ones too (field → text), where its
+            reader has a rule of its own for them (a description made from the body).
     """
 
     meta: dict[Any, Any] | None
@@ -107,6 +145,7 @@ class Markdown:
     body_start: int
     body_line: int
     key_lines: dict[str, int]
+    listed: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def body(self) -> str:
@@ -123,6 +162,8 @@ def parse_markdown(
     *,
     lenient: bool = False,
     final_break: bool = True,
+    requote: Callable[[str], str] | None = None,
+    prepare: Callable[[str], str] | None = None,
 ) -> Markdown | None:
     """Split frontmatter from body; None (with an error diagnostic) when the YAML is unusable.
 
@@ -131,6 +172,9 @@ def parse_markdown(
     quoted (a warning says so), as the agents that list such a skill do.
     ``final_break``: the YAML is parsed with the line break before the closing ``---`` (False:
     without it, so a block scalar ending the front matter has no final line break).
+    ``requote``: YAML that fails is read again so rewritten and, where that still fails,
+    as empty (the skill loads without its fields). ``prepare``: the YAML is rewritten so
+    before it is parsed at all.
     """
     lines = split_lines(text, keepends=True)
     first = next(lines, "")
@@ -151,18 +195,23 @@ def parse_markdown(
     source = "".join(head)
     if not final_break:
         source = source.removesuffix("\n").removesuffix("\r")
+    if prepare is not None:
+        source = prepare(source)
     repeated: list[DuplicateKey] = []
     try:
         meta = parse_yaml(source, path, first_line=2, duplicates=repeated)
     except InputError as exc:
         reason = exc.reason.replace("invalid YAML", "invalid YAML frontmatter", 1)
-        meta = _reread(source, path, repeated) if lenient else None
-        if meta is None:
+        rewrite = requote or (_quoted_values if lenient else None)
+        meta = None if rewrite is None else _reread(rewrite(source), path, repeated)
+        if meta is None and requote is not None:
+            meta, reason = {}, f"{reason}; read as empty, even with its values quoted"
+        elif meta is None:
             diagnostics.append(Diagnostic(path, exc.location.line, reason, "error"))
             return None
-        diagnostics.append(
-            Diagnostic(path, exc.location.line, f"{reason}; read with its values quoted", "warning")
-        )
+        else:
+            reason = f"{reason}; read with its values quoted"
+        diagnostics.append(Diagnostic(path, exc.location.line, reason, "warning"))
     diagnostics.extend(
         Diagnostic(
             path,
@@ -190,7 +239,7 @@ def parse_markdown(
 
 def _reread(source: str, path: str, repeated: list[DuplicateKey]) -> Any:
     try:
-        return parse_yaml(_quoted_values(source), path, first_line=2, duplicates=repeated)
+        return parse_yaml(source, path, first_line=2, duplicates=repeated)
     except InputError:
         return None
 
@@ -224,6 +273,139 @@ def _unterminated(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdo
     """Safe YAML of the front matter without its last line break: a block scalar ending it
     keeps no final newline (``|``, ``>``), one ending earlier does."""
     return parse_markdown(path, text, diagnostics, final_break=False)
+
+
+JS_SPACE = (
+    " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+"""What JavaScript's ``trim`` removes."""
+BODY_LINES = 3
+BODY_CHARS = 1024
+
+
+def body_lines(body: str) -> str:
+    """The description an agent makes from a body when the front matter has none: its first
+    ``BODY_LINES`` lines that hold text and are not headings (``#`` first), trimmed, joined by
+    one space, cut to ``BODY_CHARS`` characters (inner spaces and tabs kept)."""
+    kept = (line for line in _trimmed_lines(body) if line and not line.startswith("#"))
+    return " ".join(islice(kept, BODY_LINES))[:BODY_CHARS]
+
+
+def _trimmed_lines(body: str) -> Iterator[str]:
+    """``body.split("\\n")``, each line trimmed, one at a time (a body may be megabytes)."""
+    start = 0
+    while start <= len(body):
+        end = body.find("\n", start)
+        end = len(body) if end < 0 else end
+        yield body[start:end].strip(JS_SPACE)
+        start = end + 1
+
+
+@FRONT_MATTER_READERS.register("yaml-unterminated-strict")
+def _unterminated_strict(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """As ``yaml-unterminated``, but a file without front matter, or whose ``name`` or
+    ``description`` is not a string (a number, ``true``, a list, null) or whose ``name`` is
+    blank, is not loaded; a
+    description is listed as written, blank too, and a missing one is made from the body
+    (``body_lines``)."""
+    doc = parse_markdown(path, text, diagnostics, final_break=False)
+    if doc is None:
+        return None
+    if doc.meta is None:
+        diagnostics.append(Diagnostic(path, 1, "no '---' frontmatter block; skipped", "error"))
+        return None
+    for key in ("name", "description"):
+        if key in doc.meta and not isinstance(doc.meta[key], str):
+            kind = "null" if doc.meta[key] is None else type(doc.meta[key]).__name__
+            line = doc.key_lines.get(key)
+            diagnostics.append(
+                Diagnostic(path, line, f"a {kind}, not a string; skill skipped", "error", key)
+            )
+            return None
+    if "name" in doc.meta and not doc.meta["name"].strip():
+        diagnostics.append(
+            Diagnostic(path, doc.key_lines.get("name"), "blank; skill skipped", "error", "name")
+        )
+        return None
+    description = doc.meta.get("description")
+    return replace(
+        doc, listed={"description": body_lines(doc.body) if description is None else description}
+    )
+
+
+_ANSI = re.compile(
+    r"\x1b\][\s\S]*?(?:\x07|\x1b\\|\x9c)"
+    r"|[\x1b\x9b][\[\]()#;?]*(?:\d{1,4}(?:[;:]\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]"
+)
+"""Terminal escape sequences: OSC (``ESC ]`` … terminator) and CSI and the like."""
+
+
+_VARIATION = re.compile("[\ufe00-\ufe0f]")
+
+
+@cache
+def _unsafe_runs() -> re.Pattern[str]:
+    """Runs of control, format and line or paragraph separator characters and variation
+    selectors (combining marks and other spaces are not among them); built once, on first
+    use."""
+    chars = (chr(c) for c in range(sys.maxunicode + 1))
+    unsafe = [c for c in chars if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")]
+    unsafe += [chr(c) for c in range(0xFE00, 0xFE10)]
+    return re.compile(f"[{re.escape(''.join(unsafe))}]+")
+
+
+def spaced_text(text: str) -> str:
+    """``text`` (trimmed first) as an agent that writes invisible characters as spaces
+    lists it: terminal escape sequences removed, then each run of control, format and
+    separator characters (line breaks and tabs included) one space; spaces are kept as
+    they are (``a   b`` stays, a zero-width space ending the text leaves a space)."""
+    text = text.strip(JS_SPACE)
+    if text.isprintable() and not _VARIATION.search(text):
+        return text
+    return _unsafe_runs().sub(" ", _ANSI.sub("", text))
+
+
+def _texts_as_read(meta: dict[Any, Any]) -> dict[str, str]:
+    """The description and ``when_to_use`` as read; one holding what a listing must not carry
+    as written (a control or bidirectional character) as ``spaced_text`` writes it."""
+    return {
+        key: value if safe_texts({key: value}) else spaced_text(value)
+        for key in ("description", "when_to_use")
+        if isinstance(value := meta.get(key), str)
+    }
+
+
+@FRONT_MATTER_READERS.register("yaml-requoted-indicators")
+def _requoted_indicators(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Safe YAML (``\\uD83D\\uDE80`` pair escapes read as one character), read again where
+    it fails with every value holding a YAML indicator quoted (``_special_quoted``); front
+    matter that still fails is empty (the skill loads, by its folder and body), and front
+    matter never closed is none (the whole file is the body). The description and
+    ``when_to_use`` are listed as read, invisible characters included."""
+    if _closed(text):
+        doc = parse_markdown(
+            path, text, diagnostics, requote=_special_quoted, prepare=_joined_surrogates
+        )
+    else:
+        diagnostics.append(
+            Diagnostic(
+                path, 1, "frontmatter opened with '---' is never closed: read as body", "warning"
+            )
+        )
+        return Markdown(None, text, 0, 1, {})
+    if doc is None:
+        return None
+    return replace(doc, listed=_texts_as_read(doc.meta or {}))
+
+
+_CLOSING = re.compile(r"^(?:---|\.\.\.)[^\S\n]*$", re.MULTILINE)
+
+
+def _closed(text: str) -> bool:
+    """Whether front matter opened on the first line is closed (or there is none)."""
+    first, _, rest = text.partition("\n")
+    return first.strip() != "---" or _CLOSING.search(rest) is not None
 
 
 def markdown_fields(

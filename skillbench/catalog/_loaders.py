@@ -18,7 +18,13 @@ from typing import Any
 
 from skillbench._errors import InputError, Location
 from skillbench._io import MAX_INPUT_BYTES, iter_lines, loads_json
-from skillbench.catalog._fields import first_heading, listed_texts, make_skill, read_fields
+from skillbench.catalog._fields import (
+    first_heading,
+    listed_texts,
+    make_skill,
+    read_fields,
+    safe_texts,
+)
 from skillbench.catalog._frontmatter import kept_body, line_finder, markdown_fields, read_text
 from skillbench.catalog._precedence import CODEBOT, Precedence
 from skillbench.catalog._skill import Skill
@@ -115,6 +121,7 @@ def _markdown_skill(
     if skill is None:
         return None
     listed = listed_texts(doc.meta, skill, rules.text) if doc.meta else {}
+    listed.update(safe_texts(doc.listed))
     return Loaded(replace(skill, listed=listed) if listed else skill, os.path.realpath(path))
 
 

@@ -8,8 +8,11 @@ a user's skill already takes is not listed). An entry is ``- NAME: TEXT``:
 
 - NAME is the skill's folder (``plugin:folder`` for a plugin); when the frontmatter ``name``
   differs it follows in parentheses, ``- postgresql (postgresql-table-design)``, unless that
-  name is itself another skill's folder or not a valid name;
-- TEXT is the description, `` - `` and ``when_to_use`` when there is one, cut at
+  name is itself another skill's folder or not a valid name (letters, digits, ``_:.-``; its
+  length does not matter);
+- TEXT is the description, `` - `` and ``when_to_use`` when there is one (as
+  ``spaced_text`` writes them: invisible characters as spaces; ``<`` and ``>`` as
+  ``&lt;`` ``&gt;``), cut at
   ``entry_cap`` UTF-16 units (the last one an ellipsis). A skill without a description gets
   the first non-empty line of its body (heading marks removed, cut to 100 characters with
   ``...``), or ``Skill`` for an empty body.
@@ -34,7 +37,7 @@ from typing import Literal, NamedTuple, cast
 
 from skillbench._registry import Registry
 from skillbench.agentspec import CLAUDE_CODE, AgentSpec, Release
-from skillbench.catalog import Skill, loaded_fallback_description
+from skillbench.catalog import Skill, loaded_fallback_description, spaced_text
 from skillbench.listing._claude_code_text import cap_utf16, cell_width, collation_key
 from skillbench.listing._orderings import ORDERINGS, Ordering
 from skillbench.listing._profile import OWN_RENDERERS
@@ -92,7 +95,6 @@ ENTRY_CAP = 1536
 FALLBACK_CHARS = 100
 SKILL_JSON = "skill.json"
 EMPTY_BODY = "Skill"
-NAME_CHARS = 64
 SkillOverride = Literal["on", "name-only", "user-invocable-only", "off"]
 OVERRIDES: tuple[SkillOverride, ...] = ("on", "name-only", "user-invocable-only", "off")
 LEGACY_BUDGET = 15_000
@@ -172,22 +174,35 @@ def _listing_name(path_text: str | None, name: str, source: str) -> str:
 
 
 def _valid_name(name: str) -> bool:
-    return len(name) <= NAME_CHARS and all(c.isalnum() or c in "_:.-" for c in name)
+    """Letters, digits and ``_:.-``, of any length (a 200-character name is shown)."""
+    return all(c.isalnum() or c in "_:.-" for c in name)
 
 
 def _fallback(body: str) -> str:
-    line = next((t.strip() for t in body.splitlines() if t.strip()), "")
+    line = next((t.strip() for t in body.split("\n") if t.strip()), "")
     text = line.lstrip("#").strip()
     if not text:
         return EMPTY_BODY
-    return text if len(text) <= FALLBACK_CHARS else text[: FALLBACK_CHARS - 3] + "..."
+    return spaced_text(text if len(text) <= FALLBACK_CHARS else text[: FALLBACK_CHARS - 3] + "...")
 
 
-def _text(skill: Skill) -> str:
-    desc = skill.description
-    if not desc or desc == loaded_fallback_description(skill.body, skill.name):
+def _escaped(text: str) -> str:
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _parts(skill: Skill) -> tuple[str, str | None]:
+    """The description and ``when_to_use`` as read, written by ``spaced_text`` with ``<``
+    and ``>`` as entities; a missing description is the body's first line."""
+    desc = skill.listed.get("description", skill.description)
+    if not desc.strip() or (
+        "description" not in skill.listed
+        and desc == loaded_fallback_description(skill.body, skill.name)
+    ):
         desc = _fallback(skill.read_body())
-    return f"{desc} - {skill.when_to_use}" if skill.when_to_use else desc
+    else:
+        desc = spaced_text(desc)
+    when = spaced_text(skill.listed.get("when_to_use", skill.when_to_use or ""))
+    return _escaped(desc), _escaped(when) if when else None
 
 
 @dataclass(frozen=True)
@@ -241,10 +256,11 @@ class ClaudeCodeRenderer:
         own = skill.name
         plain = own == folder or folder.endswith(f":{own}") or not _valid_name(own)
         short = f"- {folder}" if plain else f"- {folder} ({own})"
-        full = _text(skill)
+        desc, joined = _parts(skill)
+        full = f"{desc} - {joined}" if joined else desc
         body = cap_utf16(full, self.entry_cap)
         status: EntryStatus = "full" if body == full else "truncated"
-        when = skill.when_to_use if status == "full" and skill.when_to_use else None
+        when = joined if status == "full" else None
         shown = body if when is None else body[: len(body) - len(when) - 3]
         return Entry(skill, index, f"{short}: {body}", status, shown, when, short=short)
 

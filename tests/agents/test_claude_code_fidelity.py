@@ -190,3 +190,45 @@ def test_frontmatter_cases_overrides_and_a_renamed_plugin_skill(
     capture = _capture(sources, settings={"skillOverrides": overrides})
     assert "- postgresql (postgresql-table-design): Tables." in capture.listing
     _same(capture, _render(sources, snapshot, skill_overrides=overrides))
+
+
+@needs_agent("claude-code")
+def test_a_name_of_any_length_follows_its_folder(snapshot: AgentSnapshot, tmp_path: Path) -> None:
+    """A valid name over 64 characters is shown in parentheses; one with a space is not."""
+    long = "x" * 70
+    _skill(tmp_path, "mb", f"name: {long}\ndescription: Long.\n")
+    _skill(tmp_path, "mc", f"name: {'u' * 200}\ndescription: Longer.\n")
+    _skill(tmp_path, "md", f'name: "{"w" * 66} q"\ndescription: Spaced.\n')
+    _skill(tmp_path, "me", f"name: {'y' * 64}\ndescription: Edge.\n")
+    sources = [SourceSpec(str(tmp_path), "project")]
+    capture = _capture(sources)
+    assert f"- mb ({long}): Long." in capture.listing
+    assert "- md: Spaced." in capture.listing
+    _same(capture, _render(sources, snapshot))
+
+
+@needs_agent("claude-code")
+def test_text_rules_and_front_matter_it_cannot_read(
+    snapshot: AgentSnapshot, tmp_path: Path
+) -> None:
+    """Invisible characters as spaces, ``<``/``>`` as entities, terminal escapes removed;
+    front matter never closed, an unclosed flow or quote, a file without front matter."""
+    files = {
+        "za": 'name: za\ndescription: "a\u200bb end\u200b"\n',
+        "zb": 'name: zb\ndescription: "a   b\\tc\u200b\u200bd\\e[1;31mred\\e[0m \u00a0e"\n',
+        "zc": 'name: zc\ndescription: audit <b> lint #schema\nwhen_to_use: "w <i>\\tv"\n',
+        "zd": "name: zd\ndescription: [alpha, beta\n",
+        "ze": "name: ze\ndescription: {a: b\n",
+        "zf": 'name: zf\ndescription: "unclosed\n',
+    }
+    for folder, front in files.items():
+        _skill(tmp_path, folder, front, "\n# word\n\nBody <line>.\n")
+    (tmp_path / "zg").mkdir()
+    (tmp_path / "zg" / "SKILL.md").write_text("---\nname: zg\ndescription: x\n\n# T\n")
+    (tmp_path / "zh").mkdir()
+    (tmp_path / "zh" / "SKILL.md").write_text("  x\u200by \u200b  \n")
+    sources = [SourceSpec(str(tmp_path), "project")]
+    capture = _capture(sources)
+    assert "- za: a b end \n" in capture.listing
+    assert "- zc: audit &lt;b&gt; lint - w &lt;i&gt; v\n" in capture.listing
+    _same(capture, _render(sources, snapshot))

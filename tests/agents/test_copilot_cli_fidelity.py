@@ -187,3 +187,67 @@ def test_block_scalars_as_parsed(tmp_path: Path) -> None:
         "s6": " schema one\ntwo",
         "s7": "  quoted edge  ",
     }
+
+
+@needs_agent("copilot-cli")
+def test_which_files_load_and_the_description_listed(tmp_path: Path) -> None:
+    """Front matter required; a name or description that is not a string (a number, null,
+    a list) or a blank name keeps the skill out; a blank description is listed as written; a
+    missing one is three text lines of the body; a SKILL.md in a skill's folder is not a
+    skill, one deeper in a plain folder is."""
+    root = tmp_path / "s"
+    files = {
+        "number/SKILL.md": "---\nname: number\ndescription: 12.50\n---\nBody.\n",
+        "null-desc/SKILL.md": "---\nname: null-desc\ndescription:\n---\nBody.\n",
+        "list/SKILL.md": "---\nname: list\ndescription:\n  - a\n---\nBody.\n",
+        "empty-name/SKILL.md": '---\nname: ""\ndescription: D.\n---\nBody.\n',
+        "no-front/SKILL.md": "Body without front matter.\n",
+        "blank/SKILL.md": '---\nname: blank\ndescription: "  "\n---\nBody.\n',
+        "body/SKILL.md": "---\nname: body\n---\n\n# word\n\nOne.\n  Two\t2 \n## h\nThree.\nFour.\n",
+        "pack/SKILL.md": "---\nname: pack\ndescription: Pack.\n---\nBody.\n",
+        "pack/skills/child/SKILL.md": "---\nname: child\ndescription: Child.\n---\n",
+        "deep/sub/SKILL.md": "---\nname: deep-sub\ndescription: Deep.\n---\n",
+        "zw/SKILL.md": '---\nname: zw\ndescription: "a\u200bb\u2060c"\n---\n',
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    listing = _identical([SourceSpec(str(root), "project")])
+    found = dict(re.findall(r"<name>(.*?)</name>\n  <description>(.*?)</description>", listing))
+    mine = {path.split("/")[-2] for path in files} | {"deep-sub"}
+    assert {name: text for name, text in found.items() if name in mine} == {
+        "blank": "  ",
+        "body": "One. Two\t2 Three.",
+        "deep-sub": "Deep.",
+        "pack": "Pack.",
+        "zw": "a\u200bb\u2060c",
+    }
+
+
+@needs_agent("copilot-cli")
+def test_names_sort_by_code_point(tmp_path: Path) -> None:
+    """Case, ``-``, ``.``, ``:`` and ``_`` order as their code points do: ``-`` < ``.`` <
+    digits < ``:`` < upper case < ``_`` < lower case (54 names captured)."""
+    names = "A a B b Z z 0 9 a0 aB Ab ab a.b a-b a_b a:b a- a. a_ a: a--b a-.b a._b A_b A-b"
+    names += " A.b A:b a1 a10 a2 Foo foo FOO x.y.z X_Y x_y x-y x:y 1a 1A 1_a 1-a 1.a 1:a"
+    for i, name in enumerate(names.split()):
+        (tmp_path / "s" / f"d{i:02d}").mkdir(parents=True)
+        text = f'---\nname: "{name}"\ndescription: d{i:02d}\n---\nBody.\n'
+        (tmp_path / "s" / f"d{i:02d}" / "SKILL.md").write_text(text)
+    listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
+    listed = re.findall(r"<name>(.*?)</name>\n  <description>d\d\d<", listing)
+    assert listed[:12] == [
+        "0",
+        "1-a",
+        "1.a",
+        "1:a",
+        "1A",
+        "1_a",
+        "1a",
+        "9",
+        "A",
+        "A-b",
+        "A.b",
+        "A:b",
+    ]
+    assert listed == sorted(names.split(), key=lambda n: [ord(c) for c in n])

@@ -140,6 +140,59 @@ def test_folder_name_with_a_different_frontmatter_name(tmp_path: Path) -> None:
     ]
 
 
+def test_a_long_name_is_shown_and_an_invalid_one_is_not(tmp_path: Path) -> None:
+    """Captured at 2.1.328 and 2.1.332: length never hides the name (70 and 200 characters
+    show), a character outside letters, digits and ``_:.-`` does at any length."""
+    skill_md(tmp_path, "mb", f"name: {'x' * 70}\ndescription: Long.\n")
+    skill_md(tmp_path, "mc", f"name: {'u' * 200}\ndescription: Longer.\n")
+    skill_md(tmp_path, "md", f'name: "{"w" * 66} q"\ndescription: Spaced.\n')
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    assert entries_of(listing.text) == [
+        "- mb (" + "x" * 70 + "): Long.",
+        "- mc (" + "u" * 200 + "): Longer.",
+        "- md: Spaced.",
+    ]
+
+
+def test_invisible_characters_are_spaces_and_angle_brackets_entities(tmp_path: Path) -> None:
+    """Captured at 2.1.328: the text is trimmed, terminal escapes removed, then each run of
+    control, format or separator characters is one space (spaces themselves are kept);
+    ``<`` and ``>`` are written as entities, ``&`` and quotes as they are."""
+    skill_md(tmp_path, "a", 'name: a\ndescription: "a \u200b b\u200b\u200bc\\td\\e[31mred"\n')
+    skill_md(tmp_path, "b", "name: b\ndescription: \"  x <b> & 'q'\u200b\"\n")
+    skill_md(tmp_path, "c", 'name: c\ndescription: d\nwhen_to_use: "w\\tv\u2060"\n')
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    assert entries_of(listing.text) == [
+        "- a: a   b c dred",
+        "- b: x &lt;b&gt; & 'q' ",
+        "- c: d - w v ",
+    ]
+
+
+def test_front_matter_claude_code_cannot_read(tmp_path: Path) -> None:
+    """Never closed: the whole file is the body (its first line, ``---``, the text); a value
+    holding a YAML indicator and not enclosed in quotes is quoted and read (an unclosed
+    flow, a broken escape); an unclosed quote of plain words leaves the front matter empty,
+    so the body's first line stands in; an emoji escaped as a UTF-16 pair is one emoji."""
+    (tmp_path / "open").mkdir()
+    (tmp_path / "open" / "SKILL.md").write_text("---\nname: open\ndescription: x\n\n# T\n")
+    skill_md(tmp_path, "flow", "name: flow\ndescription: [a, b\n")
+    skill_md(tmp_path, "quote", 'name: quote\ndescription: "a b\n', "Body line.\n")
+    skill_md(tmp_path, "special", 'name: special\ndescription: "& <b> \\"q\\" \\u\n')
+    skill_md(tmp_path, "pair", 'name: pair\ndescription: "\\u00e9 \\ud83d\\ude80 x"\n')
+    catalog = load_catalog([f"project={tmp_path}"], profile="claude-code")
+    listing = render_listing(catalog.skills, profile="claude-code", ordering="claude-code")
+    assert entries_of(listing.text) == [
+        "- flow: [a, b",
+        "- open: ---",
+        "- pair: \u00e9 \U0001f680 x",
+        "- quote: Body line.",
+        '- special: "& &lt;b&gt; \\"q\\" \\u',
+    ]
+
+
 def test_a_name_that_is_another_skills_folder_is_not_repeated(tmp_path: Path) -> None:
     skill_md(tmp_path, "a", "name: b\ndescription: A.\n")
     skill_md(tmp_path, "c", "name: c\ndescription: C.\n")
