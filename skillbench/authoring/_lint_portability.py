@@ -58,8 +58,8 @@ def portability_findings(
     it, per skill whose ``disable-model-invocation`` some agents ignore, and per way some
     agents read, reach or list a skill differently from what its author wrote. Only
     ``SKILL.md`` folders are judged: the other declarations are one agent's own format. A
-    file in ``refused`` already has an error of its own: some agents rejecting it too is not
-    news."""
+    file in ``refused`` already has a finding of its own: how each agent copes with that
+    defect is not news, except that some agent loads it anyway (one finding per file)."""
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
     views = agent_views(specs)
     named = {v.profile: f"{v.profile} {v.version}" for v in views}
@@ -120,9 +120,12 @@ def portability_findings(
                     field="disable_model_invocation",
                 )
             )
+    loaded_anyway: set[str] = set()
     for d in divergences(specs, views):
-        if d.kind == "rejected" and d.path in refused:
-            continue
+        if d.path in refused:
+            if d.kind != "reads_differently" or d.field is not None or d.path in loaded_anyway:
+                continue
+            loaded_anyway.add(d.path)
         line = key_line(d.path, d.field) if d.field else None
         findings.append(
             Finding(_DIVERGENCE_RULES[d.kind], d.path, line, d.message, d.name, None, d.field)

@@ -50,7 +50,8 @@ def _no_forged_lines(text: str, profile: str | None = None) -> None:
     as one element's text is that text, however many lines it spans."""
     agent = (profile or "").split("@")[0]
     spec = AGENT_SPECS.get(agent) if agent in AGENT_SPECS else None
-    if spec is not None and spec.listing is not None and spec.listing.element.endswith("}"):
+    element = spec.listing.element if spec is not None and spec.listing is not None else ""
+    if spec is not None and spec.listing is not None and element.endswith("{text}"):
         text = element_pattern(spec.listing).sub(
             lambda m: m.group(0)[: m.start("text") - m.start()] + "<text/>", text
         )
