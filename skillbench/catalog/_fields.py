@@ -300,20 +300,23 @@ def make_skill(
 
 
 _LISTED = ("name", "description", "when_to_use")
-_LINE_BREAKS = str.maketrans("", "", "\n\t")
+_FOLDED = str.maketrans("", "", "\n\t\u200b")
+"""What folding removes without a safety reason: line breaks, tabs and the zero-width space
+(no agent's trim removes U+200B, so a value ending in one is listed with it)."""
 
 
 def listed_texts(meta: Mapping[Any, Any], skill: Skill) -> dict[str, str]:
     """The text fields of ``meta`` as read, where they differ from ``skill``'s sanitised ones
-    only by what folding a line removes (line breaks, edge and repeated spaces): nothing the
-    sanitiser took out for safety (escapes, control characters) comes back."""
+    only by what folding a line removes (line breaks, edge and repeated spaces, zero-width
+    spaces): nothing the sanitiser took out for safety (escapes, control characters) comes
+    back."""
     found: dict[str, str] = {}
     for key, value in meta.items():
         attr = FIELDS.get(fold_key(str(key)), ("", None))[0]
         if attr not in _LISTED or not isinstance(value, str):
             continue
         loaded = getattr(skill, attr)
-        if value == loaded or not value.translate(_LINE_BREAKS).isprintable():
+        if value == loaded or not value.translate(_FOLDED).isprintable():
             continue
         if clean_line(value).text == loaded:
             found[attr] = value
