@@ -256,12 +256,39 @@ def _line_fields(source: str) -> dict[str, str] | None:
     return found if len(found) == 2 else None
 
 
+_SURROGATE_PAIR = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def _joined_pairs(source: str) -> str:
+    """``source`` with each ``\\uD83D\\uDE80`` escape pair written as the one character it
+    encodes: a JavaScript YAML parser builds strings of UTF-16 units, so a quoted emoji
+    escaped as a surrogate pair is that emoji (strict YAML rejects the pair)."""
+
+    def joined(match: re.Match[str]) -> str:
+        high, low = int(match.group(1), 16), int(match.group(2), 16)
+        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+
+    return _SURROGATE_PAIR.sub(joined, source)
+
+
+def parse_js_yaml(source: str, path: str, repeated: list[DuplicateKey]) -> Any:
+    """``source`` parsed as a JavaScript YAML parser reads it (see ``_joined_pairs``)."""
+    try:
+        return parse_yaml(source, path, first_line=2, duplicates=repeated)
+    except InputError:
+        joined = _joined_pairs(source)
+        if joined == source:
+            raise
+        return parse_yaml(joined, path, first_line=2, duplicates=repeated)
+
+
 @FRONT_MATTER_READERS.register("yaml-then-lines")
 def _yaml_then_lines(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
     """The block between ``---`` and the first line starting ``---`` (its last line break
     not part of it), read as YAML when that gives a string ``name`` and ``description``
     (as js-yaml: a repeated key is an error; a line break is added where the block has
-    none), else line by line (``_line_fields``); a file without both is not loaded."""
+    none; a surrogate pair escape is its character), else line by line (``_line_fields``);
+    a file without both is not loaded."""
     block = _DASHED_BLOCK.match(text)
     if block is None:
         diagnostics.append(Diagnostic(path, 1, "no '---' frontmatter block; skipped", "error"))
@@ -270,7 +297,7 @@ def _yaml_then_lines(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
     repeated: list[DuplicateKey] = []
     try:
         ended = source if source.endswith("\n") else source + "\n"
-        meta = parse_yaml(ended, path, first_line=2, duplicates=repeated)
+        meta = parse_js_yaml(ended, path, repeated)
     except InputError:
         meta = None
     usable = (

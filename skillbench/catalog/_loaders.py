@@ -85,6 +85,13 @@ def _markdown_skill(
     if folder_name is not None and os.path.lexists(json_path):
         declared = _json_fields(json_path, diagnostics)
         fields = declared[0] if declared else {}
+    if rules.bom == "refused" and _opens_with_bom(path):
+        diagnostics.append(
+            Diagnostic(
+                str(path), 1, f"{rules.agent} does not load a file opening with a BOM", "error"
+            )
+        )
+        return None
     text = read_text(path, diagnostics)
     parsed = (
         None
@@ -94,6 +101,10 @@ def _markdown_skill(
     if parsed is None:
         return None
     own, doc = parsed
+    if missing := [k for k in rules.required if not isinstance((doc.meta or {}).get(k), str)]:
+        reason = f"{rules.agent} needs a text {' and '.join(missing)}; skill skipped"
+        diagnostics.append(Diagnostic(str(path), 1, reason, "error"))
+        return None
     fields.update(own)
     if folder_name is not None:
         default = folder_name
@@ -114,7 +125,19 @@ def _markdown_skill(
     if skill is None:
         return None
     listed = listed_texts(doc.meta, skill) if doc.meta else {}
+    if rules.empty_fields == "listed" and doc.meta:
+        listed |= {k: "" for k in ("name", "description") if doc.meta.get(k) == ""}
     return Loaded(replace(skill, listed=listed) if listed else skill, os.path.realpath(path))
+
+
+def _opens_with_bom(path: Path) -> bool:
+    """Whether ``path`` opens with a UTF-8 or UTF-16 byte-order mark."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(3)
+    except OSError:
+        return False
+    return head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
 
 
 def _json_skill(

@@ -15,7 +15,7 @@ from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench._sanitize import NameRule
 from skillbench.catalog._skill import SourceKind
-from skillbench.catalog._types import LinkPolicy, LoadRules
+from skillbench.catalog._types import BomRule, EmptyFields, LinkPolicy, LoadRules
 from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
 Dedupe = Literal["name_and_path", "exact_name_and_path", "folder_and_path", "path"]
@@ -67,6 +67,10 @@ class Precedence:
         folders: which directories its walk enters (``FOLDER_RULES``).
         walk: the order the agent loads one folder's skills in, by path below the folder;
             with ``later_wins`` the later of two same-named skills in a folder wins.
+        empty_fields: what it lists for a name or description written empty (``EmptyFields``).
+        required: front matter keys it needs as strings: a file missing one, or holding
+            another type (a number, a list), is not loaded.
+        bom: what a byte-order mark opening the file does (``BomRule``).
     """
 
     name: str
@@ -89,6 +93,9 @@ class Precedence:
     front_matter: str = "yaml"
     folders: str = "visible"
     walk: Literal["ascending", "descending"] = "ascending"
+    empty_fields: EmptyFields = "derived"
+    required: tuple[str, ...] = ()
+    bom: BomRule = "skipped"
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.
@@ -110,6 +117,9 @@ class Precedence:
             self.walk_dirs,
             self.front_matter,
             self.folders,
+            self.empty_fields,
+            self.required,
+            self.bom,
         )
 
     def rank(self, kind: SourceKind) -> int:

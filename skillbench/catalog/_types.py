@@ -66,7 +66,8 @@ class LoadRules:
         nested: a SKILL.md inside another skill's folder is a skill of its own; when False it
             is one of that skill's files and is not listed (Claude Code).
         agent: whose rules these are (named in diagnostics).
-        depth / walk_depth / walk_dirs / front_matter / folders: see ``Precedence``.
+        depth / walk_depth / walk_dirs / front_matter / folders / empty_fields / required /
+            bom: see ``Precedence``.
     """
 
     flat_files: bool
@@ -80,6 +81,19 @@ class LoadRules:
     walk_dirs: int
     front_matter: str
     folders: str
+    empty_fields: EmptyFields = "derived"
+    required: tuple[str, ...] = ()
+    bom: BomRule = "skipped"
+
+
+EmptyFields = Literal["derived", "listed"]
+"""What an agent lists for a ``name`` or ``description`` written empty (``''``): ``derived``
+the folder's name and a description from the body (the skill keeps those either way);
+``listed`` the empty text."""
+
+BomRule = Literal["skipped", "refused"]
+"""A UTF-8 byte-order mark opening a skill file: ``skipped`` (read past it) or ``refused``
+(the file is not loaded: the agent's front matter must open the file)."""
 
 
 @dataclass(frozen=True, slots=True)

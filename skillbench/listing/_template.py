@@ -171,6 +171,13 @@ class TemplateRenderer:
             return os.path.abspath(skill.path) if skill.path else None
         return f"{root}/{skill.rel_path}"
 
+    def own_name(self, skill: Skill) -> str:
+        """The skill's name as the agent's reader gave it (an empty one where its loading
+        rules list empty names), before ``unsafe_name``."""
+        if self.spec.loading.empty_fields == "listed":
+            return listed_text(skill, "name", skill.name)
+        return skill.name
+
     def listed_name(self, name: str) -> str:
         unsafe = self.fmt.unsafe_name
         return "".join("-" if c in unsafe else c for c in name) if unsafe else name
@@ -194,9 +201,9 @@ class TemplateRenderer:
         if when:
             text += f"{fmt.when_joiner}{escape(when, fmt.escape)}"
         location = self._location(skill)
-        element = self._element(skill.name, text, location)
+        element = self._element(self.own_name(skill), text, location)
         short = escape(description.split("\n")[0].strip(), fmt.escape)
-        cut = self._element(skill.name, short, location)
+        cut = self._element(self.own_name(skill), short, location)
         return Entry(skill, index, element, "full", description, when or None, short=cut)
 
     def _location(self, skill: Skill) -> str:
@@ -214,7 +221,7 @@ class TemplateRenderer:
     ) -> Layout:
         fmt = self.fmt
         entries = [
-            _Slot(e, self.listed_name(e.skill.name), e.text, e.short)
+            _Slot(e, self.listed_name(self.own_name(e.skill)), e.text, e.short)
             for e in _ORDERS[fmt.order](self, list(ordered))
         ]
         builtins = [self._builtin(b) for b in self.builtin_skills]
@@ -306,7 +313,9 @@ def _root(skill: Skill) -> str:
 
 def _by_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
     """By a locale comparison of the listed name."""
-    return sorted(entries, key=lambda e: collation_key(renderer.listed_name(e.skill.name)))
+    return sorted(
+        entries, key=lambda e: collation_key(renderer.listed_name(renderer.own_name(e.skill)))
+    )
 
 
 def _scope_then_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
