@@ -7,6 +7,7 @@ from skillbench.catalog._fields import (
     loaded_fallback_description,
 )
 from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, FrontMatterReader, Markdown
+from skillbench.catalog._js_frontmatter import js_string
 from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CODEBOT,
@@ -62,6 +63,7 @@ __all__ = [
     "any_match",
     "clear_paths_cache",
     "compile_glob",
+    "js_string",
     "load_catalog",
     "loaded_fallback_description",
     "matches",
