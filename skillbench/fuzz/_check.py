@@ -55,10 +55,16 @@ class _Release:
     """Captures of one installed release, its own text read once and shared."""
 
     def __init__(self, installed: Installed, timeout: float) -> None:
+        """Reads the agent's own text from a turn with nothing installed, where the agent
+        sends a listing then (``Wire.lists_none``; otherwise it has no built-ins to read)."""
         self.installed = installed
         self.timeout = timeout
-        bare = capture_agent(installed.agent, [], executable=installed.executable, timeout=timeout)
-        self.snapshot: AgentSnapshot | None = bare.snapshot
+        self.snapshot: AgentSnapshot | None = None
+        if AGENT_SPECS.get(installed.agent).wire.lists_none:
+            bare = capture_agent(
+                installed.agent, [], executable=installed.executable, timeout=timeout
+            )
+            self.snapshot = bare.snapshot
 
     def compare(self, catalog: FuzzCatalog) -> AgentFidelity:
         with tempfile.TemporaryDirectory(prefix="skillbench-fuzz-") as name:
