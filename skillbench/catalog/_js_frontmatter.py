@@ -76,7 +76,8 @@ def simple_pairs(source: str) -> dict[str, Any]:
     """The fallback parser (see the module docstring), line by line as the agent runs it."""
     lines = [x for x in source.split("\n") if x.strip() and not x.strip().startswith("#")]
     result: dict[str, Any] = {}
-    key, items, in_list = "", [], False
+    key, in_list = "", False
+    items: list[Any] = []
     mapping: dict[str, Any] = {}
     mapping_key: str | None = None
     for index, line in enumerate(lines):
@@ -160,3 +161,67 @@ def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
             key_lines.setdefault(fold_key(match.group(2)), number)
     start = block.end()
     return Markdown(meta, normal, start, normal.count("\n", 0, start) + 1, key_lines)
+
+
+_KEY_VALUE = re.compile(r"^([a-zA-Z_][a-zA-Z0-9_]*)\s*:\s*(.*)$")
+
+
+def colon_values_as_blocks(source: str) -> str:
+    """``source`` with each top-level ``key: value`` whose unquoted value holds a ``:``
+    written as a ``|-`` block: the rewrite a loader tries when its YAML parser throws."""
+    lines = []
+    for line in re.split(r"\r?\n", source):
+        match = _KEY_VALUE.match(line)
+        value = match.group(2).strip() if match else ""
+        if (
+            match is None
+            or line[:1].isspace()
+            or value in ("", ">", "|")
+            or value.startswith(("'", '"'))
+            or ":" not in value
+        ):
+            lines.append(line)
+        else:
+            lines += [f"{match.group(1)}: |-", f"  {value}"]
+    return "\n".join(lines)
+
+
+def _js_yaml(source: str, path: str) -> Any:
+    """js-yaml's reading of ``source`` (a repeated key is an error), None where it throws."""
+    repeated: list[DuplicateKey] = []
+    ended = source if source.endswith("\n") else source + "\n"
+    try:
+        meta = parse_js_yaml(ended, path, repeated)
+    except InputError:
+        return None
+    return None if repeated else meta
+
+
+@FRONT_MATTER_READERS.register("gray-matter")
+def _gray_matter(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """A file opening with ``---`` has as front matter everything up to the next ``\\n---``
+    (the rest of the file when there is none), read by js-yaml; where that throws, read
+    again with ``colon_values_as_blocks``; where that throws too, the file is not loaded.
+    A file not opening with ``---`` has no front matter."""
+    if not text.startswith("---"):
+        return Markdown(None, text, 0, 1, {})
+    close = text.find("\n---", 3)
+    end = len(text) if close < 0 else close
+    source = text[3:end]
+    meta = _js_yaml(source, path)
+    if meta is None:
+        meta = _js_yaml(colon_values_as_blocks(source), path)
+        if meta is None:
+            diagnostics.append(Diagnostic(path, 2, "invalid YAML frontmatter; skipped", "error"))
+            return None
+        diagnostics.append(
+            Diagnostic(path, 2, "frontmatter read with its ': ' values as blocks", "warning")
+        )
+    if not isinstance(meta, dict):
+        meta = {}
+    key_lines: dict[str, int] = {}
+    for number, line in enumerate(source.split("\n")[1:], start=2):
+        if match := _TOP_KEY.match(line):
+            key_lines.setdefault(fold_key(match.group(2)), number)
+    start = len(text) if close < 0 else text.find("\n", close + 1) + 1 or len(text)
+    return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)

@@ -71,6 +71,9 @@ class Precedence:
         required: front matter keys it needs as strings: a file missing one, or holding
             another type (a number, a list), is not loaded.
         bom: what a byte-order mark opening the file does (``BomRule``).
+        clash: ``racy`` where which of two same-named skills the agent keeps is not fixed
+            (it reads files concurrently and keeps the one read last): the catalog keeps
+            ``later_wins``'s choice, and a fidelity check takes the one the agent listed.
     """
 
     name: str
@@ -96,6 +99,7 @@ class Precedence:
     empty_fields: EmptyFields = "derived"
     required: tuple[str, ...] = ()
     bom: BomRule = "skipped"
+    clash: Literal["fixed", "racy"] = "fixed"
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.

@@ -15,7 +15,9 @@ import pytest
 
 from skillbench.agents import agent_fidelity
 from skillbench.catalog import SourceSpec
+from tests.agents.test_opencode_fidelity import FUZZ_SHAPES, fuzz_listing
 from tests.support.agents import needs_agent
+from tests.support.skill_files import render_skills, write_skills
 
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
 
@@ -62,3 +64,17 @@ def test_all_four_catalogs_together(shared_data: Path) -> None:
     root = shared_data / "catalogs"
     listing = _identical([SourceSpec(str(root), "project")])
     assert listing.count("  <skill>\n") >= len(list(root.rglob("SKILL.md")))
+
+
+def test_fuzz_shapes_render_as_kilo_lists_them(tmp_path: Path) -> None:
+    """Kilo Code 7.7.7 lists the opencode shapes as opencode 1.18.33 does (captured)."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    assert render_skills("kilo-code", root) == fuzz_listing("~/.agents/skills")
+
+
+@needs_agent("kilo-code")
+def test_fuzz_shapes_live(tmp_path: Path) -> None:
+    """The same shapes through the real agent: byte-identical, the empty name listed."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    listing = _identical([SourceSpec(str(root), "user")])
+    assert "<name></name>\n    <description>render audit</description>" in listing
