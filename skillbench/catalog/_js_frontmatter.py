@@ -225,3 +225,28 @@ def _gray_matter(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdow
             key_lines.setdefault(fold_key(match.group(2)), number)
     start = len(text) if close < 0 else text.find("\n", close + 1) + 1 or len(text)
     return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)
+
+
+@FRONT_MATTER_READERS.register("yaml-package")
+def _yaml_package(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
+    """Line ends made ``\\n``; a file opening with ``---`` has as front matter the text
+    after that line up to the next ``\\n---``, read by the ``yaml`` package (a repeated key
+    is an error); the file is loaded only when that gives a ``description`` that is text
+    and not blank (no front matter, an unclosed one, YAML that throws, a number, a list or
+    an empty description leave it out)."""
+    normal = text.replace("\r\n", "\n").replace("\r", "\n")
+    end = normal.find("\n---", 3) if normal.startswith("---") else -1
+    meta = _js_yaml(normal[4:end], path) if end >= 0 else None
+    if not isinstance(meta, dict):
+        meta = {}
+    description = meta.get("description")
+    if not isinstance(description, str) or not description.strip():
+        reason = "no description read from its front matter (none, invalid YAML or not text)"
+        diagnostics.append(Diagnostic(path, 1, f"{reason}; skipped", "error"))
+        return None
+    key_lines: dict[str, int] = {}
+    for number, line in enumerate(normal[4:end].split("\n"), start=2):
+        if match := _TOP_KEY.match(line):
+            key_lines.setdefault(fold_key(match.group(2)), number)
+    start = end + 4
+    return Markdown(meta, normal, start, normal.count("\n", 0, start) + 1, key_lines)
