@@ -1,7 +1,7 @@
 """The shipped agents as records: one ``AgentSpec`` per agent, registered by name.
 
 Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code,
-opencode and Kilo Code CLI in ``AGENT_SPECS``; a plugin registers another with
+opencode, Kilo Code CLI and Pi in ``AGENT_SPECS``; a plugin registers another with
 ``register_agent``. Every other view of an agent (its profile and releases, loading rules,
 capture driver, the live selector's tables, the folders portability checks) is derived from
 its record.
