@@ -130,6 +130,11 @@ def _markdown_skill(
     return Loaded(replace(skill, listed=listed) if listed else skill, os.path.realpath(path))
 
 
+def _outside(path: Path, root: Path) -> bool:
+    """Whether ``path``'s real path lies outside ``root``'s."""
+    return not os.path.realpath(path).startswith(os.path.realpath(root) + os.sep)
+
+
 def _opens_with_bom(path: Path) -> bool:
     """Whether ``path`` opens with a UTF-8 or UTF-16 byte-order mark."""
     try:
@@ -263,6 +268,10 @@ def _directory_skills(
             if rules.depth is not None and level > rules.depth:
                 diagnostics.append(_too_deep(here, root, rules))
                 continue
+        if SKILL_MD in folder.files and rules.contained and _outside(here / SKILL_MD, root):
+            reason = f"{rules.agent} does not load a skill whose file lies outside {root}"
+            diagnostics.append(Diagnostic(str(here / SKILL_MD), None, reason, "error"))
+            continue
         if SKILL_MD in folder.files:
             one = _markdown_skill(here / SKILL_MD, spec, rules, name, diagnostics)
             if one is not None and outer_md is not None:

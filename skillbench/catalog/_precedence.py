@@ -71,6 +71,8 @@ class Precedence:
         required: front matter keys it needs as strings: a file missing one, or holding
             another type (a number, a list), is not loaded.
         bom: what a byte-order mark opening the file does (``BomRule``).
+        contained: source kinds whose skills must lie, by real path, inside the source
+            folder: a linked skill folder leading out of it is not loaded.
         clash: ``racy`` where which of two same-named skills the agent keeps is not fixed
             (it reads files concurrently and keeps the one read last): the catalog keeps
             ``later_wins``'s choice, and a fidelity check takes the one the agent listed.
@@ -100,6 +102,7 @@ class Precedence:
     required: tuple[str, ...] = ()
     bom: BomRule = "skipped"
     clash: Literal["fixed", "racy"] = "fixed"
+    contained: tuple[SourceKind, ...] = ()
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.
@@ -124,6 +127,7 @@ class Precedence:
             self.empty_fields,
             self.required,
             self.bom,
+            kind in self.contained,
         )
 
     def rank(self, kind: SourceKind) -> int:

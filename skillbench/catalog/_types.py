@@ -68,6 +68,8 @@ class LoadRules:
         agent: whose rules these are (named in diagnostics).
         depth / walk_depth / walk_dirs / front_matter / folders / empty_fields / required /
             bom: see ``Precedence``.
+        contained: a skill file whose real path lies outside the source folder (reached
+            through a link) is not loaded (``Precedence.contained`` names such sources).
     """
 
     flat_files: bool
@@ -84,6 +86,7 @@ class LoadRules:
     empty_fields: EmptyFields = "derived"
     required: tuple[str, ...] = ()
     bom: BomRule = "skipped"
+    contained: bool = False
 
 
 EmptyFields = Literal["derived", "listed"]

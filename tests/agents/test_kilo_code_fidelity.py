@@ -78,3 +78,25 @@ def test_fuzz_shapes_live(tmp_path: Path) -> None:
     root = write_skills(tmp_path / "s", FUZZ_SHAPES)
     listing = _identical([SourceSpec(str(root), "user")])
     assert "<name></name>\n    <description>render audit</description>" in listing
+
+
+def _linked_out(tmp_path: Path) -> Path:
+    store = write_skills(tmp_path / "store", {"real": "---\nname: linked\ndescription: D.\n---\n"})
+    project = write_skills(tmp_path / "p", {"own": "---\nname: own\ndescription: Own.\n---\n"})
+    (project / "linked").symlink_to(store / "real")
+    return project
+
+
+def test_a_project_link_out_of_the_folder_is_not_loaded(tmp_path: Path) -> None:
+    """Kilo Code 7.7.7 (captured, fuzz seed 1) does not load a project skill whose folder
+    is a link leading out of the skills folder; opencode 1.18.33 lists it."""
+    project = _linked_out(tmp_path)
+    assert "<name>linked</name>" not in render_skills("kilo-code", project, "project")
+    assert "<name>own</name>" in render_skills("kilo-code", project, "project")
+    assert "<name>linked</name>" in render_skills("opencode", project, "project")
+
+
+@needs_agent("kilo-code")
+def test_a_project_link_out_of_the_folder_live(tmp_path: Path) -> None:
+    listing = _identical([SourceSpec(str(_linked_out(tmp_path)), "project")])
+    assert "<name>own</name>" in listing and "<name>linked</name>" not in listing
