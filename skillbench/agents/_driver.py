@@ -151,15 +151,22 @@ class AgentDriver:
         return find_block((t.text for t in self.texts(body)), locator)
 
     def main_request(self, requests: Sequence[Recorded]) -> Recorded:
-        """The request of the user's turn (the one that carries the listing)."""
+        """The request of the user's turn (the one that carries the listing; for an agent
+        that sends no listing when it lists no skill, ``Wire.lists_none``, its first request
+        when none does)."""
         for recorded in requests:
             if self.block(recorded.body) is not None:
                 return recorded
+        if requests and not self.spec.wire.lists_none:
+            return requests[0]
         raise SkillbenchError(f"{self.name} sent no request carrying a skill listing")
 
     def listing(self, body: JsonObject) -> str:
-        """The listing block exactly as sent."""
+        """The listing block exactly as sent (empty where an agent that lists no skill
+        sends none)."""
         block = self.block(body)
+        if block is None and not self.spec.wire.lists_none:
+            return ""
         if block is None:
             raise SkillbenchError(f"{self.name}: the request carries no skill listing")
         return block

@@ -14,7 +14,7 @@ from skillbench.agents._capture import (
     terminated_as_interrupt,
 )
 from skillbench.agents._driver import AGENTS
-from skillbench.catalog import SourceSpec, load_catalog, parse_source_arg
+from skillbench.catalog import PRECEDENCE, SourceSpec, load_catalog, parse_source_arg
 from skillbench.listing import PROFILES, Listing, Profile, RenderOptions, render_listing
 from skillbench.types import JsonObject
 
@@ -145,11 +145,20 @@ def render_inputs(capture: Capture, profile: Profile | None = None) -> RenderInp
     )
 
 
-def render_capture(inputs: RenderInputs) -> Listing:
-    """Load and render the installed skills exactly as ``skillbench render`` would."""
+def render_capture(inputs: RenderInputs, listed: str | None = None) -> Listing:
+    """Load and render the installed skills exactly as ``skillbench render`` would; where
+    the agent's clashes are racy (``Precedence.clash``), of two same-named skills the one
+    whose file ``listed`` (the agent's listing) names is kept."""
     catalog = load_catalog(inputs.sources, profile=inputs.profile, cwd=inputs.cwd)
+    skills = list(catalog.skills)
+    if listed is not None and PRECEDENCE.get(inputs.profile).clash == "racy":
+        for clash in catalog.overrides:
+            kept, other = clash.winner, clash.loser
+            shown = bool(other.path and other.path in listed)
+            if shown and kept in skills and not (kept.path and kept.path in listed):
+                skills[skills.index(kept)] = other
     return render_listing(
-        catalog.skills,
+        skills,
         profile=inputs.profile,
         ordering=inputs.ordering,
         scores=inputs.scores,
@@ -162,7 +171,7 @@ def compare_capture(capture: Capture, profile: Profile | None = None) -> AgentFi
     """Render what ``capture`` installed from its own inputs (``render_inputs``) and compare
     it with what the agent sent."""
     inputs = render_inputs(capture, profile)
-    listing = render_capture(inputs)
+    listing = render_capture(inputs, capture.listing)
     return AgentFidelity(
         agent=capture.agent,
         version=capture.version,

@@ -13,6 +13,8 @@ the same either way, and with it a model can decide.
   trusted folder) ``.gemini/skills`` and ``.agents/skills``; a later skill of the same name
   replaces an earlier one in the earlier one's place. ``disable-model-invocation`` and
   ``paths`` are not read. Names have ``: \\ / < > * ? " |`` written as ``-``.
+- Reading: the ``---`` block must open the file (a file opening with a byte-order mark is
+  not loaded); a name or description written empty is listed empty.
 - Order: scope by scope as loaded; within one folder, descending by the skill's folder name.
   With Node's default four worker threads neighbours sometimes swap on a busy machine, so a
   capture runs the CLI with one (``UV_THREADPOOL_SIZE=1``), which keeps the issued order.
@@ -66,6 +68,8 @@ GEMINI_CLI = register_agent(
             names="listed",
             walk="descending",
             front_matter="yaml-then-lines",
+            empty_fields="listed",
+            byte_order_mark="refused",
         ),
         wire=Wire("generate-content", Locator("system", OPEN, CLOSE), placement="system"),
         launch=Launch(

@@ -3,10 +3,12 @@
 ``kilo run`` sends what ``opencode run`` sends: ``/v1/chat/completions`` (streamed) to the
 OpenAI-compatible provider given in ``KILO_CONFIG_CONTENT``, the system prompt holding the
 same ``<available_skills>`` block. The record is opencode's with Kilo's package, executable,
-environment (``KILO_*`` in place of ``OPENCODE_*``) and config folder; its sessions
-(``cost --measure``) are opencode's too, measured at 7.7.7: ``task`` sub-agents lack
-``todowrite``, each request re-sending a prompt of about 10,000 tokens. 7.8.1 is not
-installable: its native package ``@kilocode/cli-linux-x64@7.8.1`` is missing from npm.
+environment (``KILO_*`` in place of ``OPENCODE_*``) and config folder, and a project skill
+reached through a link out of its skills folder is not loaded (Kilo parses project files
+with a scope check); its sessions (``cost --measure``) are opencode's too, measured at
+7.7.7: ``task`` sub-agents lack ``todowrite``, each request re-sending a prompt of about
+10,000 tokens. 7.8.1 is not installable: its native package
+``@kilocode/cli-linux-x64@7.8.1`` is missing from npm.
 """
 
 import dataclasses
@@ -40,6 +42,7 @@ KILO_CODE = register_agent(
         loading=dataclasses.replace(
             OPENCODE.loading,
             name="kilo-code",
+            contained=("project",),
             summary="kilo-code: the skill read last wins (user, project, config folders, "
             "skills.paths); files are read concurrently, so a clash has no fixed winner",
         ),

@@ -9,12 +9,14 @@ offline, so nothing leaves the machine.
 
 - Name and description are listed as the front matter holds them: not escaped, line breaks
   kept; only the location is XML-escaped.
-- A skill without a description is not listed; ``disable-model-invocation`` is not read.
+- Front matter as gray-matter and js-yaml read it (reader ``gray-matter``); a name and
+  description must be strings (an empty one is listed empty); ``disable-model-invocation``
+  is not read; hidden folders are read.
 - Order: by name, a locale-aware comparison; no budget.
 - Loading: ``~/.claude/skills`` and ``~/.agents/skills``, then ``.claude``/``.agents``
   folders from the working directory up to the worktree root, then config folders and
   ``skills.paths``; every ``SKILL.md`` under them. Of two skills of one name the one read
-  last wins (files are read concurrently: the winner is not fixed).
+  last wins (files are read concurrently: the winner is not fixed, ``clash="racy"``).
 - Sessions (``cost --measure``): ``--continue`` resumes the last conversation. The ``skill``
   tool returns the body in a ``<skill_content>`` block carried by every later request;
   ``context: fork`` is not read. A sub-agent runs through the ``task`` tool; its requests
@@ -88,9 +90,14 @@ OPENCODE = register_agent(
             "opencode: the skill read last wins (user, project, config folders, "
             "skills.paths); files are read concurrently, so a clash has no fixed winner",
             paths="ignored",
-            codex_limits=True,
+            reads_disable=False,
             names="listed",
             dedupe="exact_name_and_path",
+            front_matter="gray-matter",
+            folders="all",
+            empty_fields="listed",
+            required=("name", "description"),
+            clash="racy",
         ),
         wire=Wire(
             "openai-chat",

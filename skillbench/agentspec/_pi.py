@@ -8,7 +8,10 @@ once the loopback endpoint is up). The system message ends with three sentences,
 
 - Name, description and location are XML-escaped (``'`` as ``&apos;``); the description is
   the front matter value as read (line breaks kept); ``when_to_use`` is not read.
-- A skill without a description is not loaded; ``disable-model-invocation`` is honoured.
+- Front matter as the ``yaml`` package reads it (reader ``yaml-package``): a skill whose
+  description is missing, blank or not text is not loaded, nor a file opening with a
+  byte-order mark; a name is listed as written (any length, ``/``, spaces, capitals), an
+  empty or missing one is the folder's; ``disable-model-invocation`` is honoured.
 - Order: load order (`loaded`): project skills, then user skills, each folder walked depth first in
   the order of its entries' names; no budget.
 - Loading: ``.pi/skills`` and ``.agents/skills`` of the project, ``~/.pi/agent/skills`` and
@@ -73,6 +76,9 @@ PI = register_agent(
             "pi: the first skill of a name wins (project, then user)",
             paths="ignored",
             nested=False,
+            names="listed",
+            front_matter="yaml-package",
+            byte_order_mark="refused",
         ),
         wire=Wire(
             "openai-chat",

@@ -21,6 +21,7 @@ from skillbench.catalog._frontmatter import (
     body_lines,
     spaced_text,
 )
+from skillbench.catalog._js_frontmatter import js_string
 from skillbench.catalog._paths import any_match, clear_paths_cache, compile_glob, matches
 from skillbench.catalog._precedence import (
     CODEBOT,
@@ -77,6 +78,7 @@ __all__ = [
     "body_lines",
     "clear_paths_cache",
     "compile_glob",
+    "js_string",
     "kept_by_keys",
     "load_catalog",
     "loaded_fallback_description",

@@ -305,15 +305,18 @@ def make_skill(
 
 
 _LISTED = ("name", "description", "when_to_use")
-_LINE_BREAKS = str.maketrans("", "", "\n\t")
+_FOLDED = str.maketrans("", "", "\n\t\u200b")
+"""What folding removes without a safety reason: line breaks, tabs and the zero-width space
+(no agent's trim removes U+200B, so a value ending in one is listed with it)."""
 
 
 def listed_texts(
     meta: Mapping[Any, Any], skill: Skill, rule: TextRule = "printable"
 ) -> dict[str, str]:
     """The text fields of ``meta`` as read, where they differ from ``skill``'s sanitised ones
-    only by what folding a line removes (line breaks, edge and repeated spaces): nothing the
-    sanitiser took out for safety (escapes, control characters) comes back."""
+    only by what folding a line removes (line breaks, edge and repeated spaces, zero-width
+    spaces): nothing the sanitiser took out for safety (escapes, control characters) comes
+    back."""
     found: dict[str, str] = {}
     for key, value in meta.items():
         attr = FIELDS.get(fold_key(str(key)), ("", None))[0]
@@ -328,7 +331,7 @@ def listed_texts(
 
 
 def _safe(text: str) -> bool:
-    return text.translate(_LINE_BREAKS).isprintable()
+    return text.translate(_FOLDED).isprintable()
 
 
 def safe_texts(texts: Mapping[str, str]) -> dict[str, str]:

@@ -449,12 +449,39 @@ def _line_fields(source: str) -> dict[str, str] | None:
     return found if len(found) == 2 else None
 
 
+_SURROGATE_PAIR = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def _joined_pairs(source: str) -> str:
+    """``source`` with each ``\\uD83D\\uDE80`` escape pair written as the one character it
+    encodes: a JavaScript YAML parser builds strings of UTF-16 units, so a quoted emoji
+    escaped as a surrogate pair is that emoji (strict YAML rejects the pair)."""
+
+    def joined(match: re.Match[str]) -> str:
+        high, low = int(match.group(1), 16), int(match.group(2), 16)
+        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+
+    return _SURROGATE_PAIR.sub(joined, source)
+
+
+def parse_js_yaml(source: str, path: str, repeated: list[DuplicateKey]) -> Any:
+    """``source`` parsed as a JavaScript YAML parser reads it (see ``_joined_pairs``)."""
+    try:
+        return parse_yaml(source, path, first_line=2, duplicates=repeated)
+    except InputError:
+        joined = _joined_pairs(source)
+        if joined == source:
+            raise
+        return parse_yaml(joined, path, first_line=2, duplicates=repeated)
+
+
 @FRONT_MATTER_READERS.register("yaml-then-lines")
 def _yaml_then_lines(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
     """The block between ``---`` and the first line starting ``---`` (its last line break
     not part of it), read as YAML when that gives a string ``name`` and ``description``
     (as js-yaml: a repeated key is an error; a line break is added where the block has
-    none), else line by line (``_line_fields``); a file without both is not loaded."""
+    none; a surrogate pair escape is its character), else line by line (``_line_fields``);
+    a file without both is not loaded."""
     block = _DASHED_BLOCK.match(text)
     if block is None:
         diagnostics.append(Diagnostic(path, 1, "no '---' frontmatter block; skipped", "error"))
@@ -463,7 +490,7 @@ def _yaml_then_lines(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
     repeated: list[DuplicateKey] = []
     try:
         ended = source if source.endswith("\n") else source + "\n"
-        meta = parse_yaml(ended, path, first_line=2, duplicates=repeated)
+        meta = parse_js_yaml(ended, path, repeated)
     except InputError:
         meta = None
     usable = (
@@ -488,49 +515,6 @@ def _yaml_then_lines(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
             key_lines.setdefault(fold_key(match.group(2)), number)
     start = block.end()
     return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)
-
-
-def _simple_pairs(source: str) -> dict[str, Any]:
-    """Top-level ``key: value`` lines split at their first colon, a ``"..."`` value
-    unquoted (``\\"`` and ``\\\\`` undone): what a loader's fallback keeps of YAML its
-    parser rejects (indented lines and comment lines dropped)."""
-    found: dict[str, Any] = {}
-    for line in source.split("\n"):
-        if not line.strip() or line.strip().startswith("#") or line.startswith(" "):
-            continue
-        key, colon, value = line.partition(":")
-        value = value.strip()
-        if not colon or not value:
-            continue
-        if len(value) >= 2 and value[0] == value[-1] == '"':
-            value = value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-        found[key.strip()] = value
-    return found
-
-
-@FRONT_MATTER_READERS.register("yaml-then-pairs")
-def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
-    """Safe YAML, else ``_simple_pairs``; a file whose ``name`` or ``description`` is
-    missing or empty is not loaded."""
-    doc = parse_markdown(path, text, [])
-    if doc is None:
-        block = _DASHED_BLOCK.match(text.replace("\r\n", "\n"))
-        if block is None:
-            return parse_markdown(path, text, diagnostics)
-        diagnostics.append(
-            Diagnostic(path, 2, "frontmatter not read as YAML; read as key: value lines", "warning")
-        )
-        start = block.end()
-        doc = Markdown(
-            _simple_pairs(block.group(1)), text, start, text.count("\n", 0, start) + 1, {}
-        )
-    meta = doc.meta or {}
-    if any(meta.get(key) in (None, "") for key in ("name", "description")):
-        diagnostics.append(
-            Diagnostic(path, 2, "frontmatter lacks a name or description; skipped", "error")
-        )
-        return None
-    return doc
 
 
 _OPENING = re.compile(r"---\r?\n")

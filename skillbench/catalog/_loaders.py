@@ -91,6 +91,13 @@ def _markdown_skill(
     if folder_name is not None and os.path.lexists(json_path):
         declared = _json_fields(json_path, diagnostics)
         fields = declared[0] if declared else {}
+    if rules.byte_order_mark == "refused" and _opens_with_bom(path):
+        diagnostics.append(
+            Diagnostic(
+                str(path), 1, f"{rules.agent} does not load a file opening with a BOM", "error"
+            )
+        )
+        return None
     text = read_text(path, diagnostics, mark=rules.byte_order_mark)
     parsed = (
         None
@@ -100,6 +107,10 @@ def _markdown_skill(
     if parsed is None:
         return None
     own, doc = parsed
+    if missing := [k for k in rules.required if not isinstance((doc.meta or {}).get(k), str)]:
+        reason = f"{rules.agent} needs a text {' and '.join(missing)}; skill skipped"
+        diagnostics.append(Diagnostic(str(path), 1, reason, "error"))
+        return None
     fields.update(own)
     if folder_name is not None:
         default = folder_name
@@ -122,7 +133,24 @@ def _markdown_skill(
         return None
     listed = listed_texts(doc.meta, skill, rules.text) if doc.meta else {}
     listed.update(safe_texts(doc.listed))
+    if rules.empty_fields == "listed" and doc.meta:
+        listed |= {k: "" for k in ("name", "description") if doc.meta.get(k) == ""}
     return Loaded(replace(skill, listed=listed) if listed else skill, os.path.realpath(path))
+
+
+def _outside(path: Path, root: Path) -> bool:
+    """Whether ``path``'s real path lies outside ``root``'s."""
+    return not os.path.realpath(path).startswith(os.path.realpath(root) + os.sep)
+
+
+def _opens_with_bom(path: Path) -> bool:
+    """Whether ``path`` opens with a UTF-8 or UTF-16 byte-order mark."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(3)
+    except OSError:
+        return False
+    return head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
 
 
 def _json_skill(
@@ -249,6 +277,10 @@ def _directory_skills(
             if rules.depth is not None and level > rules.depth:
                 diagnostics.append(_too_deep(here, root, rules))
                 continue
+        if SKILL_MD in folder.files and rules.contained and _outside(here / SKILL_MD, root):
+            reason = f"{rules.agent} does not load a skill whose file lies outside {root}"
+            diagnostics.append(Diagnostic(str(here / SKILL_MD), None, reason, "error"))
+            continue
         if SKILL_MD in folder.files:
             one = _markdown_skill(here / SKILL_MD, spec, rules, name, diagnostics)
             if one is not None and outer_md is not None:

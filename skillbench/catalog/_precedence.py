@@ -15,7 +15,7 @@ from skillbench._plugins import instance_of
 from skillbench._registry import Registry
 from skillbench._sanitize import NameRule, TextRule
 from skillbench.catalog._skill import SourceKind
-from skillbench.catalog._types import ByteOrderMark, LinkPolicy, LoadRules
+from skillbench.catalog._types import ByteOrderMark, EmptyFields, LinkPolicy, LoadRules
 from skillbench.catalog._walk import MAX_DEPTH, MAX_DIRS
 
 Dedupe = Literal[
@@ -83,6 +83,14 @@ class Precedence:
             (``directory``: an agent that reads a directory unsorted; the order of the
             folder as installed, so only a render of that folder has it); with
             ``later_wins`` the later of two same-named skills in a folder wins.
+        empty_fields: what it lists for a name or description written empty (``EmptyFields``).
+        required: front matter keys it needs as strings: a file missing one, or holding
+            another type (a number, a list), is not loaded.
+        contained: source kinds whose skills must lie, by real path, inside the source
+            folder: a linked skill folder leading out of it is not loaded.
+        clash: ``racy`` where which of two same-named skills the agent keeps is not fixed
+            (it reads files concurrently and keeps the one read last): the catalog keeps
+            ``later_wins``'s choice, and a fidelity check takes the one the agent listed.
     """
 
     name: str
@@ -107,6 +115,10 @@ class Precedence:
     front_matter: str = "yaml"
     folders: str = "visible"
     walk: Literal["ascending", "descending", "directory"] = "ascending"
+    empty_fields: EmptyFields = "derived"
+    required: tuple[str, ...] = ()
+    clash: Literal["fixed", "racy"] = "fixed"
+    contained: tuple[SourceKind, ...] = ()
 
     def load_rules(self, kind: SourceKind) -> LoadRules:
         """What the loader accepts from a source of ``kind``.
@@ -130,6 +142,9 @@ class Precedence:
             self.folders,
             self.text,
             self.byte_order_mark,
+            self.empty_fields,
+            self.required,
+            kind in self.contained,
         )
 
     def rank(self, kind: SourceKind) -> int:

@@ -50,10 +50,11 @@ links only, a linked ``SKILL.md`` is skipped (Codex); ``none``: no links at all 
 system scope, written by Codex itself)."""
 
 
-ByteOrderMark = Literal["skipped", "kept"]
+ByteOrderMark = Literal["skipped", "kept", "refused"]
 """``skipped``: a UTF-8 byte-order mark opening a skill file is not part of its text;
 ``kept``: it is the text's first character (U+FEFF), so the file's first line is not the
-``---`` that opens front matter and the file has none."""
+``---`` that opens front matter and the file has none; ``refused``: the file is not loaded
+(the agent's front matter must open the file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +73,10 @@ class LoadRules:
         nested: a SKILL.md inside another skill's folder is a skill of its own; when False it
             is one of that skill's files and is not listed (Claude Code).
         agent: whose rules these are (named in diagnostics).
-        depth / walk_depth / walk_dirs / front_matter / folders / text / byte_order_mark:
-            see ``Precedence``.
+        depth / walk_depth / walk_dirs / front_matter / folders / text / byte_order_mark /
+            empty_fields / required: see ``Precedence``.
+        contained: a skill file whose real path lies outside the source folder (reached
+            through a link) is not loaded (``Precedence.contained`` names such sources).
     """
 
     flat_files: bool
@@ -89,6 +92,15 @@ class LoadRules:
     folders: str
     text: TextRule = "printable"
     byte_order_mark: ByteOrderMark = "skipped"
+    empty_fields: EmptyFields = "derived"
+    required: tuple[str, ...] = ()
+    contained: bool = False
+
+
+EmptyFields = Literal["derived", "listed"]
+"""What an agent lists for a ``name`` or ``description`` written empty (``''``): ``derived``
+the folder's name and a description from the body (the skill keeps those either way);
+``listed`` the empty text."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,8 @@ class _Release:
     """Captures of one installed release, its own text read once and shared."""
 
     def __init__(self, installed: Installed, timeout: float) -> None:
+        """Reads the agent's own text from a turn with nothing installed, where the agent
+        sends a listing then (``Wire.lists_none``; otherwise it has no built-ins to read)."""
         self.installed = installed
         self.timeout = timeout
         self.snapshot: AgentSnapshot | None = None

@@ -194,13 +194,20 @@ class TemplateRenderer:
             return os.path.abspath(skill.path) if skill.path else None
         return f"{root}/{skill.rel_path}"
 
+    def own_name(self, skill: Skill) -> str:
+        """The skill's name as the agent's reader gave it (an empty one where its loading
+        rules list empty names), before ``unsafe_name``."""
+        if self.spec.loading.empty_fields == "listed":
+            return listed_text(skill, "name", skill.name)
+        return skill.name
+
     def listed_name(self, name: str) -> str:
         unsafe = self.fmt.unsafe_name
         return "".join("-" if c in unsafe else c for c in name) if unsafe else name
 
     def label(self, skill: Skill) -> str:
         """The name an element shows for ``skill`` (``ListingFormat.label``)."""
-        return skill_keys(skill)[1] if self.fmt.label == "folder" else skill.name
+        return skill_keys(skill)[1] if self.fmt.label == "folder" else self.own_name(skill)
 
     def _element(self, name: str, text: str, location: str, own: str | None = None) -> str:
         """One element; ``own`` is the skill's own name where ``name`` is its folder's."""
@@ -350,7 +357,9 @@ def _root(skill: Skill) -> str:
 
 def _by_name(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:
     """By a locale comparison of the listed name."""
-    return sorted(entries, key=lambda e: collation_key(renderer.listed_name(e.skill.name)))
+    return sorted(
+        entries, key=lambda e: collation_key(renderer.listed_name(renderer.own_name(e.skill)))
+    )
 
 
 def _by_code_points(renderer: TemplateRenderer, entries: list[Entry]) -> list[Entry]:

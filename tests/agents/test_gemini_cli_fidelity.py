@@ -19,6 +19,7 @@ from skillbench.agents import agent_fidelity, capture_agent
 from skillbench.catalog import SourceSpec, load_catalog
 from skillbench.listing import PROFILES
 from tests.support.agents import needs_agent
+from tests.support.skill_files import render_skills, write_skills
 
 SKILL = "---\nname: {name}\ndescription: {description}\n---\nBody of {name}.\n"
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
@@ -199,3 +200,51 @@ def test_same_name_takes_the_earlier_place(tmp_path: Path) -> None:
     )
     assert _names(listing)[-4:] == ["b-user", "shared", "same", "m-mid"]
     assert re.findall(r"From ([\w-]+)\.", listing)[-4:] == ["b-user", "c-shared", "a-same", "m-mid"]
+
+
+FUZZ_SHAPES: dict[str, str | bytes] = {
+    "f1-empty-name": '---\nname: ""\ndescription: "render audit"\n---\nBody.\n',
+    "f2-empty-text": "---\nname: f2-empty-text\ndescription: ''\n---\n# T\n\nBody first line.\n",
+    "f3-null-text": "---\nname: f3-null-text\ndescription:\n---\n# T\n\nBody first line.\n",
+    "f4-bom": "\ufeff---\nname: f4-bom\ndescription: lint cache\n---\nBody.\n",
+    "f5-pairs": '---\nname: "f5-<x>"\ndescription: "a \\ud83d\\ude80 b"\n---\nBody.\n',
+    "f6-zero-width": "---\nname: f6-zero-width\ndescription: a ∑ \u200b\n---\nBody.\n",
+}
+"""Shapes the differential tester found listed otherwise than skillbench rendered them."""
+
+
+def test_fuzz_shapes_render_as_gemini_lists_them(tmp_path: Path) -> None:
+    """Gemini CLI 0.61.0, captured: a name or description written empty (``""``, ``''`` or
+    nothing) is listed empty, not replaced by the folder's name or the body; a file opening
+    with a byte-order mark is not loaded; a surrogate-pair escape is its emoji (js-yaml) and
+    ``<``/``>`` in the name are written as ``-``; a closing zero-width space is kept.
+    Folders in descending order."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    loc = "~/.gemini/skills"
+    expected = [
+        ("f6-zero-width", "a ∑ \u200b"),
+        ("f5--x-", "a 🚀 b"),
+        ("f3-null-text", ""),
+        ("f2-empty-text", ""),
+        ("", "render audit"),
+    ]
+    folders = ["f6-zero-width", "f5-pairs", "f3-null-text", "f2-empty-text", "f1-empty-name"]
+    elements = [
+        f"  <skill>\n    <name>{name}</name>\n    <description>{text}</description>\n"
+        f"    <location>{loc}/{folder}/SKILL.md</location>\n  </skill>"
+        for (name, text), folder in zip(expected, folders, strict=True)
+    ]
+    assert render_skills("gemini-cli", root) == (
+        "<available_skills>\n" + "\n".join(elements) + "\n</available_skills>"
+    )
+
+
+@needs_agent("gemini-cli")
+def test_fuzz_shapes_live(tmp_path: Path) -> None:
+    """The same shapes through the real agent: byte-identical, with the empty name listed
+    and the BOM file left out."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    listing = _identical([SourceSpec(str(root), "user")])
+    assert "<name></name>\n    <description>render audit</description>" in listing
+    assert "f4-bom" not in listing
+    assert "<name>f5--x-</name>\n    <description>a 🚀 b</description>" in listing

@@ -15,7 +15,9 @@ import pytest
 
 from skillbench.agents import agent_fidelity
 from skillbench.catalog import SourceSpec
+from tests.agents.test_opencode_fidelity import FUZZ_SHAPES, fuzz_listing
 from tests.support.agents import needs_agent
+from tests.support.skill_files import render_skills, write_skills
 
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
 
@@ -62,3 +64,39 @@ def test_all_four_catalogs_together(shared_data: Path) -> None:
     root = shared_data / "catalogs"
     listing = _identical([SourceSpec(str(root), "project")])
     assert listing.count("  <skill>\n") >= len(list(root.rglob("SKILL.md")))
+
+
+def test_fuzz_shapes_render_as_kilo_lists_them(tmp_path: Path) -> None:
+    """Kilo Code 7.7.7 lists the opencode shapes as opencode 1.18.33 does (captured)."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    assert render_skills("kilo-code", root) == fuzz_listing("~/.agents/skills")
+
+
+@needs_agent("kilo-code")
+def test_fuzz_shapes_live(tmp_path: Path) -> None:
+    """The same shapes through the real agent: byte-identical, the empty name listed."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    listing = _identical([SourceSpec(str(root), "user")])
+    assert "<name></name>\n    <description>render audit</description>" in listing
+
+
+def _linked_out(tmp_path: Path) -> Path:
+    store = write_skills(tmp_path / "store", {"real": "---\nname: linked\ndescription: D.\n---\n"})
+    project = write_skills(tmp_path / "p", {"own": "---\nname: own\ndescription: Own.\n---\n"})
+    (project / "linked").symlink_to(store / "real")
+    return project
+
+
+def test_a_project_link_out_of_the_folder_is_not_loaded(tmp_path: Path) -> None:
+    """Kilo Code 7.7.7 (captured, fuzz seed 1) does not load a project skill whose folder
+    is a link leading out of the skills folder; opencode 1.18.33 lists it."""
+    project = _linked_out(tmp_path)
+    assert "<name>linked</name>" not in render_skills("kilo-code", project, "project")
+    assert "<name>own</name>" in render_skills("kilo-code", project, "project")
+    assert "<name>linked</name>" in render_skills("opencode", project, "project")
+
+
+@needs_agent("kilo-code")
+def test_a_project_link_out_of_the_folder_live(tmp_path: Path) -> None:
+    listing = _identical([SourceSpec(str(_linked_out(tmp_path)), "project")])
+    assert "<name>own</name>" in listing and "<name>linked</name>" not in listing

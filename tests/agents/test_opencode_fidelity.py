@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from skillbench.agents import agent_fidelity, capture_agent
+from skillbench.agents import RenderInputs, agent_fidelity, capture_agent, render_capture
 from skillbench.catalog import SourceSpec
 from tests.support.agents import needs_agent
+from tests.support.skill_files import render_skills, write_skills
 
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
 
@@ -98,3 +99,94 @@ def test_names_outside_the_agent_skills_rule_are_listed(tmp_path: Path) -> None:
     listing = _identical([SourceSpec(str(tmp_path / "s"), "project")])
     for i, name in enumerate(names):
         assert f"<name>{name}</name>\n    <description>desc {i}</description>" in listing
+
+
+LONG = "o-long-" + "x" * 80
+FUZZ_SHAPES: dict[str, str | bytes] = {
+    "o-empty-name": '---\nname: ""\ndescription: render audit\n---\nBody.\n',
+    "o-empty-text": "---\nname: o-empty-text\ndescription: ''\n---\n# T\n\nBody line.\n",
+    "o-null-text": "---\nname: o-null-text\ndescription:\n---\nBody.\n",
+    "o-number": "---\nname: o-number\ndescription: 12.50\n---\nBody.\n",
+    "o-nameless": "---\ndescription: no name\n---\nBody.\n",
+    "o-long": f"---\nname: {LONG}\ndescription: long name\n---\nBody.\n",
+    ".o-hidden": "---\nname: o-hidden\ndescription: in a hidden folder\n---\nBody.\n",
+    "o-colon": "---\nname: o-colon\ndescription: budget: render retry\n---\nBody.\n",
+    "o-keep": "---\nname: o-keep\ndescription: >+\n  a\n  b\n\n---\nBody.\n",
+    "o-pairs": '---\nname: "o-pairs-<x>"\ndescription: "a \\ud83d\\ude80 b"\n---\nBody.\n',
+}
+"""Shapes the differential tester found listed otherwise than skillbench rendered them
+(opencode 1.18.33 and Kilo Code 7.7.7 list them alike)."""
+
+FUZZ_LISTED = [
+    ("", "render audit", "o-empty-name"),
+    ("o-colon", "budget: render retry", "o-colon"),
+    ("o-empty-text", "", "o-empty-text"),
+    ("o-hidden", "in a hidden folder", ".o-hidden"),
+    ("o-keep", "a b\n", "o-keep"),
+    (LONG, "long name", "o-long"),
+    ("o-pairs-<x>", "a 🚀 b", "o-pairs"),
+]
+"""What the agents listed for ``FUZZ_SHAPES`` (name, description, folder), by name."""
+
+
+def fuzz_listing(root: str) -> str:
+    return (
+        "<available_skills>\n"
+        + "\n".join(
+            f"  <skill>\n    <name>{name}</name>\n    <description>{text}</description>\n"
+            f"    <location>{root}/{folder}/SKILL.md</location>\n  </skill>"
+            for name, text, folder in FUZZ_LISTED
+        )
+        + "\n</available_skills>"
+    )
+
+
+def test_fuzz_shapes_render_as_opencode_lists_them(tmp_path: Path) -> None:
+    """opencode 1.18.33, captured: a name or description written empty is listed empty (an
+    empty name sorts first); a description that is null or a number, or no name, leaves the
+    skill out; names of any length; hidden folders are read; ``: `` in a plain value is read
+    as a block (the agent's retry), a ``>+`` block keeps one newline, a surrogate pair is its
+    emoji."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    assert render_skills("opencode", root) == fuzz_listing("~/.agents/skills")
+
+
+@needs_agent("opencode")
+def test_fuzz_shapes_live(tmp_path: Path) -> None:
+    """The same shapes through the real agent: byte-identical."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    listing = _identical([SourceSpec(str(root), "user")])
+    assert "<name></name>\n    <description>render audit</description>" in listing
+    assert "o-number" not in listing and "no name" not in listing
+
+
+@needs_agent("opencode")
+def test_same_name_winner_is_the_one_listed(tmp_path: Path) -> None:
+    """Two folders declaring one name: opencode reads files concurrently and keeps the one
+    read last, so either may be listed; the fidelity check renders the one it listed."""
+    root = write_skills(
+        tmp_path / "s",
+        {f"dup-{i}": f"---\nname: dup\ndescription: from {i}\n---\n" for i in ("one", "two")},
+    )
+    listing = _identical([SourceSpec(str(root), "user")])
+    assert listing.count("<name>dup</name>") == 1
+
+
+def test_a_racy_clash_renders_the_skill_the_agent_listed(tmp_path: Path) -> None:
+    """With ``clash="racy"`` the catalog's winner (the later folder, ``dup-two``) gives way
+    to the one whose file the agent's listing names; without a listing it stays."""
+    root = write_skills(
+        tmp_path / "s",
+        {f"dup-{i}": f"---\nname: dup\ndescription: from {i}\n---\n" for i in ("one", "two")},
+    )
+    inputs = RenderInputs(
+        "opencode",
+        (SourceSpec(str(root), "user"),),
+        {"snapshot": "none", "roots": {"user": str(root)}},
+        {},
+        "usage",
+        str(tmp_path),
+    )
+    listed = f"<location>{root}/dup-one/SKILL.md</location>"
+    assert "<description>from one</description>" in render_capture(inputs, listed).text
+    assert "<description>from two</description>" in render_capture(inputs).text

@@ -16,6 +16,7 @@ import pytest
 from skillbench.agents import agent_fidelity
 from skillbench.catalog import SourceSpec
 from tests.support.agents import needs_agent
+from tests.support.skill_files import render_skills, write_skills
 
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
 
@@ -71,3 +72,57 @@ def test_all_catalogs_together(shared_data: Path) -> None:
     roots = [shared_data / "catalogs" / n for n in CATALOGS]
     listing = _identical([SourceSpec(str(r), "project") for r in roots])
     assert listing.count("<skill>") > 200
+
+
+FUZZ_SHAPES: dict[str, str | bytes] = {
+    "p-slash": "---\nname: p/tokens/x\ndescription: slash\n---\nBody.\n",
+    "p-space": "---\nname: P trace  two\ndescription: spaces\n---\nBody.\n",
+    "p-long": "---\nname: p-" + "x" * 90 + "\ndescription: long\n---\nBody.\n",
+    "p-pairs": '---\nname: "p-&<x>"\ndescription: "a \\ud83d\\ude80 b"\n---\nBody.\n',
+    "p-keep": "---\nname: p-keep\ndescription: >+\n  a\n  b\n\n---\nBody.\n",
+    "p-missing": "---\nname: p-missing\n---\n# T\n\nBody line.\n",
+    "p-empty": '---\nname: p-empty\ndescription: ""\n---\nBody.\n',
+    "p-number": "---\nname: p-number\ndescription: 12.50\n---\nBody.\n",
+    "p-list": "---\nname: p-list\ndescription:\n  - a\n  - b\n---\nBody.\n",
+    "p-bom": "\ufeff---\nname: p-bom\ndescription: bom\n---\nBody.\n",
+    "p-unclosed": "---\nname: p-unclosed\ndescription: open\nBody.\n",
+}
+"""Shapes the differential tester found listed otherwise than skillbench rendered them."""
+
+
+def test_fuzz_shapes_render_as_pi_lists_them(tmp_path: Path) -> None:
+    """Pi 0.73.1, captured: any name is listed as written (escaped), a surrogate pair is its
+    emoji, a ``>+`` block ending the front matter keeps one newline; a description that is
+    missing, empty, a number or a list, a BOM and an unclosed front matter leave the skill
+    out. Folders in name order."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    listed = [
+        ("p-keep", "a b\n", "p-keep"),
+        ("p-" + "x" * 90, "long", "p-long"),
+        ("p-&amp;&lt;x&gt;", "a 🚀 b", "p-pairs"),
+        ("p/tokens/x", "slash", "p-slash"),
+        ("P trace  two", "spaces", "p-space"),
+    ]
+    elements = "\n".join(
+        f"  <skill>\n    <name>{name}</name>\n    <description>{text}</description>\n"
+        f"    <location>~/.pi/agent/skills/{folder}/SKILL.md</location>\n  </skill>"
+        for name, text, folder in listed
+    )
+    listing = render_skills("pi", root)
+    assert listing.endswith(f"<available_skills>\n{elements}\n</available_skills>")
+
+
+@needs_agent("pi")
+def test_fuzz_shapes_live(tmp_path: Path) -> None:
+    """The same shapes through the real agent: byte-identical."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    listing = _identical([SourceSpec(str(root), "user")])
+    assert "<name>p/tokens/x</name>" in listing and "p-bom" not in listing
+
+
+@needs_agent("pi")
+def test_no_skill_listed_is_an_empty_listing(tmp_path: Path) -> None:
+    """Pi sends no listing block when it lists no skill: that is an empty listing, the
+    same as skillbench renders (not an error)."""
+    root = write_skills(tmp_path / "s", {"p-empty": FUZZ_SHAPES["p-empty"]})
+    assert _identical([SourceSpec(str(root), "user")]) == ""

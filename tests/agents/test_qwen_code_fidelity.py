@@ -16,6 +16,7 @@ import pytest
 from skillbench.agents import agent_fidelity, capture_agent
 from skillbench.catalog import SourceSpec
 from tests.support.agents import needs_agent
+from tests.support.skill_files import render_skills, write_skills
 
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
 
@@ -138,3 +139,47 @@ def test_names_letters_digits_and_punctuation(tmp_path: Path) -> None:
     for name in ("a.b.c", "ns:tool", "UpperCase", "x" * 200):
         assert f"<name>\n{name}\n</name>" in listing
     assert "Named space." not in listing and "Named slash." not in listing
+
+
+FUZZ_SHAPES: dict[str, str | bytes] = {
+    "q1-keep": "---\nname: q1-keep\ndescription: >+\n  a'b\n  audit\n\n---\nBody.\n",
+    "q2-list": "---\nname: q2-list\ndescription:\n  - shard schema\n  - build\n---\nBody.\n",
+    "q3-list-bad": '---\nname: q3-list-bad\ndescription:\n  - "q" render\n  - trace\n---\nB.\n',
+    "q4-number": "---\nname: q4-number\ndescription: 12.50\n---\nBody.\n",
+    "q5-zero-width": "---\nname: q5-zero-width\ndescription: a ∑ \u200b\n---\nBody.\n",
+    "q6-repeated": '---\nname: q6-repeated\ndescription: one\ndescription: "two"\n---\nB.\n',
+    "q7-mapping": "---\nname: q7-mapping\ndescription:\n  a: 1\n---\nBody.\n",
+    "q8-crlf": "---\r\nname: q8-crlf\r\ndescription: |+\r\n  x\r\n\r\n---\r\nB.\r\n",
+}
+"""Shapes the differential tester found listed otherwise than skillbench rendered them."""
+
+
+def test_fuzz_shapes_render_as_qwen_lists_them(tmp_path: Path) -> None:
+    """Qwen Code 0.24.4, captured: the front matter is read without the line break that
+    ends it (a ``>+`` block keeps one newline), a list is its items joined by ``,`` (also
+    from the key-value fallback, which keeps a ``"q" render`` item as written), a number
+    as JavaScript writes it, a repeated key through the fallback (the later value), a
+    closing zero-width space kept; a mapping is not listed."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    elements = [
+        _element("q1-keep", "a&apos;b audit\n", "user"),
+        _element("q2-list", "shard schema,build", "user"),
+        _element("q3-list-bad", "&quot;q&quot; render,trace", "user"),
+        _element("q4-number", "12.5", "user"),
+        _element("q5-zero-width", "a ∑ \u200b", "user"),
+        _element("q6-repeated", "two", "user"),
+        _element("q8-crlf", "x\n", "user"),
+    ]
+    listing = render_skills("qwen-code", root)
+    assert listing.split("<available_skills>\n", 1)[1] == (
+        "\n".join(elements) + "\n</available_skills>\n</system-reminder>"
+    )
+
+
+@needs_agent("qwen-code")
+def test_fuzz_shapes_live(tmp_path: Path) -> None:
+    """The same shapes through the real agent: byte-identical."""
+    root = write_skills(tmp_path / "s", FUZZ_SHAPES)
+    listing = _identical([SourceSpec(str(root), "user")])
+    assert "shard schema,build (user)" in listing
+    assert "q7-mapping" not in listing
