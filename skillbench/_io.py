@@ -110,6 +110,16 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
+def head_bytes(path: str | os.PathLike[str], count: int) -> bytes:
+    """The first ``count`` bytes of the regular file ``path``; nothing for anything else (a
+    FIFO, a missing file), which the full read that follows reports."""
+    try:
+        with open_regular(path) as fh:
+            return fh.read(count)
+    except InputError:
+        return b""
+
+
 def _size_text(size: int) -> str:
     return f"{size / MiB:.1f} MiB" if size >= MiB else f"{size:,} bytes"
 

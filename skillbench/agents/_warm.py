@@ -107,7 +107,8 @@ class WarmAgent:
     def close(self) -> None:
         """Let the agent end on its own, then end it and every child it started."""
         if self.process.stdin is not None:
-            self.process.stdin.close()
+            with suppress(OSError):  # a process that died leaves unsent bytes: nothing to send
+                self.process.stdin.close()
         with suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
         stop_agent(self.process)
@@ -126,8 +127,11 @@ class WarmAgent:
     def send(self, message: JsonObject) -> None:
         """One JSON line to the process."""
         assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(message) + "\n")
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(json.dumps(message) + "\n")
+            self.process.stdin.flush()
+        except OSError as exc:  # the process is gone (a broken pipe)
+            raise SkillbenchError(f"{self.agent} (warm) exited: {exc}") from None
 
     def until(self, done: Callable[[JsonObject], bool]) -> JsonObject:
         """The first message from the process that ``done`` accepts."""

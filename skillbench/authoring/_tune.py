@@ -14,7 +14,7 @@ import json
 import shutil
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -130,7 +130,7 @@ def max_description_chars(skill: Skill, profiles: Sequence[str]) -> int:
     low, high = 0, 4096
     while low < high:
         mid = (low + high + 1) // 2
-        probe = replace(skill, description="x" * mid)
+        probe = skill.with_description("x" * mid)
         if all(r.entry(probe, 0).status == "full" for r in renderers):
             low = mid
         else:
@@ -279,7 +279,7 @@ class _Loop:
     def _current(self) -> dict[str, Skill]:
         changes = self.result.changes
         return {
-            n: replace(s, description=changes.get(n, s.description)) for n, s in self.skills.items()
+            n: s.with_description(changes.get(n, s.description)) for n, s in self.skills.items()
         }
 
     def _candidates(self, iteration: int, current: Score) -> dict[str, tuple[str, Score]]:

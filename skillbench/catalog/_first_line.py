@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError
+from skillbench._io import head_bytes
 from skillbench._yaml import parse_yaml
 from skillbench.catalog._fields import FALLBACK_DESCRIPTION_CHARS
 from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, Markdown
@@ -40,11 +41,7 @@ def _flag(value: Any) -> bool | None:
 def _as_read(path: str, text: str) -> str:
     """``text`` as a reader opening the file in text mode sees it: universal line ends, and a
     UTF-8 byte-order mark kept as a character (skillbench's decoder drops it)."""
-    try:
-        with open(path, "rb") as raw:
-            bom = raw.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
-    except OSError:
-        bom = False
+    bom = head_bytes(path, len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return "\ufeff" + text if bom and not text.startswith("\ufeff") else text
 

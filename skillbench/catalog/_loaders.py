@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError, Location
-from skillbench._io import MAX_INPUT_BYTES, iter_lines, loads_json
+from skillbench._io import MAX_INPUT_BYTES, head_bytes, iter_lines, loads_json
 from skillbench.catalog._fields import (
     first_heading,
     listed_texts,
@@ -145,12 +145,7 @@ def _outside(path: Path, root: Path) -> bool:
 
 def _opens_with_bom(path: Path) -> bool:
     """Whether ``path`` opens with a UTF-8 or UTF-16 byte-order mark."""
-    try:
-        with path.open("rb") as file:
-            head = file.read(3)
-    except OSError:
-        return False
-    return head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
+    return head_bytes(path, 3).startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
 
 
 def _json_skill(

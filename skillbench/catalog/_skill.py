@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from skillbench._errors import InputError, Location
@@ -131,6 +131,12 @@ class Skill:
     def key(self) -> str:
         """Normalised name used for dedupe and lookups."""
         return normalize_name(self.name)
+
+    def with_description(self, text: str) -> Skill:
+        """The same skill described by ``text`` (a trim or a rewrite): the agent's raw reading
+        of the old description no longer applies."""
+        listed = {k: v for k, v in self.listed.items() if k != "description"}
+        return replace(self, description=text, listed=listed)
 
     @property
     def model_invocable(self) -> bool:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import select
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 from skillbench import __version__
 from skillbench._errors import SkillbenchError
-from skillbench.cli._common import EXIT_ERROR, EXIT_INTERRUPTED
+from skillbench.cli._common import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 
 SUBCOMMANDS = (
     "run",
@@ -106,8 +109,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError as exc:
+        if not _reader_gone(sys.stdout):
+            print(f"error: {exc} (a pipe to a process skillbench started)", file=sys.stderr)
+            return EXIT_ERROR
+        # the reader of the output left (``skillbench render … | head``): not a failure
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _reader_gone(stream: TextIO) -> bool:
+    """Whether ``stream`` is a pipe whose reading end has closed (a write would fail)."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(event & select.POLLERR for _, event in poller.poll(0))
 
 
 if __name__ == "__main__":

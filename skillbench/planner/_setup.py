@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple, get_args
 
 from skillbench.catalog import Catalog, Skill
@@ -62,9 +62,7 @@ class Setup:
     def skills(self) -> tuple[Skill, ...]:
         if self._skills is None:
             self._skills = tuple(
-                replace(s, description=self.descriptions[s.name])
-                if s.name in self.descriptions
-                else s
+                s.with_description(self.descriptions[s.name]) if s.name in self.descriptions else s
                 for s in self.catalog.skills
             )
         return self._skills

@@ -7,11 +7,14 @@ four skills sort by name (none has usage yet, all from one source), so ``db-migr
 entry 2, after ``api-docs``, except on Gemini CLI, which lists its skill folders in
 descending order (release-notes, pdf-tools, db-migrate, api-docs): entry 3. The agent shows
 the description the skill file holds (written by ``_setup``), the render the wrong one.
+Cline lists names only, in folder order: there the wrong profile reads ``db-migrate``'s
+name as ``db-other``, and the decision names the entry where the agent lists it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -30,6 +33,10 @@ WRONG_SKILL = "db-migrate"
 WRONG_TEXT = "Handles other work."
 POSITION = {"gemini-cli": 3}
 """Where db-migrate is listed, by hand (see above); 2 on every other agent."""
+NAMES_ONLY = {"cline"}
+"""Agents whose listing holds no description (see their profile pages)."""
+WRONG_NAME = "db-other"
+RENAMED = re.compile(r"entry [1-4]: the agent lists 'db-migrate', the render 'db-other'")
 EXPECTED = (
     "entry {} (db-migrate): the agent shows 'Handles db-migrate work.', "
     "the render 'Handles other work.'"
@@ -41,14 +48,17 @@ PREFIX = "wrong_"
 class _MisreadRenderer:
     """The agent's renderer, except that one skill's description is read as another text."""
 
-    def __init__(self, inner: Renderer) -> None:
+    def __init__(self, inner: Renderer, names_only: bool) -> None:
         self._inner = inner
+        self._names_only = names_only
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
     def entry(self, skill: Skill, index: int) -> Any:
-        if skill.name == WRONG_SKILL:
+        if skill.name == WRONG_SKILL and self._names_only:
+            skill = replace(skill, name=WRONG_NAME, listed={})
+        elif skill.name == WRONG_SKILL:
             skill = replace(skill, description=WRONG_TEXT, listed={})
         return self._inner.entry(skill, index)
 
@@ -58,7 +68,8 @@ def wrong_profile(agent: str) -> Profile:
     right = PROFILES.get(agent)
 
     def factory(**options: Any) -> Renderer:
-        return _MisreadRenderer(right.renderer(**options))  # type: ignore[return-value]
+        misread = _MisreadRenderer(right.renderer(**options), agent in NAMES_ONLY)
+        return misread  # type: ignore[return-value]
 
     return replace(right, renderer=factory, release_renderers={})
 
@@ -125,4 +136,8 @@ def test_a_wrong_profile_names_the_first_differing_entry(agent: str, tmp_path: A
     run = read_run(tmp_path / "out")
     (cell,) = run.summary.cells
     assert cell.listing_mismatches == 4
-    assert [r.listing_mismatch for r in run.rows] == [EXPECTED.format(POSITION.get(agent, 2))] * 4
+    found = [r.listing_mismatch or "" for r in run.rows]
+    if agent in NAMES_ONLY:
+        assert len(found) == 4 and all(RENAMED.fullmatch(f) for f in found), found
+    else:
+        assert found == [EXPECTED.format(POSITION.get(agent, 2))] * 4

@@ -103,7 +103,7 @@ def test_requote_quotes_only_what_cannot_stand() -> None:
 def test_claude_code_reads_the_same_files_as_before(tmp_path: Path) -> None:
     assert _description(tmp_path / "a", "description: 12.50\n", "claude-code") == "12.5"
     assert _description(tmp_path / "b", "description: x \u200b\n", "claude-code") == "x"
-    assert _description(tmp_path / "c", "description: [a, b\n", "claude-code") is None
+    assert _description(tmp_path / "c", "description: [a, b\n", "claude-code") == "[a, b"
 
 
 def test_name_whitespace_runs_are_one_space_for_codex_only(tmp_path: Path) -> None:
