@@ -186,21 +186,46 @@ def colon_values_as_blocks(source: str) -> str:
     return "\n".join(lines)
 
 
-def _js_yaml(source: str, path: str) -> Any:
-    """js-yaml's reading of ``source`` (a repeated key is an error), None where it throws."""
+_QUOTED_THEN_MORE = re.compile(
+    r"""^(\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'#:][^:#]*?)\s*:[ \t]+"""
+    r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'))[ \t]*([^\s#].*)$"""
+)
+"""A ``key: "quoted value"`` line with more text after its closing quote."""
+
+
+def _entries_after_quotes(source: str) -> str:
+    """``source`` with the text after a quoted value on its line moved to a line of its own
+    at the key's indentation: js-yaml 3 reads ``a: "x"b: 1`` as two entries (js-yaml 4 and
+    strict YAML refuse the line)."""
+    lines = []
+    for line in source.split("\n"):
+        while match := _QUOTED_THEN_MORE.match(line):
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(match.group(1))
+            line = indent + match.group(2)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _js_yaml(source: str, path: str, *, entries_after_quotes: bool = False) -> Any:
+    """js-yaml's reading of ``source`` (a repeated key is an error), None where it throws;
+    ``entries_after_quotes``: as js-yaml 3 (``_entries_after_quotes``)."""
     repeated: list[DuplicateKey] = []
     ended = source if source.endswith("\n") else source + "\n"
     try:
         meta = parse_js_yaml(ended, path, repeated)
     except InputError:
-        return None
+        split = _entries_after_quotes(ended) if entries_after_quotes else ended
+        if split == ended:
+            return None
+        return _js_yaml(split, path)
     return None if repeated else meta
 
 
 @FRONT_MATTER_READERS.register("gray-matter")
 def _gray_matter(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown | None:
     """A file opening with ``---`` has as front matter everything up to the next ``\\n---``
-    (the rest of the file when there is none), read by js-yaml; where that throws, read
+    (the rest of the file when there is none), read by js-yaml 3; where that throws, read
     again with ``colon_values_as_blocks``; where that throws too, the file is not loaded.
     A file not opening with ``---`` has no front matter."""
     if not text.startswith("---"):
@@ -208,9 +233,9 @@ def _gray_matter(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdow
     close = text.find("\n---", 3)
     end = len(text) if close < 0 else close
     source = text[3:end]
-    meta = _js_yaml(source, path)
+    meta = _js_yaml(source, path, entries_after_quotes=True)
     if meta is None:
-        meta = _js_yaml(colon_values_as_blocks(source), path)
+        meta = _js_yaml(colon_values_as_blocks(source), path, entries_after_quotes=True)
         if meta is None:
             diagnostics.append(Diagnostic(path, 2, "invalid YAML frontmatter; skipped", "error"))
             return None

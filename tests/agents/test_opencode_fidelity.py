@@ -113,6 +113,7 @@ FUZZ_SHAPES: dict[str, str | bytes] = {
     "o-colon": "---\nname: o-colon\ndescription: budget: render retry\n---\nBody.\n",
     "o-keep": "---\nname: o-keep\ndescription: >+\n  a\n  b\n\n---\nBody.\n",
     "o-pairs": '---\nname: "o-pairs-<x>"\ndescription: "a \\ud83d\\ude80 b"\n---\nBody.\n',
+    "o-quoted-more": '---\nname: o-quoted-more\ndescription: "trace schema "q": deploy audit"\n---\n',
 }
 """Shapes the differential tester found listed otherwise than skillbench rendered them
 (opencode 1.18.33 and Kilo Code 7.7.7 list them alike)."""
@@ -125,6 +126,7 @@ FUZZ_LISTED = [
     ("o-keep", "a b\n", "o-keep"),
     (LONG, "long name", "o-long"),
     ("o-pairs-<x>", "a 🚀 b", "o-pairs"),
+    ("o-quoted-more", "trace schema ", "o-quoted-more"),
 ]
 """What the agents listed for ``FUZZ_SHAPES`` (name, description, folder), by name."""
 
@@ -146,7 +148,8 @@ def test_fuzz_shapes_render_as_opencode_lists_them(tmp_path: Path) -> None:
     empty name sorts first); a description that is null or a number, or no name, leaves the
     skill out; names of any length; hidden folders are read; ``: `` in a plain value is read
     as a block (the agent's retry), a ``>+`` block keeps one newline, a surrogate pair is its
-    emoji."""
+    emoji; text after a quoted value is another entry (js-yaml 3), so the value ends at its
+    closing quote."""
     root = write_skills(tmp_path / "s", FUZZ_SHAPES)
     assert render_skills("opencode", root) == fuzz_listing("~/.agents/skills")
 
