@@ -113,7 +113,9 @@ FUZZ_SHAPES: dict[str, str | bytes] = {
     "o-colon": "---\nname: o-colon\ndescription: budget: render retry\n---\nBody.\n",
     "o-keep": "---\nname: o-keep\ndescription: >+\n  a\n  b\n\n---\nBody.\n",
     "o-pairs": '---\nname: "o-pairs-<x>"\ndescription: "a \\ud83d\\ude80 b"\n---\nBody.\n',
-    "o-quoted-more": '---\nname: o-quoted-more\ndescription: "trace schema "q": deploy audit"\n---\n',
+    "o-quoted-more": (
+        '---\nname: o-quoted-more\ndescription: "trace schema "q": deploy audit"\n---\n'
+    ),
 }
 """Shapes the differential tester found listed otherwise than skillbench rendered them
 (opencode 1.18.33 and Kilo Code 7.7.7 list them alike)."""
