@@ -58,6 +58,7 @@ from skillbench.agents._fidelity import (
     agent_fidelity,
     compare_capture,
     compare_text,
+    failed_as_predicted,
     render_capture,
     render_inputs,
 )
@@ -157,6 +158,7 @@ __all__ = [
     "compare_text",
     "conversation",
     "driver_of",
+    "failed_as_predicted",
     "fill_template",
     "find_block",
     "find_executable",

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from skillbench._errors import SkillbenchError
 from skillbench.agents._capture import (
     Capture,
     capture_agent,
@@ -14,6 +15,7 @@ from skillbench.agents._capture import (
     terminated_as_interrupt,
 )
 from skillbench.agents._driver import AGENTS
+from skillbench.agents._executable import agent_version, find_executable, verified_versions
 from skillbench.catalog import PRECEDENCE, SourceSpec, load_catalog, parse_source_arg
 from skillbench.listing import PROFILES, Listing, Profile, RenderOptions, render_listing
 from skillbench.types import JsonObject
@@ -182,11 +184,34 @@ def compare_capture(capture: Capture, profile: Profile | None = None) -> AgentFi
     )
 
 
+def failed_as_predicted(
+    agent: str, version: str, profile: str, sources: Sequence[SourceSpec], error: SkillbenchError
+) -> AgentFidelity:
+    """The outcome of a capture that failed with ``error``: agreement when ``profile`` says a
+    file of ``sources`` makes the agent fail every turn (both sides show no listing), else
+    ``error`` raised again."""
+    diagnostics = load_catalog(list(sources), profile=profile).diagnostics
+    fatal = next((d for d in diagnostics if d.agent_fails), None)
+    if fatal is None:
+        raise error
+    note = f"{agent} sent no listing, as its profile predicts ({fatal}); the agent said: {error}"
+    return AgentFidelity(agent, version, "", "", TextComparison(None, (), 0), (note,))
+
+
 def agent_fidelity(
     agent: str, sources: Sequence[SourceSpec | str], **capture: Any
 ) -> AgentFidelity:
     """Capture ``agent`` with ``sources`` installed and render the installed skills with
-    skillbench's profile of the captured release, from the capture's own inputs."""
+    skillbench's profile of the captured release, from the capture's own inputs (a capture
+    that fails is judged by ``failed_as_predicted``, under the installed release's rules
+    where they are verified, else the newest release's)."""
     specs = [parse_source_arg(s) if isinstance(s, str) else s for s in sources]
     with terminated_as_interrupt(), temporary_folder("skillbench-fidelity-") as tmp:
-        return compare_capture(capture_agent(agent, specs, workdir=tmp, **capture))
+        try:
+            captured = capture_agent(agent, specs, workdir=tmp, **capture)
+        except SkillbenchError as exc:
+            driver = AGENTS.get(agent)
+            version = agent_version(capture.get("executable") or find_executable(driver))
+            profile = f"{agent}@{version}" if version in verified_versions(agent) else agent
+            return failed_as_predicted(agent, version, profile, specs, exc)
+        return compare_capture(captured)

@@ -8,12 +8,15 @@ non-empty strings (stripped), and without a description the first line of the fi
 neither blank, a heading nor ``---``, cut to 200 characters, front matter lines included (so
 a file whose front matter lacks a description is described by its ``name: …`` line). A ``# ``
 heading met before that line names a skill whose front matter gives no other name. Without
-any such line the description is ``Skill: {name}``. Every file loads.
+any such line the description is ``Skill: {name}``. Every file loads; one whose name or
+description holds a UTF-16 surrogate (a quoted ``\\uD83D`` escape: PyYAML keeps each half as
+a character) makes the agent fail every turn, since its request cannot be encoded as UTF-8.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,9 @@ OPEN = "---\n"
 CLOSE = "\n---\n"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _flag(value: Any) -> bool | None:
@@ -77,6 +83,9 @@ def _yaml_then_first_line(path: str, text: str, diagnostics: list[Diagnostic]) -
             if stripped and not stripped.startswith(("---", "#")):
                 description = stripped[:FALLBACK_DESCRIPTION_CHARS]
                 break
+    if _SURROGATE.search(name + description):
+        reason = "a UTF-16 surrogate escape: no request can be sent while it is installed"
+        diagnostics.append(Diagnostic(path, 2, reason, "error", agent_fails=True))
     fields: dict[str, Any] = {
         "name": name,
         "description": description or f"Skill: {name}",

@@ -113,6 +113,8 @@ class Diagnostic:
         reason: what is wrong and what the loader did about it.
         severity: ``error`` when the file was skipped, ``warning`` when it still loaded.
         field: the frontmatter/JSON key concerned, when there is one.
+        agent_fails: the agent fails every turn while this file is installed (it sends no
+            request at all), so no listing of the catalog can match it.
     """
 
     path: str
@@ -120,6 +122,7 @@ class Diagnostic:
     reason: str
     severity: Severity
     field: str | None = None
+    agent_fails: bool = False
 
     def __str__(self) -> str:
         """One terminal-safe line: paths and reasons from disk are escaped, never raw."""

@@ -15,6 +15,7 @@ from skillbench.agents import (
     Installed,
     capture_agent,
     compare_capture,
+    failed_as_predicted,
     map_agent_turns,
 )
 from skillbench.agentspec import AGENT_SPECS
@@ -70,16 +71,20 @@ class _Release:
         with tempfile.TemporaryDirectory(prefix="skillbench-fuzz-") as name:
             tmp = Path(name)
             sources = catalog.write(tmp / "catalog")
-            capture = capture_agent(
-                self.installed.agent,
-                sources,
-                executable=self.installed.executable,
-                env=catalog.env,
-                usage=catalog.usage,
-                snapshot=False,
-                workdir=tmp / "run",
-                timeout=self.timeout,
-            )
+            agent, version = self.installed.agent, str(self.installed.version)
+            try:
+                capture = capture_agent(
+                    agent,
+                    sources,
+                    executable=self.installed.executable,
+                    env=catalog.env,
+                    usage=catalog.usage,
+                    snapshot=False,
+                    workdir=tmp / "run",
+                    timeout=self.timeout,
+                )
+            except SkillbenchError as exc:
+                return failed_as_predicted(agent, version, f"{agent}@{version}", sources, exc)
             return compare_capture(replace(capture, snapshot=self.snapshot))
 
     def differs_as(self, kind: DiffKind) -> Callable[[FuzzCatalog], bool]:

@@ -10,12 +10,13 @@ name in code points, the bundled skills sorted in.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from skillbench.agents import agent_fidelity
-from skillbench.catalog import SourceSpec
+from skillbench.catalog import SourceSpec, load_catalog
 from tests.support.agents import needs_agent
 
 CATALOGS = ("superpowers", "mattpocock", "wshobson-agents", "anthropics-skills")
@@ -91,22 +92,36 @@ def test_all_catalogs_together(shared_data: Path) -> None:
 
 @needs_agent("openharness")
 def test_a_project_source_is_refused(tmp_path: Path) -> None:
-    """0.1.9 reads no project skills folder: a capture cannot install one."""
+    """0.1.9 reads no project skills folder: a capture cannot install one (a failure the
+    profile does not predict stays an error)."""
     skills = tmp_path / "s"
     _write(skills, "alpha", "---\nname: alpha\ndescription: A.\n---\n")
     with pytest.raises(Exception, match="no folder for project skills"):
         agent_fidelity("openharness", [SourceSpec(str(skills), "project")])
 
 
-@needs_agent("openharness")
-def test_a_yaml_surrogate_escape_fails_the_turn(tmp_path: Path) -> None:
-    """PyYAML reads ``"\\ud83d\\ude80"`` as two lone surrogates; OpenHarness then cannot
-    encode its request, prints ``API error`` and exits 0 without calling the model. The
-    capture says so in the agent's words rather than passing on an empty listing."""
+def test_a_yaml_surrogate_escape_is_predicted_to_fail_every_turn(tmp_path: Path) -> None:
+    """PyYAML reads ``"\\ud83d\\ude80"`` as two lone surrogates, which no UTF-8 request can
+    carry: the profile says the agent fails (an error naming the file, marked
+    ``agent_fails``); a skill written with the emoji itself loads as any other."""
     skills = tmp_path / "s"
     _write(skills, "rocket", '---\nname: rocket\ndescription: "go \\ud83d\\ude80"\n---\n')
-    with pytest.raises(Exception, match=r"its output ends: API error: .*surrogates not allowed"):
-        agent_fidelity("openharness", [SourceSpec(str(skills), "user")])
+    _write(skills, "plain", "---\nname: plain\ndescription: go \U0001f680\n---\n")
+    catalog = load_catalog([SourceSpec(str(skills), "user")], profile="openharness")
+    fatal = [d for d in catalog.diagnostics if d.agent_fails]
+    assert [Path(d.path).parent.name for d in fatal] == ["rocket"]
+    assert fatal[0].severity == "error" and "surrogate" in fatal[0].reason
+
+
+@needs_agent("openharness")
+def test_a_yaml_surrogate_escape_fails_the_turn_as_predicted(tmp_path: Path) -> None:
+    """The agent prints ``API error`` and exits 0 without calling the model; fidelity calls
+    that agreement only because the profile predicted it, and quotes the agent's words."""
+    skills = tmp_path / "s"
+    _write(skills, "rocket", '---\nname: rocket\ndescription: "go \\ud83d\\ude80"\n---\n')
+    result = agent_fidelity("openharness", [SourceSpec(str(skills), "user")])
+    assert result.identical and result.listing == ""
+    assert re.search(r"API error: .*surrogates not allowed", result.notes[-1])
 
 
 @needs_agent("openharness")
