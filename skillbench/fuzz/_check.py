@@ -168,7 +168,11 @@ def fuzz_catalogs(
         if isinstance(r, AgentFidelity) and not r.identical
     ]
     notes = tuple(
-        n for r in results if isinstance(r, AgentFidelity) for n in r.notes if "verified" in n
+        n
+        for r in results
+        if isinstance(r, AgentFidelity)
+        for n in r.notes
+        if "verified" in n or "as its profile predicts" in n
     )
     differences = []
     for i, (catalog, fidelity) in enumerate(found):

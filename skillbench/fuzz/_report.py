@@ -46,7 +46,8 @@ class AgentFuzz:
         differences: the captures that differed.
         errors: captures that could not be made (an agent that did not start), one line each.
         seconds: wall time, shrinking included.
-        notes: what the profile could not model (an unverified release).
+        notes: what the profile could not model (an unverified release), and agent failures
+            it predicted (the file that makes the agent fail every turn).
     """
 
     agent: str
