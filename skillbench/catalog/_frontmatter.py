@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache
@@ -36,6 +36,16 @@ quotes when strict YAML rejects the block, e.g. for a ``: `` inside a descriptio
 _KEY_VALUE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
 _SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _SURROGATES = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
+
+
+def top_key_lines(lines: Iterable[str]) -> dict[str, int]:
+    """The line of each top-level key's first appearance (folded), ``lines`` being the front
+    matter's from the one after the opening ``---`` (line 2)."""
+    key_lines: dict[str, int] = {}
+    for number, line in enumerate(lines, start=2):
+        if match := _TOP_KEY.match(line):
+            key_lines.setdefault(fold_key(match.group(2)), number)
+    return key_lines
 
 
 def _special_quoted(source: str) -> str:
@@ -229,11 +239,7 @@ def parse_markdown(
             Diagnostic(path, 2, f"frontmatter is a {type(meta).__name__}, not a mapping", "error")
         )
         return None
-    key_lines: dict[str, int] = {}
-    for number, line in enumerate(head, start=2):
-        match = _TOP_KEY.match(line)
-        if match:
-            key_lines.setdefault(fold_key(match.group(2)), number)
+    key_lines = top_key_lines(head)
     return Markdown(meta, text, start, len(head) + 3, key_lines)
 
 
@@ -509,10 +515,7 @@ def _yaml_then_lines(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
         diagnostics.append(
             Diagnostic(path, 2, "frontmatter not read as YAML; read line by line", "warning")
         )
-    key_lines: dict[str, int] = {}
-    for number, line in enumerate(source.split("\n"), start=2):
-        if match := _TOP_KEY.match(line):
-            key_lines.setdefault(fold_key(match.group(2)), number)
+    key_lines = top_key_lines(source.split("\n"))
     start = block.end()
     return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)
 
@@ -532,28 +535,13 @@ def _closing(text: str, start: int) -> tuple[int, int] | None:
     return begin, after.end() if after else found + 4
 
 
-_SURROGATE_PAIR = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
-
-
-def _paired(source: str) -> str:
-    """``source`` with each ``\\uD83D\\uDE80`` escape pair (a character past U+FFFF
-    written as UTF-16, which YAML 1.2 parsers in JavaScript accept and PyYAML refuses)
-    written as one ``\\U0001F680`` escape."""
-
-    def one(match: re.Match[str]) -> str:
-        high, low = int(match[1], 16) - 0xD800, int(match[2], 16) - 0xDC00
-        return f"\\U{0x10000 + (high << 10) + low:08x}"
-
-    return _SURROGATE_PAIR.sub(one, source)
-
-
 def _parse_block(source: str, path: str) -> Any:
     """The block as YAML (a repeated key is an error), read again with UTF-16 escape pairs
     joined where they alone made it fail."""
     try:
         return parse_yaml(source, path, first_line=2, lines=True)
     except InputError:
-        paired = _paired(source)
+        paired = _joined_pairs(source)
         if paired == source:
             raise
         return parse_yaml(paired, path, first_line=2, lines=True)
@@ -634,9 +622,7 @@ def _yaml_typed(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdown
         if problem is not None:
             diagnostics.append(Diagnostic(path, 2, f"{problem}; skipped", "error"))
             return None
-        for number, line in enumerate(source.split("\n"), start=2):
-            if match := _TOP_KEY.match(line):
-                key_lines.setdefault(fold_key(match.group(2)), number)
+        key_lines = top_key_lines(source.split("\n"))
         start = closing[1]
     if not text[start:].strip():
         diagnostics.append(

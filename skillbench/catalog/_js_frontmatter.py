@@ -16,8 +16,12 @@ from typing import Any
 
 from skillbench._errors import InputError
 from skillbench._yaml import DuplicateKey
-from skillbench.catalog._fields import fold_key
-from skillbench.catalog._frontmatter import _TOP_KEY, FRONT_MATTER_READERS, Markdown, parse_js_yaml
+from skillbench.catalog._frontmatter import (
+    FRONT_MATTER_READERS,
+    Markdown,
+    parse_js_yaml,
+    top_key_lines,
+)
 from skillbench.catalog._types import Diagnostic
 
 _BLOCK = re.compile(r"---\n([\s\S]*?)\n---(?:\n|$)")
@@ -155,10 +159,7 @@ def _yaml_then_pairs(path: str, text: str, diagnostics: list[Diagnostic]) -> Mar
         diagnostics.append(Diagnostic(path, 2, reason, "error"))
         return None
     meta["name"], meta["description"] = js_string(meta["name"]), js_string(meta["description"])
-    key_lines: dict[str, int] = {}
-    for number, line in enumerate(source.split("\n"), start=2):
-        if match := _TOP_KEY.match(line):
-            key_lines.setdefault(fold_key(match.group(2)), number)
+    key_lines = top_key_lines(source.split("\n"))
     start = block.end()
     return Markdown(meta, normal, start, normal.count("\n", 0, start) + 1, key_lines)
 
@@ -244,10 +245,7 @@ def _gray_matter(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdow
         )
     if not isinstance(meta, dict):
         meta = {}
-    key_lines: dict[str, int] = {}
-    for number, line in enumerate(source.split("\n")[1:], start=2):
-        if match := _TOP_KEY.match(line):
-            key_lines.setdefault(fold_key(match.group(2)), number)
+    key_lines = top_key_lines(source.split("\n")[1:])
     start = len(text) if close < 0 else text.find("\n", close + 1) + 1 or len(text)
     return Markdown(meta, text, start, text.count("\n", 0, start) + 1, key_lines)
 
@@ -269,9 +267,6 @@ def _yaml_package(path: str, text: str, diagnostics: list[Diagnostic]) -> Markdo
         reason = "no description read from its front matter (none, invalid YAML or not text)"
         diagnostics.append(Diagnostic(path, 1, f"{reason}; skipped", "error"))
         return None
-    key_lines: dict[str, int] = {}
-    for number, line in enumerate(normal[4:end].split("\n"), start=2):
-        if match := _TOP_KEY.match(line):
-            key_lines.setdefault(fold_key(match.group(2)), number)
+    key_lines = top_key_lines(normal[4:end].split("\n"))
     start = end + 4
     return Markdown(meta, normal, start, normal.count("\n", 0, start) + 1, key_lines)

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from skillbench._errors import InputError
 from skillbench._yaml import DuplicateKey, parse_yaml, well_formed
 from skillbench.catalog._fields import fold_key
-from skillbench.catalog._frontmatter import _TOP_KEY, FRONT_MATTER_READERS, Markdown
+from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, Markdown, top_key_lines
 from skillbench.catalog._types import Diagnostic
 
 TEXT_KEYS = ("name", "description")
@@ -158,8 +158,5 @@ def _text_requoted(path: str, text: str, diagnostics: list[Diagnostic]) -> Markd
             )
         else:
             fields[key] = value
-    key_lines: dict[str, int] = {}
-    for number, head in enumerate(lines, start=2):
-        if match := _TOP_KEY.match(head):
-            key_lines.setdefault(fold_key(match.group(2)), number)
+    key_lines = top_key_lines(lines)
     return Markdown(fields, text, start, len(lines) + 3, key_lines)
