@@ -94,6 +94,8 @@ class AgentDriver:
             path = workspace.home / launch.settings_file
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(_settings_text(merged, launch.settings_format), encoding="utf-8")
+        for folder in launch.project_dirs:
+            (workspace.project / folder).mkdir(parents=True, exist_ok=True)
         for relative, text in launch.files.items():
             path = workspace.home / relative
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,10 +1,10 @@
 """The shipped agents as records: one ``AgentSpec`` per agent, registered by name.
 
 Importing the package registers Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code,
-opencode, Kilo Code CLI, Pi, Cline CLI and OpenHarness in ``AGENT_SPECS``; a plugin registers
-another with ``register_agent``. Every other view of an agent (its profile and releases,
-loading rules, capture driver, the live selector's tables, the folders portability checks) is
-derived from its record.
+opencode, Kilo Code CLI, Pi, Cline CLI, OpenHarness and Deep Agents Code in ``AGENT_SPECS``; a
+plugin registers another with ``register_agent``. Every other view of an agent (its profile and
+releases, loading rules, capture driver, the live selector's tables, the folders portability
+checks) is derived from its record.
 """
 
 from skillbench.agentspec import (  # noqa: F401  (register)
@@ -12,6 +12,7 @@ from skillbench.agentspec import (  # noqa: F401  (register)
     _cline,
     _codex,
     _copilot_cli,
+    _deepagents_code,
     _gemini_cli,
     _kilo_code,
     _opencode,
@@ -23,6 +24,7 @@ from skillbench.agentspec._claude_code import CLAUDE_CODE
 from skillbench.agentspec._cline import CLINE
 from skillbench.agentspec._codex import CODEX, CodexRules, ModelWindow
 from skillbench.agentspec._copilot_cli import COPILOT_CLI
+from skillbench.agentspec._deepagents_code import DEEPAGENTS_CODE
 from skillbench.agentspec._gemini_cli import GEMINI_CLI
 from skillbench.agentspec._kilo_code import KILO_CODE
 from skillbench.agentspec._opencode import OPENCODE
@@ -35,6 +37,7 @@ from skillbench.agentspec._types import (
     ApiShape,
     BuiltinPlace,
     Delegate,
+    Detail,
     Escape,
     ExplicitForm,
     FirstLineCut,
@@ -62,6 +65,7 @@ __all__ = [
     "CLINE",
     "CODEX",
     "COPILOT_CLI",
+    "DEEPAGENTS_CODE",
     "GEMINI_CLI",
     "KILO_CODE",
     "OPENCODE",
@@ -73,6 +77,7 @@ __all__ = [
     "BuiltinPlace",
     "CodexRules",
     "Delegate",
+    "Detail",
     "Escape",
     "ExplicitForm",
     "FirstLineCut",

@@ -156,6 +156,8 @@ class Launch:
         budget_variable: the environment variable that sets the listing budget in
             characters, where the agent has one.
         keeps_usage: the agent keeps a skill-usage history that a turn can seed.
+        project_dirs: folders made in the project before a turn (an agent that reads project
+            skills only inside a repository it finds by its ``.git`` folder).
     """
 
     argv: tuple[str, ...]
@@ -170,6 +172,7 @@ class Launch:
     endpoint_files: Mapping[str, str] = field(default_factory=dict)
     budget_variable: str | None = None
     keeps_usage: bool = False
+    project_dirs: tuple[str, ...] = ()
 
 
 Escape = Literal["none", "xml", "xml_numeric_apostrophe"]
@@ -227,6 +230,23 @@ class FirstLineCut:
 
 
 @dataclass(frozen=True)
+class Detail:
+    """Front-matter fields an element lists after the description, where the agent's reader
+    read them (``Markdown.listed``): ``template`` with ``{fields}``, each set field written
+    as its label and text, joined by ``joiner``.
+
+    Attributes:
+        template: the detail's text, e.g. `` ({fields})``.
+        fields: (field, label) pairs, in the order the agent writes them.
+        joiner: what stands between two fields.
+    """
+
+    template: str
+    fields: tuple[tuple[str, str], ...]
+    joiner: str = ", "
+
+
+@dataclass(frozen=True)
 class ListingFormat:
     """A listing made of one element per skill, as the template renderer writes it.
 
@@ -252,6 +272,7 @@ class ListingFormat:
         alias: with ``label`` ``folder``, what the element's ``{alias}`` hole holds when
             the skill's own name differs from its folder's (``{name}`` is the skill's
             name, e.g. `` ({name})``); empty otherwise.
+        details: front-matter fields written after the description (see ``Detail``).
     """
 
     element: str
@@ -274,6 +295,7 @@ class ListingFormat:
     never_lists: tuple[SourceKind, ...] = ()
     label: Label = "name"
     alias: str = ""
+    details: tuple[Detail, ...] = ()
 
 
 ExplicitForm = Literal["mention", "words"]

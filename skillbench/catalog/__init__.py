@@ -1,6 +1,6 @@
 """Skills on disk → a deduplicated, profile-aware catalog."""
 
-from skillbench.catalog import _first_line  # noqa: F401  (registers its reader)
+from skillbench.catalog import _first_line, _yaml_str  # noqa: F401  (register their readers)
 from skillbench.catalog._catalog import (
     Catalog,
     SkillStatus,

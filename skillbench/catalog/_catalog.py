@@ -247,6 +247,8 @@ def load_catalog(
         found = _located(load_source(spec, diagnostics, profile=rule), spec, rule, diagnostics)
         if rule.walk == "descending":
             found.sort(key=lambda item: (item.skill.rel_path or "").split("/"), reverse=True)
+        elif rule.walk == "path_text":
+            found.sort(key=lambda item: item.skill.rel_path or "")
         elif rule.walk == "directory":
             found.sort(key=_listed_position(spec.path))
         loaded.extend(found)

@@ -16,7 +16,6 @@ a character) makes the agent fail every turn, since its request cannot be encode
 from __future__ import annotations
 
 import codecs
-import re
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +23,13 @@ from skillbench._errors import InputError
 from skillbench._io import head_bytes
 from skillbench._yaml import parse_yaml
 from skillbench.catalog._fields import FALLBACK_DESCRIPTION_CHARS
-from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, Markdown
+from skillbench.catalog._frontmatter import FRONT_MATTER_READERS, Markdown, unsendable
 from skillbench.catalog._types import Diagnostic
 
 OPEN = "---\n"
 CLOSE = "\n---\n"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _flag(value: Any) -> bool | None:
@@ -83,9 +79,7 @@ def _yaml_then_first_line(path: str, text: str, diagnostics: list[Diagnostic]) -
             if stripped and not stripped.startswith(("---", "#")):
                 description = stripped[:FALLBACK_DESCRIPTION_CHARS]
                 break
-    if _SURROGATE.search(name + description):
-        reason = "a UTF-16 surrogate escape: no request can be sent while it is installed"
-        diagnostics.append(Diagnostic(path, 2, reason, "error", agent_fails=True))
+    diagnostics.extend(unsendable(path, name, description))
     fields: dict[str, Any] = {
         "name": name,
         "description": description or f"Skill: {name}",

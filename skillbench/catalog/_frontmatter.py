@@ -38,6 +38,20 @@ _SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _SURROGATES = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unsendable(path: str, *texts: str) -> list[Diagnostic]:
+    """An error naming ``path`` when one of the texts a listing shows holds a UTF-16 surrogate
+    (PyYAML keeps each half of a quoted ``\\uD83D\\uDE80`` escape as a character): an agent
+    in Python fails every turn while the skill is installed, since no UTF-8 request can carry
+    it."""
+    if not any(_LONE_SURROGATE.search(t) for t in texts):
+        return []
+    reason = "a UTF-16 surrogate escape: no request can be sent while it is installed"
+    return [Diagnostic(path, 2, reason, "error", agent_fails=True)]
+
+
 def top_key_lines(lines: Iterable[str]) -> dict[str, int]:
     """The line of each top-level key's first appearance (folded), ``lines`` being the front
     matter's from the one after the opening ``---`` (line 2)."""

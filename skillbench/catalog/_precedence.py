@@ -79,7 +79,8 @@ class Precedence:
         front_matter: how the agent reads a skill file (``FRONT_MATTER_READERS``).
         folders: which directories its walk enters (``FOLDER_RULES``).
         walk: the order the agent loads one folder's skills in, by path below the folder
-            (``ascending``, ``descending``) or as the file system lists the folder's entries
+            (``ascending``, ``descending``; ``path_text``: the path as one text in code points,
+            so ``a-b/`` comes before ``a/``) or as the file system lists the folder's entries
             (``directory``: an agent that reads a directory unsorted; the order of the
             folder as installed, so only a render of that folder has it); with
             ``later_wins`` the later of two same-named skills in a folder wins.
@@ -114,7 +115,7 @@ class Precedence:
     walk_dirs: int = MAX_DIRS
     front_matter: str = "yaml"
     folders: str = "visible"
-    walk: Literal["ascending", "descending", "directory"] = "ascending"
+    walk: Literal["ascending", "descending", "path_text", "directory"] = "ascending"
     empty_fields: EmptyFields = "derived"
     required: tuple[str, ...] = ()
     clash: Literal["fixed", "racy"] = "fixed"

@@ -232,12 +232,23 @@ class TemplateRenderer:
         text = escape(description, fmt.escape)
         if when:
             text += f"{fmt.when_joiner}{escape(when, fmt.escape)}"
+        text += self._details(skill)
         location = self._location(skill)
         label = self.label(skill)
         element = self._element(label, text, location, skill.name)
         short = escape(description.split("\n")[0].strip(), fmt.escape)
         cut = self._element(label, short, location, skill.name)
         return Entry(skill, index, element, "full", description, when or None, short=cut)
+
+    def _details(self, skill: Skill) -> str:
+        """The fields ``ListingFormat.details`` writes after the description, as the agent's
+        reader read them."""
+        written = ""
+        for detail in self.fmt.details:
+            parts = [label + skill.listed[f] for f, label in detail.fields if skill.listed.get(f)]
+            if parts:
+                written += detail.template.replace("{fields}", detail.joiner.join(parts))
+        return escape(written, self.fmt.escape)
 
     def _location(self, skill: Skill) -> str:
         if self.fmt.location == "scope":
