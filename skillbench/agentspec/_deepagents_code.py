@@ -12,8 +12,8 @@ line.
 
 - Front matter as PyYAML's ``safe_load`` reads it, fields as Python's ``str()`` (reader
   ``yaml-str``): a skill needs a non-empty name and description, the description keeps its
-  first 1,024 characters (a space there kept); names are listed as written (spec violations only warn);
-  ``disable-model-invocation``, ``when_to_use`` and ``paths`` are not read.
+  first 1,024 characters (a space there kept); names are listed as written (spec violations
+  only warn); ``disable-model-invocation``, ``when_to_use`` and ``paths`` are not read.
 - Loading: its built-in skills (files of the package, read at run time), then
   ``~/.deepagents/agent/skills``, ``~/.agents/skills``, and in a git repository the project's
   ``.deepagents/skills``, ``.agents/skills`` and ``.claude/skills``, each folder's
