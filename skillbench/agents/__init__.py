@@ -1,19 +1,21 @@
 """The shipped agents themselves: run their CLIs offline and read what they send.
 
 Every agent with a record (``skillbench.agentspec``) gets a capture driver in ``AGENTS``: the
-generic ``AgentDriver``, or its own class where its record cannot say everything (Claude Code,
-Codex). ``installed_agents`` and ``check_agent`` tell whether the installed releases still
+generic ``AgentDriver``, or its own class where its record cannot say everything (its
+``own_rules``, in a module named after it). ``installed_agents`` and ``check_agent`` tell whether the installed releases still
 list as skillbench renders.
 """
 
-from skillbench.agents import (  # noqa: F401  (register)  # noqa: F401  (register)
-    _claude_code,
-    _codex,
+from skillbench.agents import (  # noqa: F401  (register)
     _wire_anthropic,
     _wire_chat,
     _wire_generate_content,
     _wire_responses,
 )
+from skillbench.agentspec import import_own_rules
+
+import_own_rules(__name__, __path__)
+
 from skillbench.agents._bridge import Bridge, BridgeCall
 from skillbench.agents._capture import (
     Capture,

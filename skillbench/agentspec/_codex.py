@@ -19,6 +19,7 @@ from skillbench.agentspec._types import (
     Locator,
     Package,
     Release,
+    SessionLogs,
     SkillFolder,
     Wire,
 )
@@ -85,6 +86,34 @@ _OVERRIDES = {
     f"model_providers.{PROVIDER}.env_key": KEY_VARIABLE,
 }
 """The ``-c`` overrides that point a turn at the loopback endpoint (values as TOML)."""
+
+_COMMANDS = frozenset(
+    {
+        "approvals",
+        "compact",
+        "diff",
+        "exit",
+        "experimental",
+        "feedback",
+        "init",
+        "logout",
+        "mcp",
+        "mention",
+        "model",
+        "new",
+        "output-style",
+        "ps",
+        "quit",
+        "resume",
+        "review",
+        "rollout",
+        "skills",
+        "status",
+        "test-approval",
+    }
+)
+"""Its slash commands: the ``SlashCommand`` enum of its TUI, as it serialises them
+(kebab-case)."""
 
 CODEX = register_agent(
     AgentSpec(
@@ -165,5 +194,8 @@ CODEX = register_agent(
         "then omitted",
         ordering="usage",
         own_rules=True,
+        default=True,
+        owned_names={"command": _COMMANDS},
+        logs=SessionLogs("~/.codex/sessions", (".jsonl", ".jsonl.zst")),
     )
 )

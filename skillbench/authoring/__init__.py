@@ -1,13 +1,7 @@
 """Tools for skill authors: ``lint`` the files, find confusable pairs (``overlap``) and
 ``tune`` descriptions against labelled requests with a blinded test split."""
 
-from skillbench.authoring._builtins import (
-    CLAUDE_CODE_COMMANDS,
-    CLAUDE_CODE_TOOLS,
-    CODEX_COMMANDS,
-    Builtin,
-    builtin_collisions,
-)
+from skillbench.authoring._builtins import Builtin, builtin_collisions
 from skillbench.authoring._changed import Picked, changed_files, pick_changed
 from skillbench.authoring._eval import EvalOptions, eval_config, evaluate, scorecard
 from skillbench.authoring._eval_targets import (
@@ -101,9 +95,6 @@ from skillbench.authoring._tune_report import (
 from skillbench.authoring._variant import CatalogCopy, Source, replace_frontmatter_description
 
 __all__ = [
-    "CLAUDE_CODE_COMMANDS",
-    "CLAUDE_CODE_TOOLS",
-    "CODEX_COMMANDS",
     "EVAL_SCHEMA_VERSION",
     "LINT_PROFILES",
     "PROPOSERS",

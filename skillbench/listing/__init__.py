@@ -5,20 +5,11 @@ shipped agent and release, derived from the agents' records (``skillbench.agents
 ``PROFILES``, and the orderings in ``ORDERINGS``.
 """
 
-from skillbench.listing import (  # noqa: F401  (register)
-    _claude_code,
-    _codebot,
-    _codex,
-)
-from skillbench.listing._claude_code import (
-    DROP_RULES,
-    FIXED_BUILTINS,
-    BudgetBasis,
-    DropRule,
-    ListingLine,
-    budget_basis,
-    older_model,
-)
+from skillbench.agentspec import import_own_rules
+from skillbench.listing import _codebot  # noqa: F401  (register)
+
+import_own_rules(__name__, __path__)
+
 from skillbench.listing._divergence import Divergence, DivergenceKind, divergences
 from skillbench.listing._explain import (
     NOT_SHOWN_REASONS,
@@ -90,8 +81,6 @@ from skillbench.types import expected_shown
 follow_agents()
 
 __all__ = [
-    "DROP_RULES",
-    "FIXED_BUILTINS",
     "NOT_SHOWN_REASONS",
     "ORDERINGS",
     "OWN_RENDERERS",
@@ -100,11 +89,9 @@ __all__ = [
     "SOURCE_PRIORITY",
     "AgentSnapshot",
     "AgentView",
-    "BudgetBasis",
     "BuiltinSkill",
     "Divergence",
     "DivergenceKind",
-    "DropRule",
     "Element",
     "Entry",
     "EntryStatus",
@@ -113,7 +100,6 @@ __all__ = [
     "Layout",
     "ListedSkill",
     "Listing",
-    "ListingLine",
     "ListingPlan",
     "Mention",
     "NotFound",
@@ -136,7 +122,6 @@ __all__ = [
     "agent_folders",
     "agent_profiles",
     "agent_views",
-    "budget_basis",
     "divergences",
     "element_pattern",
     "expected_shown",
@@ -146,7 +131,6 @@ __all__ = [
     "get_ordering",
     "listable_indices",
     "make_renderer",
-    "older_model",
     "parse_builtins",
     "parse_elements",
     "profile_of",

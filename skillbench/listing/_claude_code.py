@@ -36,7 +36,8 @@ from pathlib import PurePath
 from typing import Literal, NamedTuple, cast
 
 from skillbench._registry import Registry
-from skillbench.agentspec import CLAUDE_CODE, AgentSpec, Release
+from skillbench.agentspec import AgentSpec, Release
+from skillbench.agentspec._claude_code import CLAUDE_CODE
 from skillbench.catalog import Skill, loaded_fallback_description, spaced_text
 from skillbench.listing._claude_code_text import cap_utf16, cell_width, collation_key
 from skillbench.listing._orderings import ORDERINGS, Ordering

@@ -27,7 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from skillbench.agentspec import CODEX, AgentSpec, CodexRules, Release
+from skillbench.agentspec import AgentSpec, Release
+from skillbench.agentspec._codex import CODEX, CodexRules
 from skillbench.catalog import Skill, SourceKind
 from skillbench.listing._codex_budget import (
     LineBudget,
