@@ -405,7 +405,7 @@ def _unique(skills: Iterable[Skill]) -> list[Skill]:
 
 def _lenient(profile: str) -> Precedence:
     """``profile``'s loader, keeping skills Codex would skip so the rules can say why."""
-    return replace(PROFILES.get(profile).precedence, codex_limits=False)
+    return replace(PROFILES.get(profile).precedence, strict_limits=False)
 
 
 def lint_sources(
