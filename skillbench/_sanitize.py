@@ -22,12 +22,12 @@ from typing import Literal, NamedTuple
 NameRule = Literal["agent-skills", "identifier", "listed", "single-line", "word", "ascii-words"]
 """``agent-skills``: the SKILL.md rule of the Agent Skills specification; ``identifier``: any
 printable single-line name without path syntax (skill.json, flat Markdown, tool lists);
-``listed``: what an agent listing names as written lists from a SKILL.md (capitals, ``_``, ``:`` and inner
-``/`` as in ``contact-center/android``), still one printable line without ``..``, ``\\`` or
-a leading or trailing ``/``; ``single-line``: each run of whitespace becomes one space (the
-ends trimmed), then as ``listed``; ``word``: Unicode letters and digits, ``_``, ``:``, ``.`` and
-``-`` only, any length; ``ascii-words``: each run of whitespace becomes one ``-``, then
-1-64 ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``, starting with a letter or digit."""
+``listed``: what an agent listing names as written lists from a SKILL.md (capitals, ``_``,
+``:`` and inner ``/`` as in ``contact-center/android``), still one printable line without
+``..``, ``\\`` or a leading or trailing ``/``; ``single-line``: each run of whitespace becomes
+one space (the ends trimmed), then as ``listed``; ``word``: Unicode letters and digits, ``_``,
+``:``, ``.`` and ``-`` only, any length; ``ascii-words``: each run of whitespace becomes one
+``-``, then 1-64 ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``, starting with a letter or digit."""
 
 AGENT_SKILLS_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Agent Skills specification (https://agentskills.io/specification, ``name`` field): 1-64

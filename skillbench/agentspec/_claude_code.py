@@ -10,6 +10,7 @@ section's place are rules of its own (``skillbench.listing`` and ``skillbench.ag
 from skillbench.agentspec._registry import register_agent
 from skillbench.agentspec._types import (
     AgentSpec,
+    CapRule,
     Launch,
     Live,
     Package,
@@ -191,6 +192,15 @@ CLAUDE_CODE = register_agent(
         own_installs={"plugin": "--plugin-dir", "extra": "--add-dir"},
         default=True,
         owned_names={"tool": _TOOLS, "command": _COMMANDS},
+        cap_rule=CapRule(
+            "SB601",
+            "claude-code-entry-cap",
+            "Claude Code cuts the entry past 1,536 characters",
+            """Claude Code joins ``description`` and ``when_to_use`` with " - " and caps the
+            result at 1,536 characters per entry; whatever is past the cap never reaches the
+            model.""",
+            cuts="entry",
+        ),
         logs=SessionLogs("~/.claude/projects", (".jsonl",), keeps_listings=True),
     )
 )

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from skillbench.agentspec._registry import register_agent
 from skillbench.agentspec._types import (
     AgentSpec,
+    CapRule,
     Launch,
     Live,
     Locator,
@@ -196,6 +197,15 @@ CODEX = register_agent(
         own_rules=True,
         default=True,
         owned_names={"command": _COMMANDS},
+        cap_rule=CapRule(
+            "SB602",
+            "codex-description-limit",
+            "Codex cuts the description past 1,024 characters",
+            """Codex 0.169.0 loads a SKILL.md whose description is longer than 1,024 characters
+            but lists only its first 1,021 characters followed by "...": the rest never
+            reaches the model.""",
+            cuts="description",
+        ),
         logs=SessionLogs("~/.codex/sessions", (".jsonl", ".jsonl.zst")),
     )
 )

@@ -15,7 +15,7 @@ from skillbench.authoring._eval_targets import (
     with_sets,
 )
 from skillbench.authoring._github import escape_data, escape_property, workflow_command
-from skillbench.authoring._lint import LINT_PROFILES, LintReport, lint_sources
+from skillbench.authoring._lint import LintReport, lint_profiles, lint_sources
 from skillbench.authoring._lint_format import LintFormat, explain, format_report
 from skillbench.authoring._llm_proposer import LitellmProposer, parse_candidates
 from skillbench.authoring._overlap import (
@@ -96,7 +96,6 @@ from skillbench.authoring._variant import CatalogCopy, Source, replace_frontmatt
 
 __all__ = [
     "EVAL_SCHEMA_VERSION",
-    "LINT_PROFILES",
     "PROPOSERS",
     "RULES",
     "TRIGGER_THRESHOLD",
@@ -162,6 +161,7 @@ __all__ = [
     "get_rule",
     "github_annotations",
     "is_eval_input",
+    "lint_profiles",
     "lint_sources",
     "load_overlap",
     "make_proposer",

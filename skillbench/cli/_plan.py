@@ -32,8 +32,9 @@ fraction, environment variable, setting); every skill's fate (full, cut to N cha
 name only, hidden, not loaded) and the rule behind it; the listing's tokens per turn, per
 session and its share of the window. Then the same listing each week for --weeks weeks as a
 usage history decays with no new use (--usage: skillbench's usage.json from `import`, or an
-agent's own file holding a `skillUsage` object), the smallest budget at which every description is listed in
-full with the value of each of the agent's settings that gives it, and the coverage curve.
+agent's own file holding a `skillUsage` object), the smallest budget at which every
+description is listed in full with the value of each of the agent's settings that gives it,
+and the coverage curve.
 
 --trim plans description edits that make every description fit at the budget (the default,
 or --budget), keeping the words that tell a skill from its nearest neighbours; with
@@ -56,9 +57,8 @@ examples:
 def description() -> str:
     """The help text, with the default agents from their records."""
     names = [s.name for s in default_agents()]
-    return DESCRIPTION.format(
-        profiles=" ".join(f"--profile {n}" for n in names), first=names[0]
-    )
+    return DESCRIPTION.format(profiles=" ".join(f"--profile {n}" for n in names), first=names[0])
+
 
 FORMATS = ["markdown", "json", "html"]
 

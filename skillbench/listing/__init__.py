@@ -7,9 +7,6 @@ shipped agent and release, derived from the agents' records (``skillbench.agents
 
 from skillbench.agentspec import import_own_rules
 from skillbench.listing import _codebot  # noqa: F401  (register)
-
-import_own_rules(__name__, __path__)
-
 from skillbench.listing._divergence import Divergence, DivergenceKind, divergences
 from skillbench.listing._explain import (
     NOT_SHOWN_REASONS,
@@ -78,6 +75,7 @@ from skillbench.listing._template import (
 from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, Listing
 from skillbench.types import expected_shown
 
+import_own_rules(__name__, __path__)
 follow_agents()
 
 __all__ = [

@@ -2,10 +2,11 @@
 
 ``import_logs`` turns the logs of an agent with a reader in ``LOG_PARSERS`` into a requests
 file (one request per user turn, labelled with the skill invoked and who chose it), a usage
-history and, where its logs record them, the listings the model was shown; ``check_listings`` compares those listings with skillbench's rendering;
-``synthesize`` has a model write labelled requests for people without logs. Each turn that
-expected a skill is classified by why it fired or not (``SkillClass``), and
-``write_class_report`` tabulates those classes per skill.
+history and, where its logs record them, the listings the model was shown;
+``check_listings`` compares those listings with skillbench's rendering; ``synthesize`` has a
+model write labelled requests for people without logs. Each turn that expected a skill is
+classified by why it fired or not (``SkillClass``), and ``write_class_report`` tabulates
+those classes per skill.
 """
 
 from skillbench.agentspec import import_own_rules

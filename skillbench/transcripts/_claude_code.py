@@ -24,11 +24,11 @@ first user message is the task the main agent gave them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
-from skillbench.transcripts._formats import LOG_PARSERS, ImportOptions
+from skillbench.transcripts._formats import DEFAULT_OPTIONS, LOG_PARSERS, ImportOptions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
 from skillbench.transcripts._turns import Turns
 from skillbench.transcripts._types import Item, ListedEntry, LogProblem, RecordedListing, SkillUse
@@ -71,7 +71,7 @@ _NOT_TYPED = (
 def parse_claude_code(
     path: Path,
     redact: Callable[[str], str],
-    options: ImportOptions = ImportOptions(),
+    options: ImportOptions = DEFAULT_OPTIONS,
     counts: dict[str, int] | None = None,
 ) -> Iterator[Item]:
     """Requests, listings, invocations and diagnostics of one Claude Code log, in file order.

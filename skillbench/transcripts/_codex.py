@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, NamedTuple
 
-from skillbench.transcripts._formats import LOG_PARSERS, ImportOptions
+from skillbench.transcripts._formats import DEFAULT_OPTIONS, LOG_PARSERS, ImportOptions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
 from skillbench.transcripts._turns import Turns
 from skillbench.transcripts._types import (
@@ -97,7 +97,7 @@ _SHELLS = frozenset({"bash", "sh", "zsh"})
 def parse_codex(
     path: Path,
     redact: Callable[[str], str],
-    options: ImportOptions = ImportOptions(),
+    options: ImportOptions = DEFAULT_OPTIONS,
     counts: dict[str, int] | None = None,
 ) -> Iterator[Item]:
     """Requests, invocations and diagnostics of one Codex rollout, in file order.

@@ -38,6 +38,9 @@ class ImportOptions:
     labels: Mapping[str, tuple[str, ...]] | None = None
 
 
+DEFAULT_OPTIONS = ImportOptions()
+"""Everything imported, paths redacted, no catalog."""
+
 LogParser = Callable[[Path, Callable[[str], str], ImportOptions, dict[str, int]], Iterator[Item]]
 """Everything one log file holds, in file order: ``(path, redact, options, counts)``, where
 ``redact`` is applied to every string that leaves the importer and ``counts`` are the

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from skillbench._errors import InputError, SkillbenchError
 from skillbench._io import file_size
+from skillbench.agentspec import AGENT_SPECS, SessionLogs
 from skillbench.transcripts._class_report import CLASSES_CSV, CLASSES_MD
 from skillbench.transcripts._classify import SessionListings, SkillClass
-from skillbench.agentspec import AGENT_SPECS, SessionLogs
-from skillbench.transcripts._formats import LOG_PARSERS, ImportOptions
+from skillbench.transcripts._formats import DEFAULT_OPTIONS, LOG_PARSERS, ImportOptions
 from skillbench.transcripts._import_dir import (
     check_output,
     finish_swap,
@@ -46,6 +46,8 @@ OUTPUT_FILES = (
     CLASSES_CSV,
 )
 """What an import folder may hold: what the import writes and what ``report`` adds."""
+
+
 def session_logs(agent: str) -> SessionLogs:
     """Where ``agent`` keeps its session logs; an agent with none cannot be imported."""
     logs = AGENT_SPECS.get(agent).logs
@@ -64,16 +66,14 @@ def find_logs(agent: str, paths: Iterable[str | Path]) -> Iterator[Path]:
     for given in paths:
         path = Path(given).expanduser()
         if path.is_dir():
-            found = (
-                p for p in path.rglob("*") if p.name.endswith(suffixes) and not p.is_dir()
-            )
+            found = (p for p in path.rglob("*") if p.name.endswith(suffixes) and not p.is_dir())
             yield from sorted(found, key=str)
         else:
             yield path
 
 
 def parse_logs(
-    agent: str, files: Iterable[Path], options: ImportOptions = ImportOptions()
+    agent: str, files: Iterable[Path], options: ImportOptions = DEFAULT_OPTIONS
 ) -> Iterator[Item]:
     """Everything the logs hold, file after file, each in file order (streamed)."""
     parse = LOG_PARSERS.get(agent)
@@ -90,7 +90,7 @@ def import_logs(
     agent: str,
     paths: Iterable[str | Path],
     out_dir: str | Path,
-    options: ImportOptions = ImportOptions(),
+    options: ImportOptions = DEFAULT_OPTIONS,
     on_diagnostic: Callable[[LogProblem], None] = lambda d: None,
 ) -> ImportSummary:
     """Write ``requests.jsonl``, ``usage.json``, ``diagnostics.txt`` and, for an agent whose

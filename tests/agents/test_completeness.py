@@ -107,9 +107,7 @@ def spellings(spec: AgentSpec) -> tuple[str, ...]:
     ident = "_".join(words)
     camel = "".join(w.capitalize() for w in words)
     return tuple(
-        dict.fromkeys(
-            [spec.name, spec.title, spec.title.lower(), ident, ident.upper(), camel]
-        )
+        dict.fromkeys([spec.name, spec.title, spec.title.lower(), ident, ident.upper(), camel])
     )
 
 
