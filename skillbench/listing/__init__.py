@@ -17,6 +17,16 @@ from skillbench.listing._explain import (
     explain,
     why_not_shown,
 )
+from skillbench.listing._knobs import (
+    KNOBS,
+    Derivation,
+    Knob,
+    Knobs,
+    Unit,
+    budget_of,
+    option_of,
+    snapshot_window,
+)
 from skillbench.listing._orderings import (
     ORDERINGS,
     SOURCE_PRIORITY,
@@ -79,6 +89,7 @@ import_own_rules(__name__, __path__)
 follow_agents()
 
 __all__ = [
+    "KNOBS",
     "NOT_SHOWN_REASONS",
     "ORDERINGS",
     "OWN_RENDERERS",
@@ -88,6 +99,7 @@ __all__ = [
     "AgentSnapshot",
     "AgentView",
     "BuiltinSkill",
+    "Derivation",
     "Divergence",
     "DivergenceKind",
     "Element",
@@ -95,6 +107,8 @@ __all__ = [
     "EntryStatus",
     "Explanation",
     "Fate",
+    "Knob",
+    "Knobs",
     "Layout",
     "ListedSkill",
     "Listing",
@@ -116,10 +130,12 @@ __all__ = [
     "SnapshotUse",
     "TemplateRenderer",
     "Trigger",
+    "Unit",
     "UsageOrdering",
     "agent_folders",
     "agent_profiles",
     "agent_views",
+    "budget_of",
     "divergences",
     "element_pattern",
     "expected_shown",
@@ -129,6 +145,7 @@ __all__ = [
     "get_ordering",
     "listable_indices",
     "make_renderer",
+    "option_of",
     "parse_builtins",
     "parse_elements",
     "profile_of",
@@ -138,6 +155,7 @@ __all__ = [
     "resolve_snapshot",
     "save_snapshot",
     "snapshot_path",
+    "snapshot_window",
     "unread_by",
     "why_not_shown",
 ]
