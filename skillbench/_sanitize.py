@@ -27,7 +27,8 @@ printable single-line name without path syntax (skill.json, flat Markdown, tool 
 ``..``, ``\\`` or a leading or trailing ``/``; ``single-line``: each run of whitespace becomes
 one space (the ends trimmed), then as ``listed``; ``word``: Unicode letters and digits, ``_``,
 ``:``, ``.`` and ``-`` only, any length; ``ascii-words``: each run of whitespace becomes one
-``-``, then 1-64 ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``, starting with a letter or digit."""
+``-``, then 1-64 ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``, starting with a letter
+or digit."""
 
 AGENT_SKILLS_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Agent Skills specification (https://agentskills.io/specification, ``name`` field): 1-64

@@ -201,6 +201,17 @@ CLAUDE_CODE = register_agent(
             model.""",
             cuts="entry",
         ),
+        variables=frozenset(
+            {"CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR"}
+        ),
+        skill_homes={
+            "user": "~/.claude/skills",
+            "project": ".claude/skills",
+            "plugin": "~/.claude/plugins",
+            "extra": "~/.claude/extra-skills",
+            "managed": "/etc/claude-code/.claude/skills",
+            "bundled": "~/.claude/bundled-skills",
+        },
         logs=SessionLogs("~/.claude/projects", (".jsonl",), keeps_listings=True),
     )
 )

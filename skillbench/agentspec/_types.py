@@ -418,6 +418,11 @@ class AgentSpec:
             warning, never a false one).
         cap_rule: the lint rule of its per-entry cap, where it has one.
         logs: its session logs, where skillbench imports them.
+        variables: the ``${...}`` variables it fills in skill content (lint reports another
+            of their prefix, ``${PREFIX_...}``, as a placeholder nothing fills).
+        skill_homes: where each source kind keeps its skills on a user's machine, as the
+            agent expands a skill's folder in its content (the invocation cost model uses
+            the first record that has them).
     """
 
     name: str
@@ -439,6 +444,8 @@ class AgentSpec:
     owned_names: Mapping[str, frozenset[str]] = field(default_factory=dict)
     cap_rule: CapRule | None = None
     logs: SessionLogs | None = None
+    variables: frozenset[str] = frozenset()
+    skill_homes: Mapping[SourceKind, str] = field(default_factory=dict)
 
     @property
     def newest(self) -> Release:
