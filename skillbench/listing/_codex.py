@@ -31,19 +31,17 @@ from skillbench.agentspec import AgentSpec, Release
 from skillbench.agentspec._codex import CODEX, CodexRules
 from skillbench.catalog import Skill, SourceKind
 from skillbench.listing._codex_budget import (
+    CLOSE_TAG,
+    INTRO_ALIASES,
+    INTRO_LOCATORS,
+    OPEN_TAG,
+    TRUNCATED_SUFFIX,
     LineBudget,
     Rendered,
     SkillLine,
     is_better,
     render_lines,
     warning,
-)
-from skillbench.listing._codex_text import (
-    CLOSE_TAG,
-    INTRO_ALIASES,
-    INTRO_LOCATORS,
-    OPEN_TAG,
-    TRUNCATED_SUFFIX,
 )
 from skillbench.listing._knobs import KNOBS, Derivation, Knob, Knobs, Unit, budget_of, option_of
 from skillbench.listing._profile import OWN_RENDERERS, Profile

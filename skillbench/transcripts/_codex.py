@@ -53,6 +53,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, NamedTuple
 
+from skillbench.listing._codex_budget import CLOSE_TAG, OPEN_TAG
 from skillbench.transcripts._formats import DEFAULT_OPTIONS, LOG_PARSERS, ImportOptions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
 from skillbench.transcripts._turns import Turns
@@ -70,8 +71,6 @@ _CONTEXT = ("<", "# AGENTS.md")
 """Openings of user-role messages Codex writes itself (environment, instructions, skills)."""
 SHELL_TOOLS = {"shell_command": "command", "exec_command": "cmd", "shell": "command"}
 """Function-call tools that run a command, and the argument holding it."""
-OPEN_TAG = "<skills_instructions>"
-CLOSE_TAG = "</skills_instructions>"
 _SKILLS = "### Available skills"
 _HOW_TO = "### How to use skills"
 _ENTRY = re.compile(

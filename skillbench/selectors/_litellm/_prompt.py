@@ -92,9 +92,10 @@ MENTION = re.compile(r"\$([A-Za-z0-9_:-]+)")
 
 
 def injected_skills(query: Query) -> list[str]:
-    """The ``<skill>`` messages an agent whose mentions inject adds after the request: one per skill named by a
-    ``$name`` mention that names exactly one listed or budget-dropped skill, in listing order,
-    each with the path the listing gives and the whole ``SKILL.md``."""
+    """The ``<skill>`` messages an agent whose mentions inject adds after the request: one
+    per skill named by a ``$name`` mention that names exactly one listed or budget-dropped
+    skill, in listing order, each with the path the listing gives and the whole
+    ``SKILL.md``."""
     named = set(MENTION.findall(query.request.text))
     if not named:
         return []
