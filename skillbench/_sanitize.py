@@ -22,12 +22,13 @@ from typing import Literal, NamedTuple
 NameRule = Literal["agent-skills", "identifier", "listed", "single-line", "word", "ascii-words"]
 """``agent-skills``: the SKILL.md rule of the Agent Skills specification; ``identifier``: any
 printable single-line name without path syntax (skill.json, flat Markdown, tool lists);
-``listed``: what Claude Code lists from a SKILL.md (capitals, ``_``, ``:`` and inner
-``/`` as in ``contact-center/android``), still one printable line without ``..``, ``\\`` or
-a leading or trailing ``/``; ``single-line``: each run of whitespace becomes one space (the
-ends trimmed), then as ``listed``; ``word``: Unicode letters and digits, ``_``, ``:``, ``.`` and
-``-`` only, any length; ``ascii-words``: each run of whitespace becomes one ``-``, then
-1-64 ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``, starting with a letter or digit."""
+``listed``: what an agent listing names as written lists from a SKILL.md (capitals, ``_``,
+``:`` and inner ``/`` as in ``contact-center/android``), still one printable line without
+``..``, ``\\`` or a leading or trailing ``/``; ``single-line``: each run of whitespace becomes
+one space (the ends trimmed), then as ``listed``; ``word``: Unicode letters and digits, ``_``,
+``:``, ``.`` and ``-`` only, any length; ``ascii-words``: each run of whitespace becomes one
+``-``, then 1-64 ASCII letters, digits, ``.``, ``_``, ``:`` and ``-``, starting with a letter
+or digit."""
 
 AGENT_SKILLS_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Agent Skills specification (https://agentskills.io/specification, ``name`` field): 1-64
@@ -37,7 +38,7 @@ ASCII_WORDS_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
 """The ``ascii-words`` name rule, once whitespace runs are hyphens."""
 
 MAX_NAME_CHARS = 64
-"""The Agent Skills (and Codex) name limit."""
+"""The Agent Skills name limit (a strict loader rejects a longer name)."""
 
 MAX_TEXT_CHARS = 65_536
 """Longest description or ``when_to_use`` kept; far beyond any listing's per-entry cap, so a
@@ -109,7 +110,7 @@ def clean_line(text: str, rule: TextRule = "printable") -> Cleaned:
     (those ``rule`` keeps aside), line breaks and other spaces folded.
 
     Runs of whitespace are collapsed to one space (a YAML block scalar's line breaks are a
-    layout choice, not content; Codex joins them the same way).
+    layout choice, not content; agents that fold lines join them the same way).
     """
     if text.isprintable() and "  " not in text and text == text.strip():
         return Cleaned(text, ())

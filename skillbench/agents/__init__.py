@@ -1,14 +1,12 @@
 """The shipped agents themselves: run their CLIs offline and read what they send.
 
 Every agent with a record (``skillbench.agentspec``) gets a capture driver in ``AGENTS``: the
-generic ``AgentDriver``, or its own class where its record cannot say everything (Claude Code,
-Codex). ``installed_agents`` and ``check_agent`` tell whether the installed releases still
-list as skillbench renders.
+generic ``AgentDriver``, or its own class where its record cannot say everything (its
+``own_rules``, in a module named after it). ``installed_agents`` and ``check_agent`` tell
+whether the installed releases still list as skillbench renders.
 """
 
-from skillbench.agents import (  # noqa: F401  (register)  # noqa: F401  (register)
-    _claude_code,
-    _codex,
+from skillbench.agents import (  # noqa: F401  (register)
     _wire_anthropic,
     _wire_chat,
     _wire_generate_content,
@@ -94,7 +92,7 @@ from skillbench.agents._wire import (
 )
 from skillbench.agents._wire_responses import responses_tools
 from skillbench.agents._workspace import Workspace
-from skillbench.agentspec import AGENT_SPECS, AgentSpec
+from skillbench.agentspec import AGENT_SPECS, AgentSpec, import_own_rules
 
 
 def _add_driver(name: str, spec: AgentSpec) -> None:
@@ -105,6 +103,7 @@ def _remove_driver(name: str, spec: AgentSpec) -> None:
     AGENTS.remove(name)
 
 
+import_own_rules(__name__, __path__)
 AGENT_SPECS.watch(_add_driver, _remove_driver)
 
 __all__ = [

@@ -23,9 +23,10 @@ from skillbench.agents._install import Installer, install_skills
 from skillbench.agents._listing_check import OWN_PARSERS, ListingEntry
 from skillbench.agents._warm import WARM_PROTOCOLS, WarmAgent
 from skillbench.agents._workspace import Workspace
-from skillbench.agentspec import CLAUDE_CODE
+from skillbench.agentspec._claude_code import CLAUDE_CODE
 from skillbench.catalog import SourceSpec
-from skillbench.listing import FIXED_BUILTINS, AgentSnapshot, BuiltinSkill, RenderOptions
+from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
+from skillbench.listing._claude_code import FIXED_BUILTINS
 from skillbench.types import JsonObject, JsonValue
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from skillbench.agents._listing_check import OWN_PARSERS, ListingEntry
 from skillbench.agents._warm import WARM_PROTOCOLS, WarmAgent
 from skillbench.agents._wire import field
 from skillbench.agents._workspace import Workspace
-from skillbench.agentspec import CODEX
+from skillbench.agentspec._codex import CODEX
 from skillbench.listing import AgentSnapshot, BuiltinSkill, RenderOptions
 from skillbench.types import JsonObject, JsonValue
 

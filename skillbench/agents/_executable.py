@@ -28,7 +28,7 @@ STRICT_VARIABLE = "SKILLBENCH_STRICT_AGENTS"
 
 def bin_variable(name: str, version: str | None = None) -> str:
     """``SKILLBENCH_<AGENT>_BIN``, or ``SKILLBENCH_<AGENT>_<VERSION>_BIN`` (dots as ``_``) for
-    a second installed release, e.g. ``SKILLBENCH_CODEX_0_171_0_BIN``."""
+    a second installed release, e.g. ``SKILLBENCH_MY_AGENT_1_2_0_BIN``."""
     parts = [name, *([version] if version else [])]
     return "SKILLBENCH_" + "_".join(re.sub(r"\W", "_", p).upper() for p in parts) + "_BIN"
 

@@ -10,15 +10,114 @@ section's place are rules of its own (``skillbench.listing`` and ``skillbench.ag
 from skillbench.agentspec._registry import register_agent
 from skillbench.agentspec._types import (
     AgentSpec,
+    CapRule,
     Launch,
     Live,
     Package,
     Release,
+    SessionLogs,
     Sessions,
     SkillFolder,
     Wire,
 )
 from skillbench.catalog import Precedence
+
+_TOOLS = frozenset(
+    {
+        "Agent",
+        "AskUserQuestion",
+        "Bash",
+        "CronCreate",
+        "CronDelete",
+        "CronList",
+        "Edit",
+        "EnterPlanMode",
+        "EnterWorktree",
+        "ExitPlanMode",
+        "ExitWorktree",
+        "Glob",
+        "Grep",
+        "ListMcpResourcesTool",
+        "LSP",
+        "MultiEdit",
+        "NotebookEdit",
+        "Read",
+        "ReadMcpResourceTool",
+        "Skill",
+        "Task",
+        "TaskCreate",
+        "TaskGet",
+        "TaskList",
+        "TaskOutput",
+        "TaskStop",
+        "TaskUpdate",
+        "TodoWrite",
+        "ToolSearch",
+        "WebFetch",
+        "WebSearch",
+        "Write",
+    }
+)
+"""Its tools, as its tools reference names them (and permission rules use them)."""
+
+_COMMANDS = frozenset(
+    {
+        "add-dir",
+        "agents",
+        "batch",
+        "branch",
+        "btw",
+        "bug",
+        "clear",
+        "compact",
+        "config",
+        "context",
+        "cost",
+        "debug",
+        "diff",
+        "doctor",
+        "effort",
+        "exit",
+        "export",
+        "fast",
+        "feedback",
+        "fork",
+        "help",
+        "hooks",
+        "ide",
+        "init",
+        "install-github-app",
+        "login",
+        "logout",
+        "loop",
+        "mcp",
+        "memory",
+        "model",
+        "output-style",
+        "permissions",
+        "plan",
+        "plugin",
+        "pr-comments",
+        "privacy-settings",
+        "release-notes",
+        "rename",
+        "resume",
+        "review",
+        "rewind",
+        "sandbox",
+        "security-review",
+        "simplify",
+        "status",
+        "statusline",
+        "terminal-setup",
+        "theme",
+        "todos",
+        "upgrade",
+        "usage",
+        "vim",
+    }
+)
+"""Its built-in commands (the commands reference) and bundled prompt skills."""
 
 CLAUDE_CODE = register_agent(
     AgentSpec(
@@ -91,5 +190,28 @@ CLAUDE_CODE = register_agent(
         own_rules=True,
         uncapped={"entry_cap": 10**9},
         own_installs={"plugin": "--plugin-dir", "extra": "--add-dir"},
+        default=True,
+        owned_names={"tool": _TOOLS, "command": _COMMANDS},
+        cap_rule=CapRule(
+            "SB601",
+            "claude-code-entry-cap",
+            "Claude Code cuts the entry past 1,536 characters",
+            """Claude Code joins ``description`` and ``when_to_use`` with " - " and caps the
+            result at 1,536 characters per entry; whatever is past the cap never reaches the
+            model.""",
+            cuts="entry",
+        ),
+        variables=frozenset(
+            {"CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR"}
+        ),
+        skill_homes={
+            "user": "~/.claude/skills",
+            "project": ".claude/skills",
+            "plugin": "~/.claude/plugins",
+            "extra": "~/.claude/extra-skills",
+            "managed": "/etc/claude-code/.claude/skills",
+            "bundled": "~/.claude/bundled-skills",
+        },
+        logs=SessionLogs("~/.claude/projects", (".jsonl",), keeps_listings=True),
     )
 )

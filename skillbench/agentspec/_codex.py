@@ -14,11 +14,13 @@ from typing import NamedTuple
 from skillbench.agentspec._registry import register_agent
 from skillbench.agentspec._types import (
     AgentSpec,
+    CapRule,
     Launch,
     Live,
     Locator,
     Package,
     Release,
+    SessionLogs,
     SkillFolder,
     Wire,
 )
@@ -86,6 +88,34 @@ _OVERRIDES = {
 }
 """The ``-c`` overrides that point a turn at the loopback endpoint (values as TOML)."""
 
+_COMMANDS = frozenset(
+    {
+        "approvals",
+        "compact",
+        "diff",
+        "exit",
+        "experimental",
+        "feedback",
+        "init",
+        "logout",
+        "mcp",
+        "mention",
+        "model",
+        "new",
+        "output-style",
+        "ps",
+        "quit",
+        "resume",
+        "review",
+        "rollout",
+        "skills",
+        "status",
+        "test-approval",
+    }
+)
+"""Its slash commands: the ``SlashCommand`` enum of its TUI, as it serialises them
+(kebab-case)."""
+
 CODEX = register_agent(
     AgentSpec(
         name="codex",
@@ -131,7 +161,7 @@ CODEX = register_agent(
             dedupe="path",
             paths="ignored",
             links="directories",
-            codex_limits=True,
+            strict_limits=True,
             names="single-line",
             text="format-kept",
             byte_order_mark="kept",
@@ -165,5 +195,17 @@ CODEX = register_agent(
         "then omitted",
         ordering="usage",
         own_rules=True,
+        default=True,
+        owned_names={"command": _COMMANDS},
+        cap_rule=CapRule(
+            "SB602",
+            "codex-description-limit",
+            "Codex cuts the description past 1,024 characters",
+            """Codex 0.169.0 loads a SKILL.md whose description is longer than 1,024 characters
+            but lists only its first 1,021 characters followed by "...": the rest never
+            reaches the model.""",
+            cuts="description",
+        ),
+        logs=SessionLogs("~/.codex/sessions", (".jsonl", ".jsonl.zst")),
     )
 )

@@ -4,8 +4,8 @@ An agent is an ``AgentSpec``: its package and verified releases, where it looks 
 how it loads them (``Precedence``), how to start it offline and where its request carries
 the listing, how the listing is written, and how a model triggers a skill. A generic driver
 (``skillbench.agents``) and a template renderer (``skillbench.listing``) read it; an agent
-keeps code only for rules no record can say (``own_rules``: Claude Code's and Codex's
-budget stages, a capture that needs more than one turn).
+keeps code only for rules no record can say (``own_rules``: budget stages, a capture that
+needs more than one turn).
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ class Release:
         version: as the CLI's ``--version`` reports it.
         verified: how it was verified (one line, shown by ``skillbench agents``).
         pinned: CI installs and tests this release (one per agent).
-        rules: data of this release that the agent's own rules read (Codex: its model
-            catalogue); None when the release lists by the agent's common rules.
+        rules: data of this release that the agent's own rules read (such as the model
+            catalogue that sets its budget); None when the release lists by the agent's
+            common rules.
     """
 
     version: str
@@ -357,7 +358,7 @@ class Live:
         explicit: how a positive control names its skill.
         warm: the agent can answer request after request in one process.
         mention_injects: a ``$name`` in the request makes the agent add that skill's file
-            to the conversation itself (Codex).
+            to the conversation itself.
         sessions: how a scripted multi-turn session runs (None: ``cost --measure`` cannot
             measure the agent).
         rereads_usage: a warm process reads its usage history again for each request, so
@@ -372,6 +373,43 @@ class Live:
     mention_injects: bool = False
     sessions: Sessions | None = None
     rereads_usage: bool = False
+
+
+@dataclass(frozen=True)
+class SessionLogs:
+    """Where the agent keeps its session logs, for ``skillbench import`` (their reader is the
+    agent's own: ``skillbench.transcripts.LOG_PARSERS``).
+
+    Attributes:
+        folder: the folder holding them (``~/…``), as help texts show it.
+        suffixes: how the log files' names end (a walked folder yields those).
+        keeps_listings: the logs record each listing shown to the model and an import
+            writes them (``listings.jsonl``, which ``fidelity --listings`` compares with the
+            agent's profile); False: they only classify the turns.
+    """
+
+    folder: str
+    suffixes: tuple[str, ...]
+    keeps_listings: bool = False
+
+
+@dataclass(frozen=True)
+class CapRule:
+    """The lint rule reporting what the agent's per-entry cap cuts (``skillbench lint``).
+
+    Attributes:
+        id / slug / summary / explanation: the rule as ``lint --explain`` prints it (ids
+            never change meaning once released).
+        cuts: what the cap measures: the whole ``entry`` as rendered (lint renders it with
+            and without the record's ``uncapped`` options), or the ``description`` alone
+            past the Agent Skills limit of 1,024 characters.
+    """
+
+    id: str
+    slug: str
+    summary: str
+    explanation: str
+    cuts: Literal["entry", "description"]
 
 
 @dataclass(frozen=True)
@@ -394,6 +432,19 @@ class AgentSpec:
         uncapped: renderer options that lift per-entry caps (for lint), where it has any.
         own_installs: source kinds the agent's own driver installs beyond its folders, and
             how (a command-line option).
+        default: commands that plan or lint several profiles take this agent's when none is
+            named, and help texts show it in their examples.
+        owned_names: the names the agent already owns, by kind (``tool``, ``command``),
+            from its public documentation or source: a skill named so is shadowed or
+            confuses the model (they drift as it ships: a name missing is a missed
+            warning, never a false one).
+        cap_rule: the lint rule of its per-entry cap, where it has one.
+        logs: its session logs, where skillbench imports them.
+        variables: the ``${...}`` variables it fills in skill content (lint reports another
+            of their prefix, ``${PREFIX_...}``, as a placeholder nothing fills).
+        skill_homes: where each source kind keeps its skills on a user's machine, as the
+            agent expands a skill's folder in its content (the invocation cost model uses
+            the first record that has them).
     """
 
     name: str
@@ -411,6 +462,12 @@ class AgentSpec:
     own_rules: bool = False
     uncapped: Mapping[str, int] = field(default_factory=dict)
     own_installs: Mapping[SourceKind, str] = field(default_factory=dict)
+    default: bool = False
+    owned_names: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    cap_rule: CapRule | None = None
+    logs: SessionLogs | None = None
+    variables: frozenset[str] = frozenset()
+    skill_homes: Mapping[SourceKind, str] = field(default_factory=dict)
 
     @property
     def newest(self) -> Release:

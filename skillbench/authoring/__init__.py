@@ -1,13 +1,7 @@
 """Tools for skill authors: ``lint`` the files, find confusable pairs (``overlap``) and
 ``tune`` descriptions against labelled requests with a blinded test split."""
 
-from skillbench.authoring._builtins import (
-    CLAUDE_CODE_COMMANDS,
-    CLAUDE_CODE_TOOLS,
-    CODEX_COMMANDS,
-    Builtin,
-    builtin_collisions,
-)
+from skillbench.authoring._builtins import Builtin, builtin_collisions
 from skillbench.authoring._changed import Picked, changed_files, pick_changed
 from skillbench.authoring._eval import EvalOptions, eval_config, evaluate, scorecard
 from skillbench.authoring._eval_targets import (
@@ -21,7 +15,7 @@ from skillbench.authoring._eval_targets import (
     with_sets,
 )
 from skillbench.authoring._github import escape_data, escape_property, workflow_command
-from skillbench.authoring._lint import LINT_PROFILES, LintReport, lint_sources
+from skillbench.authoring._lint import LintReport, lint_profiles, lint_sources
 from skillbench.authoring._lint_format import LintFormat, explain, format_report
 from skillbench.authoring._llm_proposer import LitellmProposer, parse_candidates
 from skillbench.authoring._overlap import (
@@ -101,11 +95,7 @@ from skillbench.authoring._tune_report import (
 from skillbench.authoring._variant import CatalogCopy, Source, replace_frontmatter_description
 
 __all__ = [
-    "CLAUDE_CODE_COMMANDS",
-    "CLAUDE_CODE_TOOLS",
-    "CODEX_COMMANDS",
     "EVAL_SCHEMA_VERSION",
-    "LINT_PROFILES",
     "PROPOSERS",
     "RULES",
     "TRIGGER_THRESHOLD",
@@ -171,6 +161,7 @@ __all__ = [
     "get_rule",
     "github_annotations",
     "is_eval_input",
+    "lint_profiles",
     "lint_sources",
     "load_overlap",
     "make_proposer",

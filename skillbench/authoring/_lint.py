@@ -15,15 +15,14 @@ from pathlib import Path
 
 from skillbench._io import split_lines
 from skillbench._sanitize import AGENT_SKILLS_NAME
+from skillbench.agentspec import AGENT_SPECS, default_agents
 from skillbench.authoring._builtins import builtin_collisions
 from skillbench.authoring._lint_portability import portability_findings
 from skillbench.authoring._placeholders import unresolved
 from skillbench.authoring._rules import (
     BUDGET_SHARE,
     CASE_COLLISION,
-    CLAUDE_CODE_CAP,
     CODEBOT_CAP,
-    CODEX_LIMIT,
     DUPLICATE_NAME,
     EMPTY_DESCRIPTION,
     HIDDEN,
@@ -34,9 +33,11 @@ from skillbench.authoring._rules import (
     NAME_LENGTH,
     PATHS_UNMATCHED,
     PLACEHOLDER,
+    RULES,
     SHADOWS_BUILTIN,
     Finding,
     LintSeverity,
+    Rule,
 )
 from skillbench.catalog import (
     MAX_DESCRIPTION_CHARS,
@@ -50,8 +51,21 @@ from skillbench.catalog import (
 )
 from skillbench.listing import PROFILES, make_renderer, render_listing
 
-LINT_PROFILES: tuple[str, ...] = ("codebot", "claude-code", "codex")
-"""Profiles whose caps and budgets lint checks by default (each has a per-entry rule)."""
+
+def lint_profiles() -> tuple[str, ...]:
+    """Profiles whose caps and budgets lint checks by default: codebot's and the default
+    agents' (``AgentSpec.default``)."""
+    return ("codebot", *(spec.name for spec in default_agents()))
+
+
+def _description_caps() -> tuple[Rule, ...]:
+    """The cap rules of agents that cut the description alone (a file's own front matter)."""
+    return tuple(
+        RULES.get(spec.cap_rule.id)
+        for spec in AGENT_SPECS.values()
+        if spec.cap_rule is not None and spec.cap_rule.cuts == "description"
+    )
+
 
 _SEVERITY_ORDER: dict[LintSeverity, int] = {"error": 0, "warning": 1, "info": 2}
 
@@ -136,7 +150,6 @@ _FILE_RULES = (
     NAME_LENGTH,
     NAME_FOLDER,
     EMPTY_DESCRIPTION,
-    CODEX_LIMIT,
 )
 """Rules about a file's own front matter: an agent rejecting such a file is no extra news."""
 
@@ -239,12 +252,28 @@ def _empty_description_findings(skill: Skill, files: _Files) -> list[Finding]:
             EMPTY_DESCRIPTION,
             skill.path,
             line,
-            f"description is empty: Codex drops the skill; Claude Code lists the body's first "
-            f"line instead ({skill.description!r})",
+            f"description is empty: {_empty_fates(skill.description)}",
             skill.name,
             field="description",
         )
     ]
+
+
+def _empty_fates(fallback: str) -> str:
+    """What each agent does with an empty description (``fallback``: the loader's reading
+    of the body), from its loading rules."""
+    fates: dict[str, list[str]] = {}
+    for spec in AGENT_SPECS.values():
+        rules = spec.loading
+        fate = (
+            "drop the skill"
+            if rules.strict_limits
+            else f"list the body's first line instead ({fallback!r})"
+            if rules.empty_fields == "derived"
+            else "list it empty"
+        )
+        fates.setdefault(fate, []).append(spec.title)
+    return "; ".join(f"{', '.join(titles)}: {fate}" for fate, titles in fates.items())
 
 
 def _recurs(more: int) -> str:
@@ -304,14 +333,17 @@ def _duplicate_findings(catalog: Catalog, files: _Files) -> list[Finding]:
 
 def _cap_findings(profile: str, skills: Sequence[Skill], files: _Files) -> list[Finding]:
     """What a profile's per-entry caps cut, measured by rendering each entry with and without
-    the caps (Codex's only cap is on the description, 1,024 characters with "...")."""
-    if PROFILES.get(profile).agent == "codex":
+    the caps (a cap on the description alone by its length: ``CapRule.cuts``)."""
+    agent = PROFILES.get(profile).agent
+    spec = AGENT_SPECS.get(agent) if agent in AGENT_SPECS else None
+    cap = spec.cap_rule if spec is not None else None
+    if spec is not None and cap is not None and cap.cuts == "description":
         return [
             Finding(
-                CODEX_LIMIT,
+                RULES.get(cap.id),
                 s.path,
                 files.key_line(s.path, "description"),
-                f"description is {len(s.description)} characters; Codex lists only the "
+                f"description is {len(s.description)} characters; {spec.title} lists only the "
                 f"first {MAX_DESCRIPTION_CHARS}",
                 s.name,
                 profile,
@@ -339,12 +371,14 @@ def _cap_findings(profile: str, skills: Sequence[Skill], files: _Files) -> list[
                 if len(a) != len(b)
             ]
             rule, message = CODEBOT_CAP, "codebot cuts the " + " and the ".join(cuts)
-        else:
-            rule = CLAUDE_CODE_CAP
+        elif spec is not None and cap is not None:
+            rule = RULES.get(cap.id)
             message = (
-                f"Claude Code cuts the entry from {len(full)} to {len(entry.text)} characters; "
+                f"{spec.title} cuts the entry from {len(full)} to {len(entry.text)} characters; "
                 f"{len(full) - len(entry.text)} characters of description/when_to_use are lost"
             )
+        else:
+            continue
         out.append(
             Finding(rule, s.path, files.key_line(s.path, "description"), message, s.name, profile)
         )
@@ -404,14 +438,15 @@ def _unique(skills: Iterable[Skill]) -> list[Skill]:
 
 
 def _lenient(profile: str) -> Precedence:
-    """``profile``'s loader, keeping skills Codex would skip so the rules can say why."""
-    return replace(PROFILES.get(profile).precedence, codex_limits=False)
+    """``profile``'s loader, keeping skills a strict loader would skip so the rules can say
+    why."""
+    return replace(PROFILES.get(profile).precedence, strict_limits=False)
 
 
 def lint_sources(
     sources: Sequence[SourceSpec | str],
     *,
-    profiles: Sequence[str] = LINT_PROFILES,
+    profiles: Sequence[str] | None = None,
     budget: int | None = None,
     cwd: str | Path | None = None,
 ) -> LintReport:
@@ -420,13 +455,15 @@ def lint_sources(
     Args:
         sources: source specs or ``"kind=path"`` strings, as for ``load_catalog``.
         profiles: agent profiles whose caps and budget to check (precedence of the first
-            decides which duplicate wins in the duplicate findings).
+            decides which duplicate wins in the duplicate findings); None:
+            ``lint_profiles()``.
         budget: listing budget in characters; None uses each profile's default.
         cwd: working directory for ``paths`` globs; None skips the ``paths`` rule.
 
     Raises:
         SkillbenchError: a source path that does not exist, or an unknown profile.
     """
+    profiles = lint_profiles() if profiles is None else profiles
     files = _Files()
     catalogs = {p: load_catalog(sources, profile=_lenient(p), cwd=cwd) for p in profiles}
     first = catalogs[profiles[0]]
@@ -456,10 +493,12 @@ def lint_sources(
     covered = {
         (f.path or "", f.field or "")
         for f in findings
-        if f.rule in (NAME_LENGTH, CODEX_LIMIT, EMPTY_DESCRIPTION)
+        if f.rule in (NAME_LENGTH, EMPTY_DESCRIPTION, *_description_caps())
     }
     findings += _loader_findings(first, covered)
-    refused = {f.path for f in findings if f.path and f.rule in _FILE_RULES}
+    refused = {
+        f.path for f in findings if f.path and f.rule in (*_FILE_RULES, *_description_caps())
+    }
     findings += portability_findings(sources, files.key_line, refused)
     findings.sort(
         key=lambda f: (

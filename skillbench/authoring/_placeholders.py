@@ -1,9 +1,10 @@
 """Placeholders in a skill body that nothing will fill when the skill runs.
 
-Claude Code substitutes ``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N``, the names declared in
-``arguments`` (``$name``) and a few ``${CLAUDE_...}`` variables; other agents substitute a
-subset. Code blocks and inline code are skipped: shell snippets and CI templates there use
-``$1`` and ``{{ }}`` for their own purposes. Bare ``$N`` is not checked: in prose it is far
+An agent substitutes ``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N``, the names declared in
+``arguments`` (``$name``) and the few ``${PREFIX_...}`` variables its record names
+(``AgentSpec.variables``); other agents substitute a subset. Code blocks and inline code
+are skipped: shell snippets and CI templates there use ``$1`` and ``{{ }}`` for their own
+purposes. Bare ``$N`` is not checked: in prose it is far
 more often a price than an argument.
 """
 
@@ -14,18 +15,14 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from skillbench._io import split_lines
+from skillbench.agentspec import AGENT_SPECS
 from skillbench.catalog import Skill
-
-KNOWN_VARIABLES = frozenset(
-    {"CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR"}
-)
-"""``${...}`` variables Claude Code fills in skill content."""
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`]*`")
 _POSITIONAL = re.compile(r"\$ARGUMENTS(?:\[\d+\])?")
 _NAMED = re.compile(r"\$([a-z_][a-z0-9_-]*)\b")
-_VARIABLE = re.compile(r"\$\{(CLAUDE_[A-Z_]+)\}")
+_VARIABLE = re.compile(r"\$\{(([A-Z][A-Z0-9]*_)[A-Z_]+)\}")
 _TEMPLATE = re.compile(r"\{\{\s*[^{}]+?\s*\}\}")
 
 
@@ -52,6 +49,8 @@ def unresolved(skill: Skill) -> Iterator[Placeholder]:
     """Every unresolved placeholder in ``skill``'s body, in body order (one line at a time)."""
     declared = {a.lower() for a in skill.arguments}
     takes_arguments = bool(declared or (skill.argument_hint or "").strip())
+    known = frozenset().union(*(spec.variables for spec in AGENT_SPECS.values()))
+    prefixes = {name.split("_")[0] + "_" for name in known}
     for number, line in _prose_lines(skill.read_body()):
         for m in _POSITIONAL.finditer(line):
             if not takes_arguments:
@@ -61,7 +60,7 @@ def unresolved(skill: Skill) -> Iterator[Placeholder]:
                 if m.group(1).lower() not in declared and m.group(1) != "ARGUMENTS":
                     yield Placeholder(number, m.group(), "not among the declared arguments")
         for m in _VARIABLE.finditer(line):
-            if m.group(1) not in KNOWN_VARIABLES:
+            if m.group(2) in prefixes and m.group(1) not in known:
                 yield Placeholder(number, m.group(), "not a variable the agent fills")
         for m in _TEMPLATE.finditer(line):
             yield Placeholder(number, m.group(), "a template placeholder left unfilled")

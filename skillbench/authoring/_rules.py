@@ -11,6 +11,7 @@ from typing import Literal
 
 from skillbench._errors import SkillbenchError, suggest
 from skillbench._registry import Registry
+from skillbench.agentspec import AGENT_SPECS, AgentSpec
 from skillbench.types import JsonObject
 
 LintSeverity = Literal["error", "warning", "info"]
@@ -110,8 +111,8 @@ NAME_LENGTH = _rule(
     "name-length",
     "warning",
     "the name is longer than 64 characters",
-    """Codex and the Agent Skills format cap names at 64 characters; Codex's loader rejects
-    a longer name, so the skill never reaches its listing.""",
+    """The Agent Skills format caps names at 64 characters; an agent whose loader enforces it
+    rejects a longer name, so the skill never reaches its listing.""",
 )
 NAME_FOLDER = _rule(
     "SB103",
@@ -127,9 +128,10 @@ EMPTY_DESCRIPTION = _rule(
     "empty-description",
     "error",
     "the frontmatter declares `description` with no text",
-    """An empty ``description`` is not a missing one that agents forgive: Codex's loader
-    rejects the skill (it never reaches the listing), and Claude Code lists the body's first
-    line in its place, so the model chooses on text never written to describe the skill.""",
+    """An empty ``description`` is not a missing one that agents forgive: a strict loader
+    rejects the skill (it never reaches the listing), and others list the body's first line
+    in its place, so the model chooses on text never written to describe the skill. The
+    message names the agents of each kind.""",
 )
 DUPLICATE_NAME = _rule(
     "SB201",
@@ -137,7 +139,7 @@ DUPLICATE_NAME = _rule(
     "warning",
     "two sources define the same name; one overrides the other",
     """Only one of the two skills reaches the listing; which one depends on the agent's
-    precedence (codebot: the later source wins; Claude Code and Codex: the first). Often
+    precedence (codebot: the later source wins; most agents: the first). Often
     intended (a project skill replacing a bundled one), so this is a warning: check that the
     winner is the one you mean.""",
 )
@@ -157,8 +159,8 @@ SHADOWS_BUILTIN = _rule(
     "the name is a built-in tool or command of an agent",
     """A skill named like a built-in slash command is either unreachable as a command or
     hides the built-in, and a skill named like a built-in tool invites the model to call the
-    tool instead. Lists: Claude Code's tools and commands reference, Codex's SlashCommand
-    enum.""",
+    tool instead. The names come from each agent's record (its tools and commands
+    references, its source).""",
 )
 PLACEHOLDER = _rule(
     "SB401",
@@ -181,23 +183,22 @@ PATHS_UNMATCHED = _rule(
     With none under --cwd the skill is never listed there: check the globs (gitignore syntax)
     or the directory you lint against.""",
 )
-CLAUDE_CODE_CAP = _rule(
-    "SB601",
-    "claude-code-entry-cap",
-    "warning",
-    "Claude Code cuts the entry past 1,536 characters",
-    """Claude Code joins ``description`` and ``when_to_use`` with " - " and caps the result
-    at 1,536 characters per entry; whatever is past the cap never reaches the model.""",
-)
-CODEX_LIMIT = _rule(
-    "SB602",
-    "codex-description-limit",
-    "warning",
-    "Codex cuts the description past 1,024 characters",
-    """Codex 0.169.0 loads a SKILL.md whose description is longer than 1,024 characters but
-    lists only its first 1,021 characters followed by "...": the rest never reaches the
-    model.""",
-)
+
+
+def _cap_rule(name: str, spec: AgentSpec) -> None:
+    if spec.cap_rule is not None:
+        cap = spec.cap_rule
+        _rule(cap.id, cap.slug, "warning", cap.summary, cap.explanation)
+
+
+def _drop_cap_rule(name: str, spec: AgentSpec) -> None:
+    if spec.cap_rule is not None:
+        RULES.remove(spec.cap_rule.id)
+
+
+AGENT_SPECS.watch(_cap_rule, _drop_cap_rule)
+"""An agent's per-entry cap rule (``SB6xx``) comes from its record."""
+
 CODEBOT_CAP = _rule(
     "SB603",
     "codebot-line-cap",

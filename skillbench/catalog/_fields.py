@@ -224,16 +224,17 @@ def _clean(
 
 
 def _limit(
-    value: str, limit: int, field: str, codex: bool, path: str, line: int | None
+    value: str, limit: int, field: str, strict: bool, path: str, line: int | None
 ) -> Diagnostic | None:
-    """Codex's length rule (``validate_len`` in its loader): an error there, a warning here."""
+    """The Agent Skills length rule: an error for a loader that enforces it (``strict``),
+    else a warning."""
     if len(value) <= limit:
         return None
-    if codex:
+    if strict:
         return Diagnostic(
             path, line, f"invalid {field}: exceeds maximum length of {limit} characters", "error"
         )
-    reason = f"{field} is {len(value)} characters, over the {limit} Codex allows"
+    reason = f"{field} is {len(value)} characters, over the {limit} the Agent Skills format allows"
     return Diagnostic(path, line, reason, "warning", field)
 
 
@@ -245,15 +246,15 @@ def make_skill(
     default_name: str,
     name_rule: NameRule,
     text_rule: TextRule = "printable",
-    codex_limits: bool = False,
+    strict_limits: bool = False,
     body: str | BodyFile = "",
     line_of: Callable[[str], int | None] = lambda _: None,
     warn_missing_description: bool = True,
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """Build the Skill, or None (with an error diagnostic) when it must not load.
 
-    Rejected: an unsafe path, a name breaking ``name_rule``, and under ``codex_limits`` a
-    name past Codex's limit or a missing description. Text fields are
+    Rejected: an unsafe path, a name breaking ``name_rule``, and under ``strict_limits`` a
+    name past the Agent Skills limit or a missing description. Text fields are
     sanitised (keeping what ``text_rule`` keeps); a missing description falls back to the
     body (with a warning).
     """
@@ -270,7 +271,7 @@ def make_skill(
         )
         return None, diagnostics
     description = fields.pop("description", "").strip()
-    if not description and codex_limits:
+    if not description and strict_limits:
         diagnostics.append(
             Diagnostic(path, line_of("description"), "missing field `description`", "error")
         )
@@ -287,12 +288,12 @@ def make_skill(
                     "description",
                 )
             )
-    if codex_limits:
-        # Codex does not read this Claude Code field: such skills are listed and invocable.
+    if strict_limits:
+        # A loader this strict does not read the field: such skills are listed and invocable.
         fields.pop("disable_model_invocation", None)
     limits = [
-        _limit(name, MAX_NAME_CHARS, "name", codex_limits, path, name_line),
-        # Codex loads a longer description and cuts it in its listing: a warning only.
+        _limit(name, MAX_NAME_CHARS, "name", strict_limits, path, name_line),
+        # A longer description still loads (a listing may cut it): a warning only.
         _limit(
             description, MAX_DESCRIPTION_CHARS, "description", False, path, line_of("description")
         ),

@@ -92,8 +92,8 @@ def _joined_surrogates(source: str) -> str:
 
 
 def _quoted_values(source: str) -> str:
-    """``source`` with every plain top-level value double-quoted, as Codex reads a
-    frontmatter block that strict YAML rejects."""
+    """``source`` with every plain top-level value double-quoted, as a reader that
+    requotes a frontmatter block strict YAML rejects reads it (``yaml-text-requoted``)."""
 
     def quote(line: str) -> str:
         match = _PLAIN_VALUE.match(line)

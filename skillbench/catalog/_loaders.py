@@ -1,6 +1,6 @@
 """Loaders for each on-disk format; one source path → skills plus diagnostics, never a crash.
 
-Formats: ``<dir>/**/<name>/SKILL.md`` folders (Claude Code, Codex), ``skill.json``
+Formats: ``<dir>/**/<name>/SKILL.md`` folders (every agent's), ``skill.json``
 declarations (agent-skills style, alone or beside a SKILL.md), flat ``*.md`` files at a
 directory's top level (bundled sources, ``Precedence.flat_files``) and JSONL tool lists
 (``{"name", "description"}`` per line, MetaTool). Every file is read through
@@ -123,7 +123,7 @@ def _markdown_skill(
         default_name=default,
         name_rule=rules.names if path.name == SKILL_MD else "identifier",
         text_rule=rules.text,
-        codex_limits=rules.codex_limits,
+        strict_limits=rules.strict_limits,
         body=doc.kept_body(str(path)),
         line_of=line_finder(doc.key_lines),
         warn_missing_description=doc.meta is not None and "description" not in fields,
@@ -165,7 +165,7 @@ def _json_skill(
         source=spec.kind,
         default_name=default,
         name_rule="identifier",
-        codex_limits=rules.codex_limits,
+        strict_limits=rules.strict_limits,
         body=kept_body(str(readme), text),
         line_of=line_of,
     )
@@ -216,7 +216,7 @@ def _jsonl_skills(
             source=spec.kind,
             default_name="",
             name_rule="identifier",
-            codex_limits=rules.codex_limits,
+            strict_limits=rules.strict_limits,
             line_of=line_of,
         )
         diagnostics.extend(problems + more)

@@ -32,7 +32,7 @@ one per name as written (``a_b``, ``a-b`` and ``A-b`` are three) and per real fi
 another) and per real file;
 ``folder_and_path``:
 one skill per folder name (``plugin:folder`` for a plugin) and per real file, as an agent that
-names a skill by its folder (Claude Code) keeps two folders declaring the same ``name``;
+names a skill by its folder keeps two folders declaring the same ``name``;
 ``path``: only the same real file collapses, so two skills may share a name (each keeps its
 own file); ``keys``: a skill answers to its name and its folder's name (``skill_keys``), and
 is left out once skills loaded after it took each of those (``kept_by_keys``)."""
@@ -61,7 +61,7 @@ class Precedence:
         flat_files: top-level ``*.md`` files of every source are skills, not only
             ``<name>/SKILL.md`` folders.
         links: which symlinks the walk follows (loops are never entered).
-        codex_limits: over-long names and descriptions and missing descriptions reject the
+        strict_limits: over-long names and descriptions and missing descriptions reject the
             skill instead of only warning.
         names: the rule a SKILL.md ``name`` must follow (see ``NameRule``).
         text: which invisible characters names and descriptions keep (see ``TextRule``).
@@ -104,7 +104,7 @@ class Precedence:
     namespace_plugins: bool = False
     flat_files: bool = False
     links: LinkPolicy = "follow"
-    codex_limits: bool = False
+    strict_limits: bool = False
     names: NameRule = "agent-skills"
     text: TextRule = "printable"
     byte_order_mark: ByteOrderMark = "skipped"
@@ -132,7 +132,7 @@ class Precedence:
         return LoadRules(
             self.flat_files or bundled,
             links,
-            self.codex_limits,
+            self.strict_limits,
             self.names,
             self.nested,
             self.name,

@@ -84,7 +84,7 @@ class BodyFile:
 class Skill:
     """One skill as an agent's catalog holds it.
 
-    Fields mirror the codebot / Claude Code frontmatter plus the agent-skills
+    Fields mirror the SKILL.md frontmatter the agents read plus the agent-skills
     ``skill.json`` fields, which stay ``None``/empty when absent.
     ``parameters`` is excluded from hashing because JSON Schema is a nested mapping.
     ``rel_path`` is where ``path`` lies below the agent's skills folder once the source is

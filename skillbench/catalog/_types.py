@@ -45,9 +45,9 @@ def parse_source_arg(arg: str) -> SourceSpec:
 
 
 LinkPolicy = Literal["follow", "directories", "none"]
-"""``follow``: every symlink (Claude Code resolves with realpath); ``directories``: directory
-links only, a linked ``SKILL.md`` is skipped (Codex); ``none``: no links at all (Codex's
-system scope, written by Codex itself)."""
+"""``follow``: every symlink (resolved with realpath); ``directories``: directory links only,
+a linked ``SKILL.md`` is skipped; ``none``: no links at all (a scope the agent writes
+itself)."""
 
 
 ByteOrderMark = Literal["skipped", "kept", "refused"]
@@ -66,12 +66,12 @@ class LoadRules:
             skillbench's ``bundled`` sources, which stand for skills compiled into the agent);
             elsewhere only ``<name>/SKILL.md`` folders are.
         links: which symlinks the walk follows; loops are never entered.
-        codex_limits: names over 64 characters and missing descriptions reject the skill, as
-            Codex does; elsewhere they only warn.
+        strict_limits: names over 64 characters and missing descriptions reject the skill;
+            elsewhere they only warn.
         names: the rule a SKILL.md ``name`` must follow (a name breaking it skips the skill);
             ``listed`` also reads frontmatter strict YAML rejects as those agents do.
         nested: a SKILL.md inside another skill's folder is a skill of its own; when False it
-            is one of that skill's files and is not listed (Claude Code).
+            is one of that skill's files and is not listed.
         agent: whose rules these are (named in diagnostics).
         depth / walk_depth / walk_dirs / front_matter / folders / text / byte_order_mark /
             empty_fields / required: see ``Precedence``.
@@ -81,7 +81,7 @@ class LoadRules:
 
     flat_files: bool
     links: LinkPolicy
-    codex_limits: bool
+    strict_limits: bool
     names: NameRule
     nested: bool
     agent: str

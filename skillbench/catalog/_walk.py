@@ -1,8 +1,8 @@
 """A bounded directory walk, shared by skill discovery and ``paths`` matching.
 
 Limits: a depth below the root and a number of directories per root, breadth first, hidden
-directories skipped. An agent whose loader has such limits (Codex: depth 6, 2,000
-directories) walks with its own; every other walk stops at ``MAX_DEPTH`` and ``MAX_DIRS``,
+directories skipped. An agent whose loader has such limits (``Precedence.walk_depth``
+and ``walk_dirs``) walks with its own; every other walk stops at ``MAX_DEPTH`` and ``MAX_DIRS``,
 bounds no real catalog reaches, so an untrusted tree cannot make a load run for minutes.
 Symlinks are followed as the agent follows them (``LinkPolicy``), also
 when they lead outside the root: users keep skills in a dotfiles repository and link them in.

@@ -27,7 +27,7 @@ DESCRIPTION = """\
 profile was verified against by capture (`--profile AGENT@VERSION` renders one of them; a
 plain AGENT renders the newest), and each installed CLI: on PATH or SKILLBENCH_<AGENT>_BIN,
 plus other releases under SKILLBENCH_<AGENT>_<VERSION>_BIN (for example
-SKILLBENCH_CODEX_0_171_0_BIN), with the version it reports and whether it is verified.
+{variable}), with the version it reports and whether it is verified.
 
 `skillbench agents check` captures each installed CLI once, offline, on the bundled probe
 catalog (datasets/probe: more text than any verified budget, a seeded usage history, a name
@@ -54,10 +54,25 @@ Exit codes: 0 every installed CLI lists as a verified release (with --fuzz: no d
 examples:
   skillbench agents
   skillbench agents check
-  skillbench agents check --fuzz 300 --seed 1 --agent codex -o fuzz-out
-  SKILLBENCH_CODEX_0_171_0_BIN=~/codex-0.171/node_modules/.bin/codex \\
-      skillbench agents check --agent codex
+  skillbench agents check --fuzz 300 --seed 1 --agent {name} -o fuzz-out
+  {variable}=~/{executable}-{version}/node_modules/.bin/{executable} \\
+      skillbench agents check --agent {name}
 """
+
+
+def description() -> str:
+    """The help text, its examples naming the newest release of a default agent."""
+    from skillbench.agents import bin_variable
+    from skillbench.agentspec import default_agents
+
+    spec = default_agents()[-1]
+    version = spec.newest.version
+    return DESCRIPTION.format(
+        name=spec.name,
+        variable=bin_variable(spec.name, version),
+        executable=spec.package.executable,
+        version=version,
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

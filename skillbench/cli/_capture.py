@@ -44,28 +44,40 @@ vendor's: it stays on this machine and is never part of skillbench.
 
 No key, no network: nothing of your environment but PATH and locale reaches the agent,
 and nothing is left running. The CLI is found on PATH (or SKILLBENCH_<AGENT>_BIN, for
-example SKILLBENCH_CLAUDE_CODE_BIN); `skillbench agents` lists the verified releases. A
+example {variable}); `skillbench agents` lists the verified releases. A
 release skillbench has not verified is a warning in agent.json's notes (refused with
 --strict-agents).
 
 examples:
-  skillbench capture claude-code project=./skills -o captures/cc
-  skillbench capture codex project=.agents/skills user=~/.agents/skills -o captures/codex
-  skillbench capture claude-code ./skills --model claude-sonnet-4-5 \\
-      --setting skillListingBudgetFraction=0.02 --env SLASH_COMMAND_TOOL_CHAR_BUDGET=12000
+{examples}
 """
 
 
 def description() -> str:
     """The help text, with every known agent's folders from its record."""
-    from skillbench.agentspec import AGENT_SPECS
+    from skillbench.agents import bin_variable
+    from skillbench.agentspec import AGENT_SPECS, default_agents
 
     lines = []
     for spec in AGENT_SPECS.values():
         kinds = [f"{f.scope} → {f.path}" for f in spec.folders if f.install]
         kinds += [f"{kind} → {how}" for kind, how in spec.own_installs.items()]
         lines.append(f"  {spec.name}: {', '.join(kinds)}")
-    return DESCRIPTION.format(folders="\n".join(lines))
+    examples = [
+        f"  skillbench capture {spec.name} project=./skills -o captures/{spec.name}"
+        for spec in default_agents()
+    ]
+    first = default_agents()[0]
+    if first.launch.budget_variable:
+        examples.append(
+            f"  skillbench capture {first.name} ./skills --model MODEL \\\n"
+            f"      --env {first.launch.budget_variable}=12000"
+        )
+    return DESCRIPTION.format(
+        folders="\n".join(lines),
+        variable=bin_variable(first.name),
+        examples="\n".join(examples),
+    )
 
 
 def add_agent(parser: argparse.ArgumentParser) -> None:
@@ -80,14 +92,15 @@ def add_capture_options(parser: argparse.ArgumentParser) -> None:
         "--model",
         default=env_default("agent_model"),
         help="the agent's --model "
-        "(Claude Code's listing budget follows its context window) [env: SKILLBENCH_AGENT_MODEL]",
+        "(an agent's listing budget may follow its context window) [env: SKILLBENCH_AGENT_MODEL]",
     )
     parser.add_argument(
         "--setting",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="an agent setting (Claude Code: settings.json key; Codex: config.toml key); "
+        help="an agent setting (a key of its settings file: JSON or TOML as the agent reads "
+        "it); "
         "VALUE is read as JSON when it parses (repeatable)",
     )
     parser.add_argument(

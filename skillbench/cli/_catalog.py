@@ -31,9 +31,16 @@ SOURCE is a directory (SKILL.md folders, skill.json folders, flat *.md), a .md,
 
 examples:
   skillbench catalog ../shared/data/catalogs/superpowers
-  skillbench catalog bundled=./builtin project=./.claude/skills --profile claude-code
+  skillbench catalog bundled=./builtin project=./.claude/skills --profile {{agent}}
   skillbench catalog ./skills --cwd . --format json
 """
+
+
+def description() -> str:
+    """The help text, its example naming the first default agent."""
+    from skillbench.agentspec import default_agents
+
+    return DESCRIPTION.format(agent=default_agents()[0].name)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -50,11 +50,27 @@ examples:
   skillbench cost datasets/devtools/skills/project
   skillbench cost bundled=./builtin project=./.claude/skills --model claude-sonnet-4-5
   skillbench cost ./skills --horizon 20 --format json
-  skillbench cost project=datasets/devtools/skills/project --measure claude-code \
+  skillbench cost project=datasets/devtools/skills/project --measure {forks} \\
       --skill perf-profile --skill review
-  skillbench cost project=datasets/devtools/skills/project --measure opencode \
+  skillbench cost project=datasets/devtools/skills/project --measure {delegates} \\
       --skill dockerfile --follow-ups 1,2
 """
+
+
+def description() -> str:
+    """The help text, measuring one agent whose skills fork themselves (``context: fork``)
+    and one that hands a sub-agent the task."""
+    from skillbench.agentspec import AGENT_SPECS
+
+    forks = {
+        s.name: s.live.sessions.fork == "context"
+        for s in AGENT_SPECS.values()
+        if s.live.sessions is not None
+    }
+    return DESCRIPTION.format(
+        forks=next(name for name, own in forks.items() if own),
+        delegates=next(name for name, own in forks.items() if not own),
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -28,14 +28,22 @@ if TYPE_CHECKING:
     from skillbench.authoring import ChangedSelection, Target, WithSets
     from skillbench.replay import SelectorConfig
 
+
+def description() -> str:
+    """The help text, its example naming the first default agent."""
+    from skillbench.agentspec import default_agents
+
+    return DESCRIPTION.format(agent=default_agents()[0].name)
+
+
 OFFLINE_SELECTORS = ("embedding", "lexical", "hybrid", "oracle", "random", "never")
 
 HELP = "score skills on their own trigger eval sets (evals/*.json), with no config"
 DESCRIPTION = """\
 For each SKILL (a skill folder, one of its eval files, or a folder of skill folders) read
 its trigger eval set: every JSON file of SKILL/evals/ (or the file given), in skill-creator's
-shapes [{"query": ..., "should_trigger": true}, ...] or {"evals": [{"prompt": ...,
-"should_trigger": false}, ...]}; output evals (expected_output) are counted and skipped.
+shapes [{{"query": ..., "should_trigger": true}}, ...] or {{"evals": [{{"prompt": ...,
+"should_trigger": false}}, ...]}}; output evals (expected_output) are counted and skipped.
 Each query is replayed --repeats times with the whole catalog (the skill's sibling folders,
 or --catalog) listed around the skill as the --profile renders it, and passes when the skill
 fired in at least half the runs (should trigger) or in under half (should not; another skill
@@ -58,7 +66,7 @@ replay that did not finish (the scorecard of what finished is still printed).
 
 examples:
   skillbench eval skills/pdf-extract
-  skillbench eval skills/ --profile claude-code --min-pass-rate 0.8
+  skillbench eval skills/ --profile {agent} --min-pass-rate 0.8
   skillbench eval skills/ --changed origin/main --format github --min-pass-rate 0.8
   skillbench eval skills/pdf-extract --model openai/gpt-4o-mini --max-cost-usd 0.50
 """

@@ -1,4 +1,4 @@
-"""``skillbench fidelity``: skillbench's Claude Code listing against recorded ones."""
+"""``skillbench fidelity``: skillbench's listings against what the agents send or recorded."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from skillbench.cli._common import (
 )
 
 if TYPE_CHECKING:
+    from skillbench.agentspec import AgentSpec
     from skillbench.transcripts import ListingDiff
 
 HELP = "compare skillbench's listings with what the real agents send, byte for byte"
@@ -30,8 +31,8 @@ With --agent AGENT: run the installed agent once offline with the SOURCEs instal
 (built-in skills from the capture's agent snapshot, the model's context window), and
 compare the listing block byte for byte.
 
-With --listings: for each listing Claude Code recorded (listings.jsonl from `skillbench import
-claude-code`), render the same skills with skillbench's claude-code profile and compare
+With --listings: for each listing {title} recorded (listings.jsonl from `skillbench import
+{recorder}`), render the same skills with skillbench's {recorder} profile and compare
 the two byte for byte: zero differences, or the first differing byte and the exact lines
 that differ (- recorded, + skillbench). The recorded order is kept unless --order says
 otherwise, so entry text and budget are what is tested. Later (delta) listings are skipped
@@ -40,11 +41,32 @@ unless --deltas.
 Exit codes: 0 every listing matches, 100 some differ, 1 error (bad input).
 
 examples:
-  skillbench fidelity --agent claude-code project=./skills
-  skillbench fidelity --agent codex project=.agents/skills --model gpt-5.1 --format json
-  skillbench fidelity ~/.claude/skills --listings mine/claude/listings.jsonl
-  skillbench fidelity user=~/.claude/skills project=.claude/skills --listings l.jsonl --format json
+  skillbench fidelity --agent {first} project=./skills
+  skillbench fidelity --agent {first} project=./skills --model MODEL --format json
+  skillbench fidelity {user} --listings mine/{recorder}/listings.jsonl
+  skillbench fidelity user={user} project={project} --listings l.jsonl --format json
 """
+
+
+def _recorder() -> AgentSpec:
+    """The agent whose imports keep the listings its logs record (``SessionLogs``)."""
+    from skillbench.agentspec import AGENT_SPECS
+
+    return next(s for s in AGENT_SPECS.values() if s.logs and s.logs.keeps_listings)
+
+
+def description() -> str:
+    """The help text, with the agents named from their records."""
+    from skillbench.agentspec import default_agents
+
+    recorder = _recorder()
+    return DESCRIPTION.format(
+        first=default_agents()[0].name,
+        recorder=recorder.name,
+        title=recorder.title,
+        user=recorder.reads("user")[0],
+        project=recorder.reads("project")[0],
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--listings",
         default=env_default("listings"),
-        help="recorded listings (JSONL from `skillbench import claude-code`) "
+        help=f"recorded listings (JSONL from `skillbench import {_recorder().name}`) "
         "[env: SKILLBENCH_LISTINGS]",
     )
     parser.add_argument(
@@ -120,12 +142,14 @@ def _recorded(args: argparse.Namespace) -> int:
     from skillbench.catalog import load_catalog
     from skillbench.transcripts import LogProblem, check_listings, diff_json
 
-    catalog = load_catalog(args.sources, profile="claude-code")
+    profile = _recorder().name
+    catalog = load_catalog(args.sources, profile=profile)
     diffs: list[ListingDiff] = []
     problems: list[LogProblem] = []
     for item in check_listings(
         catalog.skills,
         args.listings,
+        profile=profile,
         budget=args.budget,
         ordering=args.order,
         include_deltas=args.deltas,

@@ -1,4 +1,4 @@
-"""``skillbench import``: requests, usage and listings from Claude Code or Codex logs."""
+"""``skillbench import``: requests, usage and listings from an agent's session logs."""
 
 from __future__ import annotations
 
@@ -19,17 +19,18 @@ from skillbench.cli._common import (
 )
 
 if TYPE_CHECKING:
+    from skillbench.agentspec import SessionLogs
     from skillbench.transcripts import ImportOptions, LogProblem
 
-HELP = "import requests, usage history and listings from Claude Code or Codex session logs"
+HELP = "import requests, usage history and listings from an agent's session logs"
 DESCRIPTION = """\
 Turn session logs into a benchmark: one request per user turn (id, text, at, session, turn,
 expected), labelled with the skill invoked during the turn and who chose it (label_source:
 model_invoked, user_invoked or none); a usage history for `render --usage` and `usage:
-warm_start`; and, for Claude Code, every skill listing the model was shown (listings.jsonl,
-for `skillbench fidelity`). Written to -o DIR as requests.jsonl, usage.json, listings.jsonl
-and diagnostics.txt; DIR is replaced whole once all are written, so it must not hold a log
-or anything but an earlier import.
+warm_start`; and, for an agent whose logs record them ({keeps}), every skill listing the
+model was shown (listings.jsonl, for `skillbench fidelity`). Written to -o DIR as
+requests.jsonl, usage.json, listings.jsonl and diagnostics.txt; DIR is replaced whole once
+all are written, so it must not hold a log or anything but an earlier import.
 
 With --skills, a model call to a skill outside them is counted and named (diagnostics.txt,
 the summary line); a turn whose only calls were such is left out of the requests rather
@@ -39,7 +40,7 @@ Every turn that expected a skill says why it did or did not fire (`classes`), fr
 listing the agent recorded in that session: not_listed (with the reason when the log or
 --skills tells: paths, disable-model-invocation, budget, not_loaded), listed_cut (name only
 or description cut), listed_not_invoked, invoked_by_model, invoked_by_user, or
-listing_unknown (no listing recorded). --labels FILE (JSONL of {id, expected}, as the
+listing_unknown (no listing recorded). --labels FILE (JSONL of {{id, expected}}, as the
 viewer exports them) says which skills turns expected beyond what was invoked;
 `skillbench report DIR` tabulates the classes per skill.
 
@@ -51,17 +52,34 @@ and skipped; the rest is imported and the command exits 1. Unknown line types an
 that mix agent versions are noted and do not fail the import.
 
 examples:
-  skillbench import claude-code ~/.claude/projects -o mine/claude
-  skillbench import codex ~/.codex/sessions -o mine/codex --skills ~/.codex/skills
-  skillbench import claude-code session.jsonl --skills .claude/skills --keep-paths
-  skillbench import claude-code ~/.claude/projects -o mine --labels mine-labels.jsonl
+{examples}
 """
 _SHOWN = 20
 """Diagnostics printed to the terminal; diagnostics.txt holds every one."""
 
 
+def _importable() -> dict[str, SessionLogs]:
+    """Agent name → its session logs, for every agent whose logs skillbench reads."""
+    from skillbench.agentspec import AGENT_SPECS
+
+    return {s.name: s.logs for s in AGENT_SPECS.values() if s.logs is not None}
+
+
+def description() -> str:
+    """The help text, with the agents whose logs skillbench reads, from their records."""
+    logs = _importable()
+    examples = [f"  skillbench import {a} {at.folder} -o mine/{a}" for a, at in logs.items()]
+    first = next(iter(logs))
+    examples += [
+        f"  skillbench import {first} session.jsonl --skills ./skills --keep-paths",
+        f"  skillbench import {first} {logs[first].folder} -o mine --labels mine-labels.jsonl",
+    ]
+    keeps = ", ".join(a for a, at in logs.items() if at.keeps_listings)
+    return DESCRIPTION.format(keeps=keeps, examples="\n".join(examples))
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("agent", choices=["claude-code", "codex"], help="whose logs")
+    parser.add_argument("agent", choices=list(_importable()), help="whose logs")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="log files or directories")
     add_output(parser, "output directory (default: imported)")
     parser.add_argument(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from skillbench.agentspec import default_agents
 from skillbench.cli._common import (
     EXIT_ERROR,
     EXIT_OK,
@@ -48,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         choices=PROFILES.names(),
         help="agent profile whose caps and budget to check; repeat for several "
-        "(default: codebot, claude-code, codex)",
+        "(default: codebot, " + ", ".join(s.name for s in default_agents()) + ")",
     )
     parser.add_argument(
         "--budget",
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     profiles = tuple(dict.fromkeys(args.profile)) if args.profile else None
     report = lint_sources(
         args.sources,
-        **({"profiles": profiles} if profiles else {}),
+        profiles=profiles,
         budget=budget,
         cwd=args.cwd,
     )

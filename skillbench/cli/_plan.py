@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from skillbench._errors import SkillbenchError
+from skillbench.agentspec import default_agents
 from skillbench.cli._common import (
     EXIT_OK,
     add_cwd,
@@ -30,9 +31,10 @@ For each agent profile: the budget in the agent's own units and how it is derive
 fraction, environment variable, setting); every skill's fate (full, cut to N characters,
 name only, hidden, not loaded) and the rule behind it; the listing's tokens per turn, per
 session and its share of the window. Then the same listing each week for --weeks weeks as a
-usage history decays with no new use (--usage: skillbench's usage.json from `import`, or
-Claude Code's ~/.claude.json), the smallest budget at which every description is listed in
-full with the value of each of the agent's settings that gives it, and the coverage curve.
+usage history decays with no new use (--usage: skillbench's usage.json from `import`, or an
+agent's own file holding a `skillUsage` object), the smallest budget at which every
+description is listed in full with the value of each of the agent's settings that gives it,
+and the coverage curve.
 
 --trim plans description edits that make every description fit at the budget (the default,
 or --budget), keeping the words that tell a skill from its nearest neighbours; with
@@ -43,13 +45,20 @@ plan.md, plan.html, the curves as PNG and changes.diff; --apply writes a propose
 the skill files, the originals kept under DIR/backup. Offline; schema: docs/plan.md.
 
 examples:
-  skillbench plan ../shared/data/catalogs --profile claude-code --profile codex
-  skillbench plan ./skills --profile all --usage ~/.claude.json --weeks 8
-  skillbench plan ./skills --profile claude-code --model claude-sonnet-4-6 --format json
+  skillbench plan ../shared/data/catalogs {profiles}
+  skillbench plan ./skills --profile all --usage usage.json --weeks 8
+  skillbench plan ./skills --profile {first} --model MODEL --format json
   skillbench plan user=datasets/devtools/skills/user project=datasets/devtools/skills/project \\
-      --profile claude-code --budget 9000 --trim \\
+      --profile {first} --budget 9000 --trim \\
       --requests datasets/devtools/requests.jsonl -o plan/
 """
+
+
+def description() -> str:
+    """The help text, with the default agents from their records."""
+    names = [s.name for s in default_agents()]
+    return DESCRIPTION.format(profiles=" ".join(f"--profile {n}" for n in names), first=names[0])
+
 
 FORMATS = ["markdown", "json", "html"]
 
@@ -60,23 +69,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile",
         action="append",
         metavar="AGENT[@VERSION]",
-        help="profile to plan (repeatable; `all`: every profile) (default: claude-code and codex)",
+        help="profile to plan (repeatable; `all`: every profile) (default: "
+        + " and ".join(s.name for s in default_agents())
+        + ")",
     )
     parser.add_argument(
         "--budget",
         type=positive_int,
-        help="the budget in the agent's own units (Claude Code: SLASH_COMMAND_TOOL_CHAR_BUDGET "
-        "characters; Codex: tokens) (default: the agent's)",
+        help="the budget in the agent's own units (characters or tokens, as the plan says "
+        "beside it) (default: the agent's)",
     )
     parser.add_argument(
         "--model",
         default=env_default("model"),
-        help="the agent's model (Claude Code: its window and characters per token) and the "
+        help="the agent's model (where its budget follows the model: its window and characters "
+        "per token) and the "
         "tokenizer of token counts (default: gpt-4o's) [env: SKILLBENCH_MODEL]",
     )
     parser.add_argument("--window", type=positive_int, help="the model's context window in tokens")
     add_profile_options(parser, "given to each profile that takes it")
-    parser.add_argument("--usage", help="usage history JSON (skillbench's or ~/.claude.json)")
+    parser.add_argument("--usage", help="usage history JSON (skillbench's or an agent's own)")
     parser.add_argument("--now", help="ISO-8601 time of day 0 (default: now)")
     parser.add_argument(
         "--weeks", type=int, default=4, help="weekly steps of decay to show (default: 4)"
@@ -99,7 +111,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _profiles(given: list[str] | None) -> tuple[str, ...]:
     from skillbench.listing import PROFILES
 
-    names = given or ["claude-code", "codex"]
+    names = given or [s.name for s in default_agents()]
     if "all" in names:
         return tuple(PROFILES.names())
     for name in names:

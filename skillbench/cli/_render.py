@@ -48,23 +48,44 @@ not found because the agent does not read their folder, files its loader rejects
 listing's characters and tokens), then every skill an agent does not list in full and why.
 
 Profile options (--option KEY=VALUE, repeatable; the value is read as JSON when it parses):
-codex context_window, roots; claude-code context_window, chars_per_token, budget_fraction,
-entry_cap, legacy, drop_rule, skill_overrides, snapshot; codebot line_cap, when_cap.
+{options}.
 
-Each profile lists in its agent's own order unless --order says otherwise (claude-code:
-user, project, then plugin skills, each by folder name, usage never reordering them; with
-the snapshot `skillbench capture` keeps in the cache, its built-in skills follow). The
-usage ordering reads scores from --usage (a JSON file {"skill": {"count": n,
-"last_used": "<ISO-8601>"}} or {"skill": {"events": [...]}}) decayed to --now.
+Each profile lists in its agent's own order unless --order says otherwise (docs/profiles/
+AGENT.md says which; with the snapshot `skillbench capture` keeps in the cache, the agent's
+built-in skills take their place in it). The usage ordering reads scores from --usage (a
+JSON file {{"skill": {{"count": n, "last_used": "<ISO-8601>"}}}} or
+{{"skill": {{"events": [...]}}}}) decayed to --now.
 
 examples:
   skillbench render ../shared/data/catalogs/superpowers
-  skillbench render project=./skills --profile codex --budget 2000 --format json
-  skillbench render user=~/.claude/skills --profile claude-code --explain \
-      --option context_window=1000000 --option 'skill_overrides={"pdf": "off"}'
+  skillbench render project=./skills --profile {second} --budget 2000 --format json
+  skillbench render user={user} --profile {first} --explain \\
+      --option context_window=1000000
   skillbench render ./skills --usage usage.json --half-life 1d --now 2025-03-01T12:00:00Z
   skillbench render project=.claude/skills --profile all --format json
 """
+
+
+def description() -> str:
+    """The help text, with each profile's options and the examples' agents from the
+    registries."""
+    from textwrap import fill
+
+    from skillbench.agentspec import default_agents
+
+    flags = {"budget", "model"}
+    options = "; ".join(
+        f"{name} {', '.join(o for o in PROFILES.get(name).options if o not in flags)}"
+        for name in PROFILES.names()
+        if "@" not in name and set(PROFILES.get(name).options) - flags
+    )
+    first, second = (default_agents() * 2)[:2]
+    return DESCRIPTION.format(
+        options=fill(options, 92, break_on_hyphens=False),
+        first=first.name,
+        second=second.name,
+        user=first.reads("user")[0] if first.reads("user") else "./skills",
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

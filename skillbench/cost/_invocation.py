@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from skillbench.agentspec import AGENT_SPECS
 from skillbench.catalog import ExecutionContext, Skill, SourceKind
 
 InvocationPath = Literal["model", "user"]
@@ -25,8 +26,8 @@ PRIVILEGED_SOURCES: frozenset[SourceKind] = frozenset({"bundled", "managed", "pr
 
 The reference pipeline clears these fields for skills that do not come from a privileged
 source so that plugins cannot raise their own permissions or switch models; bundled, project
-and user skills are the machine owner's own. ``managed`` (administrator-installed, Claude
-Code) is trusted like them. ``plugin`` and ``extra`` (directories handed in at run time,
+and user skills are the machine owner's own. ``managed`` (administrator-installed) is
+trusted like them. ``plugin`` and ``extra`` (directories handed in at run time,
 provenance unknown) are not.
 """
 
@@ -86,28 +87,24 @@ def find_shell_injections(text: str) -> tuple[str, ...]:
     return tuple(m.group(1) for m in _SHELL_INJECTION.finditer(text))
 
 
-SKILL_HOMES: Mapping[SourceKind, str] = {
-    "user": "~/.claude/skills",
-    "project": ".claude/skills",
-    "plugin": "~/.claude/plugins",
-    "extra": "~/.claude/extra-skills",
-    "managed": "/etc/claude-code/.claude/skills",
-    "bundled": "~/.claude/bundled-skills",
-}
-"""Where each source kind keeps its skills on a user's machine (Claude Code's folders)."""
+def skill_homes() -> Mapping[SourceKind, str]:
+    """Where each source kind keeps its skills on a user's machine: the folders of the first
+    agent whose record has them (``AgentSpec.skill_homes``)."""
+    return next(s.skill_homes for s in AGENT_SPECS.values() if s.skill_homes)
 
 
 def skill_dir_of(skill: Skill) -> str:
     """The skill's home directory as the agent would expand it on a user's machine.
 
-    A loaded skill lives under its source kind's folder in ``SKILL_HOMES`` at the same place
+    A loaded skill lives under its source kind's folder in ``skill_homes()`` at the same place
     it has inside its source, so the expansion (and so every token count that includes it)
     is the same in any checkout. A skill without a source-relative path falls back to the
     folder holding its file, and to ``""`` when it has no path at all.
     """
     if skill.rel_path is not None:
         inner = posixpath.dirname(skill.rel_path)
-        return f"{SKILL_HOMES[skill.source]}/{inner}" if inner else SKILL_HOMES[skill.source]
+        home = skill_homes()[skill.source]
+        return f"{home}/{inner}" if inner else home
     return str(Path(skill.path).parent) if skill.path else ""
 
 

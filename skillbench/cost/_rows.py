@@ -135,7 +135,7 @@ class CellCost(CostTotals):
     summary_tokens: int
     """Assumed size of a sub-agent's summary."""
     fork_constants: str | None = None
-    """What the three fork constants rest on when measured (`measured on claude-code 2.1.328`,
+    """What the three fork constants rest on when measured (`measured on my-agent 1.2.0`,
     from `skillbench cost --measure`); absent: modelled (defaults or the config's)."""
     measured_summaries: MeasuredSummaries | None
     """Summaries measured by running forks (null: none)."""
@@ -224,7 +224,7 @@ def decision_costs(
     """The cost of each row's invoked skill (``None``: nothing ran).
 
     Nothing runs for a name the listing did not show exactly (``hallucinated``, a case
-    variant included, as Claude Code answers "Unknown skill" to it), so it costs nothing.
+    variant included, as the agent answers "Unknown skill" to it), so it costs nothing.
     """
     index = requests if isinstance(requests, RequestIndex) else RequestIndex(requests)
     costs: list[DecisionCost | None] = []

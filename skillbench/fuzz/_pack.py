@@ -17,7 +17,7 @@ LIFTED_BUDGET = "10000000"
 """The budget variable's value in a pack: more characters than any pack lists."""
 UNBUDGETED_CHARS = 12_000
 """What a pack may list (an estimate) for an agent whose budget cannot be lifted by a
-variable and whose record names none (its own rules: Codex's share of the window)."""
+variable and whose record names none (its own rules: a share of the model's window)."""
 ENTRY_OVERHEAD = 160
 """Characters an entry adds to its description in an estimate (name, path, markup)."""
 

@@ -5,20 +5,8 @@ shipped agent and release, derived from the agents' records (``skillbench.agents
 ``PROFILES``, and the orderings in ``ORDERINGS``.
 """
 
-from skillbench.listing import (  # noqa: F401  (register)
-    _claude_code,
-    _codebot,
-    _codex,
-)
-from skillbench.listing._claude_code import (
-    DROP_RULES,
-    FIXED_BUILTINS,
-    BudgetBasis,
-    DropRule,
-    ListingLine,
-    budget_basis,
-    older_model,
-)
+from skillbench.agentspec import import_own_rules
+from skillbench.listing import _codebot  # noqa: F401  (register)
 from skillbench.listing._divergence import Divergence, DivergenceKind, divergences
 from skillbench.listing._explain import (
     NOT_SHOWN_REASONS,
@@ -28,6 +16,16 @@ from skillbench.listing._explain import (
     NotShownReason,
     explain,
     why_not_shown,
+)
+from skillbench.listing._knobs import (
+    KNOBS,
+    Derivation,
+    Knob,
+    Knobs,
+    Unit,
+    budget_of,
+    option_of,
+    snapshot_window,
 )
 from skillbench.listing._orderings import (
     ORDERINGS,
@@ -87,11 +85,11 @@ from skillbench.listing._template import (
 from skillbench.listing._types import SHOWN_STATUSES, EntryStatus, ListedSkill, Listing
 from skillbench.types import expected_shown
 
+import_own_rules(__name__, __path__)
 follow_agents()
 
 __all__ = [
-    "DROP_RULES",
-    "FIXED_BUILTINS",
+    "KNOBS",
     "NOT_SHOWN_REASONS",
     "ORDERINGS",
     "OWN_RENDERERS",
@@ -100,20 +98,20 @@ __all__ = [
     "SOURCE_PRIORITY",
     "AgentSnapshot",
     "AgentView",
-    "BudgetBasis",
     "BuiltinSkill",
+    "Derivation",
     "Divergence",
     "DivergenceKind",
-    "DropRule",
     "Element",
     "Entry",
     "EntryStatus",
     "Explanation",
     "Fate",
+    "Knob",
+    "Knobs",
     "Layout",
     "ListedSkill",
     "Listing",
-    "ListingLine",
     "ListingPlan",
     "Mention",
     "NotFound",
@@ -132,11 +130,12 @@ __all__ = [
     "SnapshotUse",
     "TemplateRenderer",
     "Trigger",
+    "Unit",
     "UsageOrdering",
     "agent_folders",
     "agent_profiles",
     "agent_views",
-    "budget_basis",
+    "budget_of",
     "divergences",
     "element_pattern",
     "expected_shown",
@@ -146,7 +145,7 @@ __all__ = [
     "get_ordering",
     "listable_indices",
     "make_renderer",
-    "older_model",
+    "option_of",
     "parse_builtins",
     "parse_elements",
     "profile_of",
@@ -156,6 +155,7 @@ __all__ = [
     "resolve_snapshot",
     "save_snapshot",
     "snapshot_path",
+    "snapshot_window",
     "unread_by",
     "why_not_shown",
 ]

@@ -36,12 +36,22 @@ from pathlib import PurePath
 from typing import Literal, NamedTuple, cast
 
 from skillbench._registry import Registry
-from skillbench.agentspec import CLAUDE_CODE, AgentSpec, Release
+from skillbench.agentspec import AgentSpec, Release
+from skillbench.agentspec._claude_code import CLAUDE_CODE
 from skillbench.catalog import Skill, loaded_fallback_description, spaced_text
-from skillbench.listing._claude_code_text import cap_utf16, cell_width, collation_key
+from skillbench.listing._js_text import cap_utf16, cell_width, collation_key
+from skillbench.listing._knobs import (
+    KNOBS,
+    Derivation,
+    Knob,
+    Knobs,
+    budget_of,
+    option_of,
+    snapshot_window,
+)
 from skillbench.listing._orderings import ORDERINGS, Ordering
-from skillbench.listing._profile import OWN_RENDERERS
-from skillbench.listing._renderer import Entry, Layout, Placed
+from skillbench.listing._profile import OWN_RENDERERS, Profile
+from skillbench.listing._renderer import Entry, Layout, Placed, RenderOptions
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
@@ -458,3 +468,60 @@ def claude_code_renderer(spec: AgentSpec, release: Release) -> Callable[..., Cla
     """The renderer factory of a Claude Code release: every verified release lists by one
     set of rules (its profile resolves the release's own cached snapshot)."""
     return _claude_code
+
+
+def _derivation(profile: Profile, options: RenderOptions, given: int | None) -> Derivation:
+    """The budget: SLASH_COMMAND_TOOL_CHAR_BUDGET, the legacy flat one, or the model's window
+    × characters per token × skillListingBudgetFraction."""
+    budget = budget_of(profile, options)
+    if options.get("budget") is not None:
+        return Derivation(budget, "characters", f"SLASH_COMMAND_TOOL_CHAR_BUDGET={budget}", None)
+    if options.get("legacy"):
+        return Derivation(budget, "characters", f"legacy flat budget of {budget:,}", None)
+    fraction = option_of(profile, options, "budget_fraction")
+    assert isinstance(fraction, int | float)
+    model, option, cpt = (options.get(k) for k in ("model", "context_window", "chars_per_token"))
+    window_of_snapshot = snapshot_window(profile, options)
+    basis = budget_basis(
+        model if isinstance(model, str) else None,
+        option if isinstance(option, int) else None,
+        cpt if isinstance(cpt, int) else None,
+        window_of_snapshot,
+    )
+    if isinstance(option, int):
+        source = "given"
+    elif isinstance(model, str) and older_model(model):
+        source = f"{model}'s"
+    else:
+        source = "the agent snapshot's model" if window_of_snapshot else "default model"
+    how = (
+        f"floor({basis.window:,} tokens ({source}) × {basis.chars_per_token} characters/token × "
+        f"skillListingBudgetFraction {fraction:g}) = {budget:,}"
+    )
+    return Derivation(budget, "characters", how, basis.window)
+
+
+def _model_options(model: str) -> RenderOptions:
+    """The profile takes the model itself: it knows which models budget differently."""
+    return {"model": model}
+
+
+def _tokens(value: float) -> str:
+    return f"{value:,.0f} tokens"
+
+
+def _fraction(value: float) -> str:
+    return f"{value:.6f}".rstrip("0")
+
+
+KNOBS.register(AGENT)(
+    Knobs(
+        _derivation,
+        (
+            Knob("budget", "SLASH_COMMAND_TOOL_CHAR_BUDGET", "environment variable"),
+            Knob("budget_fraction", "skillListingBudgetFraction", "settings.json", 1e-6, _fraction),
+            Knob("context_window", "a model with a context window of", "--model", 1, _tokens),
+        ),
+        _model_options,
+    )
+)

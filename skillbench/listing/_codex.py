@@ -27,9 +27,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from skillbench.agentspec import CODEX, AgentSpec, CodexRules, Release
+from skillbench.agentspec import AgentSpec, Release
+from skillbench.agentspec._codex import CODEX, CodexRules
 from skillbench.catalog import Skill, SourceKind
 from skillbench.listing._codex_budget import (
+    CLOSE_TAG,
+    INTRO_ALIASES,
+    INTRO_LOCATORS,
+    OPEN_TAG,
+    TRUNCATED_SUFFIX,
     LineBudget,
     Rendered,
     SkillLine,
@@ -37,15 +43,16 @@ from skillbench.listing._codex_budget import (
     render_lines,
     warning,
 )
-from skillbench.listing._codex_text import (
-    CLOSE_TAG,
-    INTRO_ALIASES,
-    INTRO_LOCATORS,
-    OPEN_TAG,
-    TRUNCATED_SUFFIX,
+from skillbench.listing._knobs import KNOBS, Derivation, Knob, Knobs, Unit, budget_of, option_of
+from skillbench.listing._profile import OWN_RENDERERS, Profile
+from skillbench.listing._renderer import (
+    Entry,
+    Layout,
+    Placed,
+    RendererFactory,
+    RenderOptions,
+    one_line,
 )
-from skillbench.listing._profile import OWN_RENDERERS
-from skillbench.listing._renderer import Entry, Layout, Placed, RendererFactory, one_line
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot
 from skillbench.listing._types import EntryStatus
 
@@ -325,3 +332,30 @@ def _codex_release(spec: AgentSpec, release: Release) -> RendererFactory:
     if not isinstance(release.rules, CodexRules):
         raise TypeError(f"{spec.name} {release.version}: its release carries no CodexRules")
     return codex_renderer(release.version, release.rules)
+
+
+def _derivation(profile: Profile, options: RenderOptions, given: int | None) -> Derivation:
+    """The budget: the budget option, or 2% of the context window in tokens."""
+    budget = budget_of(profile, options)
+    window = option_of(profile, options, "context_window")
+    if options.get("budget") is not None:
+        unit: Unit = "tokens" if window else "characters"
+        return Derivation(budget, unit, f"budget option {budget:,} {unit}", None)
+    if not isinstance(window, int) or window <= 0:
+        return Derivation(budget, "characters", f"no context window: {budget:,} characters", None)
+    how = f"2% of {window:,} tokens of context window (capped by the agent) = {budget:,} tokens"
+    return Derivation(budget, "tokens", how, window)
+
+
+def _model_options(model: str) -> RenderOptions:
+    """Codex budgets every model offline at its default window; set ``--window`` instead."""
+    return {}
+
+
+KNOBS.register(AGENT)(
+    Knobs(
+        _derivation,
+        (Knob("context_window", "model_context_window", "config.toml"),),
+        _model_options,
+    )
+)

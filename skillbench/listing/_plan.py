@@ -179,8 +179,8 @@ class ListingPlan:
         listable: catalog indices of the skills the profile may list (model-invocable, not
             hidden by a profile rule, active): what a retrieve stage ranks.
         uses_scores: whether usage scores can change the listing: the profile sees them and
-            either the ordering reads them (``usage``) or the layout does (claude-code's
-            ``least_used`` drop rule). False for codex and agents without a usage rule, and
+            either the ordering reads them (``usage``) or the layout does (a ``least_used``
+            drop rule). False for agents without a usage rule in their layout, and
             for codebot with a fixed ordering (``alpha``, ``rotate:N``, ``random``).
     """
 

@@ -6,7 +6,7 @@ taking the profile's options, such as a context window), where the listing goes 
 prompt (``placement``) and how a model triggers a skill (``trigger``).
 
 A shipped agent's profile is derived from its record (``skillbench.agentspec``), with one
-profile per verified release: ``codex@0.171.0`` names one of them, plain ``codex`` the newest.
+profile per verified release: ``my-agent@1.2.0`` names one of them, plain ``my-agent`` the newest.
 Its renderer is the template renderer of its listing format, or the rules of its own
 registered in ``OWN_RENDERERS``. Profiles of agents without a record (codebot, a plugin's
 own) are registered with ``register_profile``.
@@ -113,7 +113,7 @@ class Profile:
 
     @property
     def agent(self) -> str:
-        """The agent's name without a version (``codex`` for ``codex@0.171.0``)."""
+        """The agent's name without a version (``my-agent`` for ``my-agent@1.2.0``)."""
         return self.name.partition(VERSION_SEPARATOR)[0]
 
     @property
@@ -186,7 +186,7 @@ class Profile:
                 f"profile {self.name!r}: bad options ({given}): {clip(str(exc))}"
             ) from None
         if self.name != self.agent and is_dataclass(renderer) and renderer.name == self.agent:
-            # a release's listings name it (``codex@0.169.0``), so what reads them back (the
+            # a release's listings name it (``my-agent@1.2.0``), so what reads them back (the
             # agent's own prompt, explanations) finds that release's profile
             renderer = replace(renderer, name=self.name)
         return renderer

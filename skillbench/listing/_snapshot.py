@@ -34,11 +34,11 @@ class BuiltinSkill:
 
     Attributes:
         name: the name the listing shows.
-        description: the listing text after ``name: `` when nothing is trimmed (for Claude
-            Code, the description and ``when_to_use`` already joined as the agent joins them).
+        description: the listing text after ``name: `` when nothing is trimmed (for an
+            agent that joins ``when_to_use`` to the description, already joined as it does).
         when_to_use: kept apart only where the agent keeps it apart.
-        path: where the agent keeps the skill, relative to its own skills root (Codex's
-            system skills), else None.
+        path: where the agent keeps the skill, relative to its own skills root (system
+            skills the agent writes itself), else None.
         alias: the skill's own name where the listing shows it beside ``name`` (its
             folder's or file's), else None.
     """
@@ -55,7 +55,7 @@ class AgentSnapshot:
     """What one agent version sends besides the user's skills.
 
     Attributes:
-        agent: profile name (``claude-code``, ``codex``).
+        agent: profile name (``my-agent``).
         version: the agent's own version string (``2.1.328``).
         builtin_skills: the agent's own skills, in the agent's order.
         texts: named pieces of the agent's framing read from a capture (for example

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from skillbench.agentspec import AgentSpec, Escape, ListingFormat, Overflow, Release
 from skillbench.catalog import Skill, SourceKind, kept_by_keys, skill_keys
-from skillbench.listing._claude_code_text import collation_key, utf16_len
+from skillbench.listing._js_text import collation_key, utf16_len
 from skillbench.listing._raw import escape_xml, listed_text, unescape_xml
 from skillbench.listing._renderer import Entry, Layout, Placed, RendererFactory
 from skillbench.listing._snapshot import AgentSnapshot, BuiltinSkill, resolve_snapshot

@@ -48,7 +48,7 @@ class Listing:
     """A rendered listing (immutable).
 
     Attributes:
-        profile: renderer name (codebot, claude-code, codex, …).
+        profile: renderer name (codebot, an agent's name, …).
         budget: the budget applied (characters), ``None`` when the profile has none.
         text: exactly what the model sees, wrapper included.
         entries: every catalog skill, shown ones first in listing order, then the rest in

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from skillbench._errors import SkillbenchError
+from skillbench.agentspec import default_agents
 from skillbench.authoring import CatalogCopy
 from skillbench.catalog import Catalog, SourceSpec, load_catalog
 from skillbench.listing import PROFILES, AgentSnapshot, RenderOptions
@@ -31,9 +32,11 @@ class PlanOptions:
     """What to plan.
 
     Attributes:
-        profiles: profile names (``AGENT`` or ``AGENT@VERSION``).
+        profiles: profile names (``AGENT`` or ``AGENT@VERSION``); by default the default
+            agents' (``AgentSpec.default``).
         budget: the budget option (the agent's own units), None: its default.
-        model: the agent's model (Claude Code: its window and characters per token).
+        model: the agent's model (where the budget follows it: its window and characters
+            per token).
         window: the model's context window in tokens.
         extra: further profile options, each given to the profiles that take it.
         usage: usage history (None: none).
@@ -45,7 +48,9 @@ class PlanOptions:
         judging: requests to judge the trim by (None: not judged, so not proposed).
     """
 
-    profiles: tuple[str, ...] = ("claude-code", "codex")
+    profiles: tuple[str, ...] = field(
+        default_factory=lambda: tuple(spec.name for spec in default_agents())
+    )
     budget: int | None = None
     model: str | None = None
     window: int | None = None
@@ -85,9 +90,9 @@ def check_extra(options: PlanOptions) -> None:
 
 
 def load_usage(path: str | Path) -> UsageTracker:
-    """A usage file: skillbench's (``import``, ``render --usage``) or Claude Code's own
-    ``~/.claude.json`` (its ``skillUsage``), scored by Claude Code's rule (7-day half-life,
-    floor 0.1)."""
+    """A usage file: skillbench's (``import``, ``render --usage``) or an agent's own file
+    holding a ``skillUsage`` object (``usageCount`` and ``lastUsedAt`` per skill), scored by
+    the ``last_use`` rule (7-day half-life, floor 0.1)."""
     from skillbench._io import read_text
 
     text = read_text(Path(path)).text
@@ -96,11 +101,11 @@ def load_usage(path: str | Path) -> UsageTracker:
     except json.JSONDecodeError as exc:
         raise SkillbenchError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
     if isinstance(data, dict) and isinstance(data.get("skillUsage"), dict):
-        return UsageTracker.from_json(_claude_usage(path, data["skillUsage"]), source=str(path))
+        return UsageTracker.from_json(_agent_usage(path, data["skillUsage"]), source=str(path))
     return UsageTracker.load(path)
 
 
-def _claude_usage(path: str | Path, usage: Mapping[str, object]) -> JsonObject:
+def _agent_usage(path: str | Path, usage: Mapping[str, object]) -> JsonObject:
     out: JsonObject = {}
     for name, record in usage.items():
         if not isinstance(record, dict):

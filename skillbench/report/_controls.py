@@ -9,6 +9,7 @@ another listing).
 
 from __future__ import annotations
 
+from skillbench.agentspec import AGENT_SPECS
 from skillbench.report._doc import Block, Bullets, Heading, Para, Table
 from skillbench.report._run import cell_label, varying_keys
 from skillbench.results import CellFields, Run, group_by_cell
@@ -35,10 +36,11 @@ def controls_section(run: Run) -> list[Block]:
     out: list[Block] = [
         Heading("Positive controls and listings", 3),
         Para(
-            "Controls: requests that name a listed skill outright (`$name` in Codex, in words "
-            "elsewhere), outside every other figure; below the threshold the cell's figures "
-            "are greyed. Listing mismatches: live decisions whose agent sent another listing "
-            "than the cell rendered (its built-in skills and file paths aside).",
+            "Controls: requests that name a listed skill outright (`$name` in "
+            + ", ".join(s.title for s in AGENT_SPECS.values() if s.live.explicit == "mention")
+            + ", in words elsewhere), outside every other figure; below the threshold the "
+            "cell's figures are greyed. Listing mismatches: live decisions whose agent sent "
+            "another listing than the cell rendered (its built-in skills and file paths aside).",
             muted=True,
         ),
         Table(header, rows, numeric=frozenset({1, 2, 4})),

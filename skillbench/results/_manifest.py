@@ -128,7 +128,7 @@ class RunShape(Record):
     (`catalogs.<variant>`: every skill's fields and body, under every profile, and which are
     inactive) and the `usage.warm_start` file; `--resume` refuses a run whose inputs changed."""
     agents: dict[str, JsonObject] | None = None
-    """Per agent profile of the run (`codex`, `codex@0.169.0`) and per live `agent` selector's
+    """Per agent profile of the run (`my-agent`, `my-agent@1.2.0`) and per live `agent` selector's
     agent: the agent release its listings follow (`verified_version`), the agent snapshot
     they used (`snapshot`: where it came from, or null when none was found and the agent's
     built-in skills are missing), `builtin_skills`; for a live selector `cli_version` and,

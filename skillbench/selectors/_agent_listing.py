@@ -4,7 +4,7 @@ The agent's real request holds the listing it sent; ``ListingCheck`` compares it
 cell's rendered one entry by entry (``skillbench.agents.listing_difference``), leaving out
 the agent's own skills, learnt once from a turn with nothing installed. ``seeded_usage``
 turns the cell's usage scores into an agent's use counts, so an agent that orders by usage
-(Claude Code's least-used rule) ranks the skills as the cell did.
+(a least-used drop rule) ranks the skills as the cell did.
 """
 
 from __future__ import annotations

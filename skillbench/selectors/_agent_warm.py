@@ -1,7 +1,7 @@
 """Live decisions through a warm agent process, where one serves a run of requests.
 
-Starting the agent's CLI costs far more than the model call, and Claude Code and Codex can
-take request after request in one process, each a fresh conversation
+Starting the agent's CLI costs far more than the model call, and an agent whose record says
+``Live.warm`` can take request after request in one process, each a fresh conversation
 (``skillbench.agents.warm_agent``). The installed skills, the budget setting and the seeded
 usage belong to the process, so only consecutive queries of a batch that share all three (a
 ``Setting``) share a process: one per such run and worker. Each request gets its own
@@ -9,9 +9,9 @@ usage belong to the process, so only consecutive queries of a batch that share a
 A warm process that fails (times out, exits) makes that request an ``error`` decision and the
 rest of its run goes cold, one process per decision.
 
-An agent that keeps its own usage history (Claude Code) counts each skill the model calls;
-where the budget cuts the listing, that count would change the next request's listing. An
-agent whose warm process reads its history again per request (``Live.rereads_usage``) gets
+An agent that keeps its own usage history (``Launch.keeps_usage``) counts each skill the model
+calls; where the budget cuts the listing, that count would change the next request's listing.
+An agent whose warm process reads its history again per request (``Live.rereads_usage``) gets
 each request's seeded usage written just before it, so requests of any usage share one
 process; for any other such agent, cut listings stay cold.
 """

@@ -1,13 +1,15 @@
-"""Requests from real usage: Claude Code and Codex session logs, listing fidelity, synthesis.
+"""Requests from real usage: agents' session logs, listing fidelity, synthesis.
 
-``import_logs`` turns logs into a requests file (one request per user turn, labelled with
-the skill invoked and who chose it), a usage history and, for Claude Code, the listings the
-model was shown; ``check_listings`` compares those listings with skillbench's rendering;
-``synthesize`` has a model write labelled requests for people without logs. Each turn that
-expected a skill is classified by why it fired or not (``SkillClass``), and
-``write_class_report`` tabulates those classes per skill.
+``import_logs`` turns the logs of an agent with a reader in ``LOG_PARSERS`` into a requests
+file (one request per user turn, labelled with the skill invoked and who chose it), a usage
+history and, where its logs record them, the listings the model was shown;
+``check_listings`` compares those listings with skillbench's rendering; ``synthesize`` has a
+model write labelled requests for people without logs. Each turn that expected a skill is
+classified by why it fired or not (``SkillClass``), and ``write_class_report`` tabulates
+those classes per skill.
 """
 
+from skillbench.agentspec import import_own_rules
 from skillbench.transcripts._class_report import (
     SkillClasses,
     class_table,
@@ -22,14 +24,12 @@ from skillbench.transcripts._fidelity import (
     compare_listing,
     diff_json,
 )
+from skillbench.transcripts._formats import LOG_PARSERS, ImportOptions, LogParser
 from skillbench.transcripts._import import (
-    AGENTS,
     DIAGNOSTICS_FILE,
     LISTINGS_FILE,
     REQUESTS_FILE,
     USAGE_FILE,
-    Agent,
-    ImportOptions,
     find_logs,
     import_logs,
     parse_logs,
@@ -58,14 +58,15 @@ from skillbench.transcripts._types import (
     SkillUse,
 )
 
+import_own_rules(__name__, __path__)
+
 __all__ = [
-    "AGENTS",
     "DIAGNOSTICS_FILE",
     "LISTINGS_FILE",
+    "LOG_PARSERS",
     "REQUESTS_FILE",
     "TURN_CLASSES",
     "USAGE_FILE",
-    "Agent",
     "Dropped",
     "ImportOptions",
     "ImportSummary",
@@ -73,6 +74,7 @@ __all__ = [
     "Job",
     "LabelSource",
     "ListingDiff",
+    "LogParser",
     "LogProblem",
     "RecordedListing",
     "Redactor",

@@ -28,10 +28,10 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
+from skillbench.transcripts._formats import DEFAULT_OPTIONS, LOG_PARSERS, ImportOptions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
-from skillbench.transcripts._listed import claude_code_entries
 from skillbench.transcripts._turns import Turns
-from skillbench.transcripts._types import Item, LogProblem, RecordedListing, SkillUse
+from skillbench.transcripts._types import Item, ListedEntry, LogProblem, RecordedListing, SkillUse
 
 KNOWN_TYPES = frozenset(
     {
@@ -49,6 +49,11 @@ KNOWN_TYPES = frozenset(
 )
 """Line types read or knowingly ignored; any other is reported once per file."""
 
+_ENTRY = re.compile(r"^(?=- [^\s:]+(?: \([^)\n]*\))?(?::|$))", re.MULTILINE)
+"""Where an entry of a ``skill_listing`` content starts: ``- NAME: TEXT``, a name-only
+``- NAME``, ``- folder (name): TEXT`` when the frontmatter name differs from the folder,
+``- plugin:skill: TEXT`` for a plugin's skill; TEXT may run over several lines, and a
+description cut at the per-entry cap ends with ``…``."""
 _COMMAND = re.compile(r"<command-name>/?([^<\s]+)</command-name>")
 _ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _NOT_TYPED = (
@@ -66,7 +71,7 @@ _NOT_TYPED = (
 def parse_claude_code(
     path: Path,
     redact: Callable[[str], str],
-    known: Collection[str] | None = None,
+    options: ImportOptions = DEFAULT_OPTIONS,
     counts: dict[str, int] | None = None,
 ) -> Iterator[Item]:
     """Requests, listings, invocations and diagnostics of one Claude Code log, in file order.
@@ -74,10 +79,11 @@ def parse_claude_code(
     Args:
         path: a session file or a sub-agent file.
         redact: applied to every string that leaves the importer.
-        known: skill names; when given, commands naming anything else (``/clear``,
-            ``/model`` …) are not requests and only known skills become labels.
+        options: its ``known`` skill names, when given: commands naming anything else
+            (``/clear``, ``/model`` …) are not requests and only known skills become labels.
         counts: per-session turn counters shared across the files of one import.
     """
+    known = options.known
     turns = Turns(redact, {} if counts is None else counts)
     seen = FirstSeen()
     versions: dict[str, str] = {}
@@ -197,5 +203,19 @@ def _listing(
         names=tuple(str(n) for n in names) if isinstance(names, list) else (),
         content=redact(content),
         source=where,
-        entries=claude_code_entries(content),
+        entries=listed_entries(content),
     )
+
+
+def listed_entries(content: str) -> tuple[ListedEntry, ...]:
+    """The entries of a ``skill_listing`` content (the entry lines alone)."""
+    entries = []
+    for chunk in _ENTRY.split(content):
+        if not chunk.startswith("- "):
+            continue
+        head, sep, text = chunk[2:].partition(": ")
+        entries.append(ListedEntry(head.strip(), text.strip() if sep else ""))
+    return tuple(entries)
+
+
+LOG_PARSERS.register("claude-code")(parse_claude_code)

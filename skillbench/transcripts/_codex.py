@@ -12,27 +12,55 @@ A user turn is logged twice, as a user ``response_item`` message and as an ``eve
 ``user_message``; the event is the one taken, since user-role messages also carry context
 Codex adds itself (environment, AGENTS.md, injected skill bodies). Rollouts of ``codex exec``
 0.169.0 log no such event: a typed user message (not Codex's context) opens the turn itself
-once the model's first item shows no event is coming. What the turn invoked
-is decided by Codex's rules (see ``_codex_skills``). The skills listing the model was shown
+once the model's first item shows no event is coming. The skills listing the model was shown
 is a developer ``response_item`` message holding the ``<skills_instructions>`` block; Codex
 records it before the user's message of the turn it was sent with, so it is yielded once
 the turn before has closed.
+
+The listing block holds, under ``### Available skills``, one ``- NAME: TEXT (file: PATH)``
+line per skill, ``- NAME: (file: PATH)`` once the budget left it no description characters;
+a description over the loader's limit ends with ``...``.
+
+Which skill a turn invoked follows Codex's own rules, applied to the recorded calls.
+
+Explicit use (openai/codex ``codex-rs/core/src/skills/injection.rs``): the user writes
+``$skill-name`` (name characters ``[A-Za-z0-9_-]``; ``$PATH``, ``$HOME`` and other common
+environment variables are not mentions) or ``[$skill-name](path)``. Codex then injects the
+skill's body as a user-role message ``<skill>\\n<name>NAME</name>\\n<path>…`` into the
+rollout, which is the record this importer trusts; bare ``$name`` mentions count only for
+names a given catalog holds.
+
+Implicit use (``codex-rs/core/src/skills/invocation_utils.rs``): a ``shell_command``
+(``command``) or ``exec_command`` (``cmd``) call whose command, split like a shell would,
+either runs a script (runner ``python``, ``python3``, ``bash``, ``zsh``, ``sh``, ``node``,
+``deno``, ``ruby``, ``perl`` or ``pwsh``, first non-option argument ending in ``.py``,
+``.sh``, ``.js``, ``.ts``, ``.rb``, ``.pl`` or ``.ps1``) that lies under a skill's
+``scripts/`` directory, or reads (``cat``, ``sed``, ``head``, ``tail``, ``less``, ``more``,
+``bat``, ``awk``) a skill's ``SKILL.md``. Codex matches the paths of the skills it loaded;
+the log does not list them, so here the skill is the directory holding ``scripts/`` or
+``SKILL.md`` (mapped to its catalog name when a catalog is given). Relative paths are
+taken from the call's ``workdir``, else the turn's ``cwd``, as Codex does. Older rollouts ran
+commands through a ``shell`` tool with an argument list such as ``["bash", "-lc", "…"]``;
+the script inside is read the same way.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Iterator, Mapping
-from pathlib import Path
+import re
+import shlex
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, NamedTuple
 
-from skillbench.transcripts._codex_skills import implicit_skill, injected_skill, mentions
+from skillbench.listing._codex_budget import CLOSE_TAG, OPEN_TAG
+from skillbench.transcripts._formats import DEFAULT_OPTIONS, LOG_PARSERS, ImportOptions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
-from skillbench.transcripts._listed import codex_block, codex_entries
 from skillbench.transcripts._turns import Turns
 from skillbench.transcripts._types import (
     Item,
     LabelSource,
+    ListedEntry,
     LogProblem,
     RecordedListing,
     SkillUse,
@@ -43,25 +71,45 @@ _CONTEXT = ("<", "# AGENTS.md")
 """Openings of user-role messages Codex writes itself (environment, instructions, skills)."""
 SHELL_TOOLS = {"shell_command": "command", "exec_command": "cmd", "shell": "command"}
 """Function-call tools that run a command, and the argument holding it."""
+_SKILLS = "### Available skills"
+_HOW_TO = "### How to use skills"
+_ENTRY = re.compile(
+    r"^- (?P<head>[^\n]+?): (?P<text>[^\n]*?) ?"
+    r"\((?:file|executor package|cloud package|custom resource): [^\n]*\)$",
+    re.MULTILINE,
+)
+
+RUNNERS = frozenset(
+    {"python", "python3", "bash", "zsh", "sh", "node", "deno", "ruby", "perl", "pwsh"}
+)
+SCRIPT_EXTENSIONS = (".py", ".sh", ".js", ".ts", ".rb", ".pl", ".ps1")
+READERS = frozenset({"cat", "sed", "head", "tail", "less", "more", "bat", "awk"})
+COMMON_ENV_VARS = frozenset(
+    {"PATH", "HOME", "USER", "SHELL", "PWD", "TMPDIR", "TEMP", "TMP", "LANG", "TERM"}
+    | {"XDG_CONFIG_HOME"}
+)
+_MENTION = re.compile(r"\$([A-Za-z0-9_-]+)")
+_INJECTED = re.compile(r"^\s*<skill>\s*<name>([^<]+)</name>")
+_SHELLS = frozenset({"bash", "sh", "zsh"})
 
 
 def parse_codex(
     path: Path,
     redact: Callable[[str], str],
-    known: Collection[str] | None = None,
+    options: ImportOptions = DEFAULT_OPTIONS,
     counts: dict[str, int] | None = None,
-    by_dir: Mapping[str, str] | None = None,
 ) -> Iterator[Item]:
     """Requests, invocations and diagnostics of one Codex rollout, in file order.
 
     Args:
         path: a ``.jsonl`` or ``.jsonl.zst`` rollout.
         redact: applied to every string that leaves the importer.
-        known: skill names; when given, ``$name`` mentions of them count as explicit use
-            and nothing else becomes a label.
+        options: its ``known`` skill names, when given: ``$name`` mentions of them count as
+            explicit use and nothing else becomes a label; its ``by_dir`` (skill directory
+            name → skill name) names the skills of implicit use.
         counts: per-session turn counters shared across the files of one import.
-        by_dir: skill directory name → skill name, for implicit use (see ``_codex_skills``).
     """
+    known, by_dir = options.known, options.by_dir
     turns = Turns(redact, {} if counts is None else counts)
     seen = FirstSeen()
     name = str(path)
@@ -160,10 +208,10 @@ def _listing(
         return None
     for part in payload.get("content") or ():
         text = part.get("text") if isinstance(part, dict) else None
-        block = codex_block(text) if isinstance(text, str) else None
+        block = skills_block(text) if isinstance(text, str) else None
         if block is None:
             continue
-        entries = codex_entries(block)
+        entries = listed_entries(block)
         return RecordedListing(
             session=session,
             at=at if isinstance(at, str) else None,
@@ -240,3 +288,121 @@ def _command(payload: dict[str, Any]) -> _Call | None:
     ):
         return _Call(command, workdir)
     return None
+
+
+def skills_block(text: str) -> str | None:
+    """The ``<skills_instructions>`` block of a developer message, tags included."""
+    start = text.find(OPEN_TAG)
+    end = text.find(CLOSE_TAG, start)
+    if start < 0 or end < 0:
+        return None
+    return text[start : end + len(CLOSE_TAG)]
+
+
+def listed_entries(block: str) -> tuple[ListedEntry, ...]:
+    """The entries under ``### Available skills`` of a skills block."""
+    _, _, skills = block.partition(_SKILLS)
+    skills = skills.split(_HOW_TO)[0]
+    return tuple(
+        ListedEntry(m.group("head").strip(), m.group("text").strip())
+        for m in _ENTRY.finditer(skills)
+    )
+
+
+def mentions(text: str) -> list[str]:
+    """``$name`` mentions in ``text`` (linked ones included), common env vars left out."""
+    names = (m.group(1) for m in _MENTION.finditer(text))
+    return list(dict.fromkeys(n for n in names if n.upper() not in COMMON_ENV_VARS))
+
+
+def injected_skill(text: str) -> str | None:
+    """The skill whose body this user-role message injects, if it is such a message."""
+    found = _INJECTED.match(text)
+    return found.group(1).strip() if found else None
+
+
+def implicit_skill(
+    command: str | list[str],
+    by_dir: Mapping[str, str] | None = None,
+    workdir: str | None = None,
+) -> str | None:
+    """The skill a shell command runs a script of or reads the ``SKILL.md`` of, if any.
+
+    Args:
+        command: the command line, or an argument list (``["bash", "-lc", "…"]``).
+        by_dir: skill directory name → skill name, from a catalog; when given, only its
+            skills are recognised.
+        workdir: the directory the command ran in; relative paths are taken from it.
+    """
+    joined = command if isinstance(command, str) else " ".join(command)
+    joined += f" {workdir or ''}"
+    if "SKILL.md" not in joined and "scripts" not in joined:
+        return None  # neither rule can match: skip the costly shell split
+    tokens = _split(command) if isinstance(command, str) else [str(t) for t in command]
+    tokens = _unwrap(tokens)
+    if not tokens:
+        return None
+    program = _basename(tokens[0]).lower().removesuffix(".exe")
+    directory = None
+    if program in RUNNERS:
+        directory = _script_dir(tokens[1:], workdir)
+    if directory is None and program in READERS:
+        directory = _doc_dir(tokens[1:], workdir)
+    if directory is None:
+        return None
+    if by_dir is None:
+        return directory
+    return by_dir.get(directory)
+
+
+def _split(command: str) -> list[str]:
+    """Shell words of ``command``; without quotes or escapes that is a whitespace split."""
+    if not any(c in command for c in "'\"\\"):
+        return command.split()
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def _unwrap(tokens: list[str]) -> list[str]:
+    """The script of ``bash -lc SCRIPT`` (and ``sh -c``, ``zsh -c``), split; else ``tokens``."""
+    if len(tokens) >= 3 and _basename(tokens[0]) in _SHELLS and tokens[1] in ("-c", "-lc"):
+        return _split(tokens[2])
+    return tokens
+
+
+def _basename(token: str) -> str:
+    return PureWindowsPath(token).name if "\\" in token else PurePosixPath(token).name
+
+
+def _parts(token: str, workdir: str | None) -> tuple[str, ...]:
+    """Path components of ``token``, from ``workdir`` when it is relative."""
+    path = PureWindowsPath(token) if "\\" in token else PurePosixPath(token)
+    if workdir and not path.is_absolute() and not token.startswith("~"):
+        return _parts(workdir, None) + path.parts
+    return path.parts
+
+
+def _script_dir(args: list[str], workdir: str | None) -> str | None:
+    script = next((a for a in args if a != "--" and not a.startswith("-")), None)
+    if script is None or not script.lower().endswith(SCRIPT_EXTENSIONS):
+        return None
+    parts = _parts(script, workdir)[:-1]
+    for i in range(len(parts) - 1, 0, -1):
+        if parts[i] == "scripts":
+            return parts[i - 1]
+    return None
+
+
+def _doc_dir(args: list[str], workdir: str | None) -> str | None:
+    for arg in args:
+        if arg.startswith("-"):
+            continue
+        parts = _parts(arg, workdir)
+        if len(parts) >= 2 and parts[-1] == "SKILL.md":
+            return parts[-2]
+    return None
+
+
+LOG_PARSERS.register("codex")(parse_codex)

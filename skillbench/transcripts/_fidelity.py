@@ -1,11 +1,11 @@
-"""Fidelity: does skillbench's Claude Code listing match what Claude Code really showed?
+"""Fidelity: does skillbench's listing match what the agent really showed?
 
-Each recorded ``skill_listing`` holds the entry lines the model saw. The same skills are
-rendered with the public ``render_listing`` API (``claude-code`` profile, by default in the
-recorded order, so only entry text and budget are under test) and the two compared byte for
-byte. The recorded content has no ``<system-reminder>`` wrapper and, in the logs seen so
-far, no header line; whatever of those the recording lacks is left out of the rendering
-before comparing, so only the entries are judged.
+Each listing an import kept (``listings.jsonl``, from an agent whose logs record them) holds
+the entry lines the model saw. The same skills are rendered with the public
+``render_listing`` API (the agent's profile, by default in the recorded order, so only entry
+text and budget are under test) and the two compared byte for byte. A recording may lack
+the ``<system-reminder>`` wrapper and the header line of the rendering; whatever of those it
+lacks is left out of the rendering before comparing, so only the entries are judged.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def check_listings(
     skills: Sequence[Skill],
     listings: str | Path,
     *,
+    profile: str,
     budget: int | None = None,
     ordering: str = "given",
     include_deltas: bool = False,
@@ -83,7 +84,8 @@ def check_listings(
     Args:
         skills: the catalog.
         listings: JSONL of recorded listings (``names``, ``content``, ``initial``, …).
-        budget: the Claude Code budget in characters (None: the profile's).
+        profile: the profile of the agent that recorded them.
+        budget: the profile's budget option (None: its default).
         ordering: ``given`` keeps the recorded order; any other ordering spec is applied.
         include_deltas: also compare later (non-initial) listings, which list only the
             skills added since.
@@ -104,7 +106,7 @@ def check_listings(
             continue
         shown = [by_name[str(n)] for n in names if str(n) in by_name]
         missing = tuple(str(n) for n in names if str(n) not in by_name)
-        listing = render_listing(shown, profile="claude-code", budget=budget, ordering=ordering)
+        listing = render_listing(shown, profile=profile, budget=budget, ordering=ordering)
         found = compare_listing(content, listing.text)
         yield ListingDiff(
             source=str(record.get("log") or where),

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from skillbench._errors import InputError
+from skillbench._errors import InputError, SkillbenchError
 from skillbench._io import file_size
-from skillbench.catalog import Skill
+from skillbench.agentspec import AGENT_SPECS, SessionLogs
 from skillbench.transcripts._class_report import CLASSES_CSV, CLASSES_MD
 from skillbench.transcripts._classify import SessionListings, SkillClass
-from skillbench.transcripts._claude_code import parse_claude_code
-from skillbench.transcripts._codex import parse_codex
+from skillbench.transcripts._formats import DEFAULT_OPTIONS, LOG_PARSERS, ImportOptions
 from skillbench.transcripts._import_dir import (
     check_output,
     finish_swap,
@@ -34,8 +33,6 @@ from skillbench.transcripts._types import (
     SkillUse,
 )
 
-Agent = Literal["claude-code", "codex"]
-AGENTS: tuple[Agent, ...] = ("claude-code", "codex")
 REQUESTS_FILE = "requests.jsonl"
 USAGE_FILE = "usage.json"
 LISTINGS_FILE = "listings.jsonl"
@@ -49,74 +46,55 @@ OUTPUT_FILES = (
     CLASSES_CSV,
 )
 """What an import folder may hold: what the import writes and what ``report`` adds."""
-_SUFFIXES: dict[Agent, tuple[str, ...]] = {
-    "claude-code": (".jsonl",),
-    "codex": (".jsonl", ".jsonl.zst"),
-}
 
 
-@dataclass(frozen=True, slots=True)
-class ImportOptions:
-    """How to import.
-
-    Attributes:
-        keep_paths: keep home-directory paths (secrets and e-mail addresses still go).
-        known: skill names of a catalog; when given, only they become labels.
-        by_dir: skill directory name → skill name (Codex implicit use), from the catalog.
-        skills: the catalog's skills, which tell why a listing left one out and what a
-            description shown in full reads.
-        labels: request id → the skills a person says the turn expected, replacing
-            what was invoked as its label (the turn's classes follow the new label).
-    """
-
-    keep_paths: bool = False
-    known: Collection[str] | None = None
-    by_dir: Mapping[str, str] | None = None
-    skills: Sequence[Skill] = ()
-    labels: Mapping[str, tuple[str, ...]] | None = None
+def session_logs(agent: str) -> SessionLogs:
+    """Where ``agent`` keeps its session logs; an agent with none cannot be imported."""
+    logs = AGENT_SPECS.get(agent).logs
+    if logs is None:
+        raise SkillbenchError(f"{agent} keeps no session logs skillbench can import")
+    return logs
 
 
-def find_logs(agent: Agent, paths: Iterable[str | Path]) -> Iterator[Path]:
+def find_logs(agent: str, paths: Iterable[str | Path]) -> Iterator[Path]:
     """Each log file under ``paths`` (directories walked, sorted); files are taken as given.
 
     A walk also yields what merely has a log's name (a FIFO, a link to a device): the import
     notes each and reads the real logs beside it; named on the command line, it is an error.
     """
+    suffixes = session_logs(agent).suffixes
     for given in paths:
         path = Path(given).expanduser()
         if path.is_dir():
-            found = (
-                p for p in path.rglob("*") if p.name.endswith(_SUFFIXES[agent]) and not p.is_dir()
-            )
+            found = (p for p in path.rglob("*") if p.name.endswith(suffixes) and not p.is_dir())
             yield from sorted(found, key=str)
         else:
             yield path
 
 
 def parse_logs(
-    agent: Agent, files: Iterable[Path], options: ImportOptions = ImportOptions()
+    agent: str, files: Iterable[Path], options: ImportOptions = DEFAULT_OPTIONS
 ) -> Iterator[Item]:
     """Everything the logs hold, file after file, each in file order (streamed)."""
+    parse = LOG_PARSERS.get(agent)
     redact = Redactor(options.keep_paths)
     counts: dict[str, int] = {}
     for path in files:
         if not os.path.lexists(path):
             yield LogProblem(str(path), 0, "skipped", "no such file")
-        elif agent == "codex":
-            yield from parse_codex(path, redact, options.known, counts, options.by_dir)
         else:
-            yield from parse_claude_code(path, redact, options.known, counts)
+            yield from parse(path, redact, options, counts)
 
 
 def import_logs(
-    agent: Agent,
+    agent: str,
     paths: Iterable[str | Path],
     out_dir: str | Path,
-    options: ImportOptions = ImportOptions(),
+    options: ImportOptions = DEFAULT_OPTIONS,
     on_diagnostic: Callable[[LogProblem], None] = lambda d: None,
 ) -> ImportSummary:
-    """Write ``requests.jsonl``, ``usage.json``, ``diagnostics.txt`` and (Claude Code)
-    ``listings.jsonl``.
+    """Write ``requests.jsonl``, ``usage.json``, ``diagnostics.txt`` and, for an agent whose
+    logs record its listings (``SessionLogs.keeps_listings``), ``listings.jsonl``.
 
     Requests are written as they are parsed, so memory does not grow with the logs; the
     usage history holds one time per invocation. The folder is replaced whole once every
@@ -124,7 +102,7 @@ def import_logs(
     output folder, which is then not read.
 
     Args:
-        agent: whose logs these are.
+        agent: whose logs these are (an agent whose record has ``logs``).
         paths: log files or directories of them.
         out_dir: created if missing; must hold nothing but an earlier import.
         options: privacy and catalog options.
@@ -160,7 +138,7 @@ def _special(path: Path) -> LogProblem | None:
 
 
 def _write(
-    agent: Agent,
+    agent: str,
     files: list[Path],
     out: Path,
     options: ImportOptions,
@@ -176,7 +154,7 @@ def _write(
         requests = stack.enter_context((out / REQUESTS_FILE).open("w", encoding="utf-8"))
         listings = (
             stack.enter_context((out / LISTINGS_FILE).open("w", encoding="utf-8"))
-            if agent == "claude-code"
+            if session_logs(agent).keeps_listings
             else None
         )
         for item in parse_logs(agent, files, options):

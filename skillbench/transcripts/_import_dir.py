@@ -4,8 +4,8 @@ An import reads the user's only copy of their logs and replaces an earlier impor
 wrong ``-o`` must never destroy data and a crash must never leave a mix of old and new
 files. The new files are written into a hidden sibling folder, which replaces the output
 folder by rename only once everything is written: a kill leaves the old import as it was,
-and files of an earlier import that this one does not write (``listings.jsonl`` of a Claude
-Code import under a Codex one) go with it.
+and files of an earlier import that this one does not write (``listings.jsonl`` of an
+import of another agent's logs) go with it.
 """
 
 from __future__ import annotations

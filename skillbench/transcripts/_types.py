@@ -71,8 +71,7 @@ class ListedEntry(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class RecordedListing:
-    """A skill listing the agent showed the model: a Claude Code ``skill_listing``
-    attachment, or the skills block of a Codex developer message.
+    """A skill listing the agent showed the model, as its session log records it.
 
     Attributes:
         session: the session it was shown in.
@@ -83,7 +82,7 @@ class RecordedListing:
         source: ``file:line`` of the attachment.
         entries: the entries parsed from the unredacted text, in listing order.
         omits: the agent's budget ran out in this listing, so skills past it were left out
-            (Codex: every entry is down to its bare name, its last resort).
+            (for an agent whose last resort is to cut every entry to its bare name).
     """
 
     session: str

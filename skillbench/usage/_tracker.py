@@ -2,7 +2,7 @@
 
 Two models of the score, chosen per tracker:
 
-- ``last_use`` (codebot and, as reported, Claude Code):
+- ``last_use`` (codebot and, as reported, an agent's own usage history):
   ``count × max(0.5 ** (age / half_life), floor)`` where age is the time since the *last* use.
   Cheap, but one recent use lifts every old use with it.
 - ``per_event``: ``Σ max(0.5 ** (age_i / half_life), floor)`` over every use, so a burst long

@@ -165,8 +165,8 @@ def _thresholds(run: RunData) -> dict[tuple[CellKey, int], float]:
 
 
 def _releases(run: RunData) -> str | None:
-    """Which agent release each agent profile's listings follow (``codex`` is the newest
-    verified release, ``codex@0.169.0`` that one), from the run's manifest."""
+    """Which agent release each agent profile's listings follow (``my-agent`` is the newest
+    verified release, ``my-agent@1.2.0`` that one), from the run's manifest."""
     facts = run.agents
     if not facts:
         return None

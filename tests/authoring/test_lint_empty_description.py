@@ -33,7 +33,9 @@ def test_an_empty_description_is_an_error_at_its_line(tmp_path: Path, value: str
     report = lint_sources([str(tmp_path)], profiles=("codex",))
     (finding,) = [f for f in report.findings if f.rule.id == "SB104"]
     assert finding.severity == "error" and report.failed()
-    assert "Claude Code lists the body's first line instead ('First.')" in finding.message
+    assert "Codex: drop the skill" in finding.message
+    assert "Claude Code, " in finding.message
+    assert "list the body's first line instead ('First.')" in finding.message
 
 
 def test_codex_drops_the_skill(tmp_path: Path) -> None:

@@ -336,7 +336,7 @@ CASES: list[Case] = [
     Case(
         "codex-long-description",
         _described("cx", "w" * 1025),
-        "over the 1024 Codex allows",
+        "over the 1024 the Agent Skills format allows",
         ("cx",),
         "codex",
     ),

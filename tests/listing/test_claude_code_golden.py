@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 
 from skillbench.catalog import Skill, load_catalog
-from skillbench.listing import FIXED_BUILTINS, AgentSnapshot, BuiltinSkill, render_listing
+from skillbench.listing import AgentSnapshot, BuiltinSkill, render_listing
+from skillbench.listing._claude_code import FIXED_BUILTINS
 
 HEADER = "The following skills are available for use with the Skill tool:\n"
 

@@ -19,7 +19,7 @@ import pytest
 from transcript_helpers import compress, read_jsonl
 
 from skillbench.cli._main import main
-from skillbench.transcripts._codex_skills import implicit_skill, mentions
+from skillbench.transcripts._codex import implicit_skill, mentions
 
 ROLLOUT = "codex/sessions/2026/11/02/rollout-2026-11-02T10-00-00-cx-1.jsonl"
 

@@ -57,7 +57,8 @@ def _skill_name(args: Any) -> tuple[str | None, str | None]:
 
 
 ROOT_ALIAS = re.compile(r"^- `(r\d+)` = `([^`\n]+)`$", re.MULTILINE)
-"""A row of a listing's roots table (Codex): a short path ``rN/…`` stands for ``ROOT/…``."""
+"""A row of a listing's roots table (for an agent that shortens paths): a short path
+``rN/…`` stands for ``ROOT/…``."""
 
 
 def _norm(path: str) -> str:
@@ -92,7 +93,8 @@ class _Paths:
 
 
 SKILL_FILE = re.compile(r"[^\s'\"`()\[\]{},;]*SKILL\.md")
-"""A SKILL.md path inside a command or code (Codex reads files through its shell tool)."""
+"""A SKILL.md path inside a command or code (an agent with no skill tool reads files through
+its shell tool)."""
 
 
 def _file_read(name: str, args: Any, paths: _Paths) -> tuple[str | None, str | None]:

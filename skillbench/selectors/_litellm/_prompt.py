@@ -1,11 +1,12 @@
 """The prompt an agent of each profile would send: where the listing goes and which tools exist.
 
-codebot and Claude Code keep the system prompt stable (it is prompt-cached) and put the listing
-in a per-turn ``<system-reminder>`` before the user's message (the reference pipeline's
-``BuildReminders``); Codex and most other agents put it in the system prompt. Codex has no
-Skill tool: its listing gives each skill's ``SKILL.md`` path and a trigger is the model
-reading that file; a ``$name`` mention makes Codex add the named skill's file as a user
-message itself.
+codebot and agents placing the listing as a ``reminder`` keep the system prompt stable (it is
+prompt-cached) and put the listing in a per-turn ``<system-reminder>`` before the user's
+message (the reference pipeline's ``BuildReminders``); most other agents put it in the system
+prompt. An agent with no skill tool (``Live.skill_tool`` None) lists each skill's
+``SKILL.md`` path and a trigger is the model reading that file; where a ``$name`` mention
+injects (``Live.mention_injects``), the agent adds the named skill's file as a user message
+itself.
 """
 
 from __future__ import annotations
@@ -91,9 +92,10 @@ MENTION = re.compile(r"\$([A-Za-z0-9_:-]+)")
 
 
 def injected_skills(query: Query) -> list[str]:
-    """The ``<skill>`` messages Codex adds after the request: one per skill named by a
-    ``$name`` mention that names exactly one listed or budget-dropped skill, in listing order,
-    each with the path the listing gives and the whole ``SKILL.md``."""
+    """The ``<skill>`` messages an agent whose mentions inject adds after the request: one
+    per skill named by a ``$name`` mention that names exactly one listed or budget-dropped
+    skill, in listing order, each with the path the listing gives and the whole
+    ``SKILL.md``."""
     named = set(MENTION.findall(query.request.text))
     if not named:
         return []
@@ -125,7 +127,7 @@ framing, from the agent snapshot), only the listing and the user's message chang
 
 def agent_prompt(query: Query) -> Prompt:
     """The verified agent's own request for this query, translated to chat as litellm
-    translates it (Anthropic Messages for Claude Code, OpenAI Responses for Codex)."""
+    translates it (Anthropic Messages, OpenAI Responses, … as the agent's ``Wire.api``)."""
     from skillbench.agents import fill_template, responses_tools
 
     profile = PROFILES.get(query.listing.profile)

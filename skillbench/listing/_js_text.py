@@ -1,4 +1,4 @@
-"""How Claude Code measures, cuts and sorts listing text (it runs on JavaScript strings).
+"""How an agent running on JavaScript strings measures, cuts and sorts listing text.
 
 - Budget arithmetic counts terminal cells, not characters: East Asian wide and fullwidth
   characters and emoji count 2, combining marks, format and control characters (line
@@ -23,7 +23,7 @@ _PUNCTUATION = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 
 @lru_cache(maxsize=1 << 17)
 def cell_width(text: str) -> int:
-    """Terminal cells ``text`` takes, as Claude Code counts its listing against the budget
+    """Terminal cells ``text`` takes, as such an agent counts its listing against the budget
     (cached: a catalog rendered at many budgets measures the same lines each time)."""
     if text.isascii():
         return len(text) if text.isprintable() else sum(1 for c in text if " " <= c <= "~")
@@ -63,7 +63,7 @@ CollationKey = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ..
 
 
 def collation_key(text: str) -> CollationKey:
-    """A sort key ordering names as Claude Code's locale comparison does (three levels)."""
+    """A sort key ordering names as a JavaScript locale comparison does (three levels)."""
     primary: list[tuple[int, int]] = []
     accents: list[int] = []
     cases: list[int] = []
