@@ -46,12 +46,13 @@ def _no_forged_lines(text: str, profile: str | None = None) -> None:
     (Qwen Code, opencode, Gemini CLI, Copilot CLI) keep a description's line breaks inside its
     ``<description>`` element, as they send it; a line there is the description's text, not
     an entry, so an intact element is read as one. An agent whose elements are lines
-    (OpenHarness: ``- **folder**: text``) sends those breaks too: what its listing format reads
-    as one element's text is that text, however many lines it spans."""
+    (OpenHarness: ``- **folder**: text``; Deep Agents Code: ``- **name**: text`` and a
+    ``-> Read`` line) sends those breaks too: what its listing format reads as one element's
+    text is that text, however many lines it spans."""
     agent = (profile or "").split("@")[0]
     spec = AGENT_SPECS.get(agent) if agent in AGENT_SPECS else None
     element = spec.listing.element if spec is not None and spec.listing is not None else ""
-    if spec is not None and spec.listing is not None and element.endswith("{text}"):
+    if spec is not None and spec.listing is not None and "{text}" in element:
         text = element_pattern(spec.listing).sub(
             lambda m: m.group(0)[: m.start("text") - m.start()] + "<text/>", text
         )
