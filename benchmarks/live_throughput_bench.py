@@ -7,17 +7,20 @@ Per installed agent (Claude Code and Codex by default):
   answers at once: the CLI's own cost of a turn;
 - ``live``: decisions per minute of the ``agent`` selector (a fresh workspace and one CLI
   process per decision, skills installed, the turn forwarded through the bridge to the
-  scripted loopback model) at 1, 2 and 4 workers, and skillbench's overhead per decision
+  scripted model) at 1, 2 and 4 workers, and skillbench's overhead per decision
   at 1 worker (its time per decision minus the bare turn), as a share of the bare turn;
 - ``warm``: decisions per minute of one warm process (``skillbench.agents.warm_agent``),
   each request a fresh conversation, and its gain over the live selector at 1 worker;
 - ``live, warm``: the ``agent`` selector with ``warm: auto`` (its queries share one listing,
   so each worker answers its share in one warm process) at 1 and 2 workers; the ``live``
   lines above run it with ``warm: off``.
-- ``warm cell vs its floor``: side by side, ``--runs`` times, the warm cell at 1 worker and
-  its floor, a bare warm process of the same CLI with the same skills whose loopback answers
-  each conversation's first request with the same scripted reply (no bridge, no litellm, no
-  check): decisions per minute of each and the cell's share of the floor (goal: 90%);
+- ``warm cell vs its floor``: side by side, ``--runs`` times (cell, floor, cell, floor, ...,
+  after one round of each not counted), the warm cell at 1 worker and its floor, a bare warm
+  process of the same CLI with the same skills: decisions per minute of each and the cell's
+  share of the floor (goal: 90%). Both talk to one scripted model served from a process of
+  its own (``scripted_model.py``): the cell through its loopback recorder, the bridge and
+  litellm over chat completions, the floor directly in the agent's own API (no recorder,
+  bridge, litellm or check), each conversation's first turn answered by the same script;
 - ``default cell``: a usage-ordered Claude Code cell whose budget cuts a description, one
   request at a time as ``run`` sends them (each listing follows the decisions before), cold
   and warm, and the warm/cold ratio (goal: 2x).
@@ -25,6 +28,7 @@ Per installed agent (Claude Code and Codex by default):
 Figures depend on the machine and its load: they are printed, not recorded anywhere.
 
     .venv/bin/python benchmarks/live_throughput_bench.py [--decisions 8] [--agents codex]
+    .venv/bin/python benchmarks/live_throughput_bench.py --floor --runs 5 --decisions 16
 """
 
 from __future__ import annotations
