@@ -7,17 +7,20 @@ Per installed agent (Claude Code and Codex by default):
   answers at once: the CLI's own cost of a turn;
 - ``live``: decisions per minute of the ``agent`` selector (a fresh workspace and one CLI
   process per decision, skills installed, the turn forwarded through the bridge to the
-  scripted loopback model) at 1, 2 and 4 workers, and skillbench's overhead per decision
+  scripted model) at 1, 2 and 4 workers, and skillbench's overhead per decision
   at 1 worker (its time per decision minus the bare turn), as a share of the bare turn;
 - ``warm``: decisions per minute of one warm process (``skillbench.agents.warm_agent``),
   each request a fresh conversation, and its gain over the live selector at 1 worker;
 - ``live, warm``: the ``agent`` selector with ``warm: auto`` (its queries share one listing,
   so each worker answers its share in one warm process) at 1 and 2 workers; the ``live``
   lines above run it with ``warm: off``.
-- ``warm cell vs its floor``: side by side, ``--runs`` times, the warm cell at 1 worker and
-  its floor, a bare warm process of the same CLI with the same skills whose loopback answers
-  each conversation's first request with the same scripted reply (no bridge, no litellm, no
-  check): decisions per minute of each and the cell's share of the floor (goal: 90%);
+- ``warm cell vs its floor``: side by side, ``--runs`` times (cell, floor, cell, floor, ...,
+  after one round of each not counted), the warm cell at 1 worker and its floor, a bare warm
+  process of the same CLI with the same skills: decisions per minute of each and the cell's
+  share of the floor (goal: 90%). Both talk to one scripted model served from a process of
+  its own (``scripted_model.py``): the cell through its loopback recorder, the bridge and
+  litellm over chat completions, the floor directly in the agent's own API (no recorder,
+  bridge, litellm or check), each conversation's first turn answered by the same script;
 - ``default cell``: a usage-ordered Claude Code cell whose budget cuts a description, one
   request at a time as ``run`` sends them (each listing follows the decisions before), cold
   and warm, and the warm/cold ratio (goal: 2x).
@@ -25,6 +28,7 @@ Per installed agent (Claude Code and Codex by default):
 Figures depend on the machine and its load: they are printed, not recorded anywhere.
 
     .venv/bin/python benchmarks/live_throughput_bench.py [--decisions 8] [--agents codex]
+    .venv/bin/python benchmarks/live_throughput_bench.py --floor --runs 5 --decisions 16
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple, cast
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -47,7 +52,6 @@ from skillbench.agents import (  # noqa: E402
     AGENTS,
     Recorded,
     Recorder,
-    Reply,
     Turn,
     Workspace,
     agent_available,
@@ -56,14 +60,12 @@ from skillbench.agents import (  # noqa: E402
     run_turn,
     warm_agent,
 )
-from skillbench.agents._wire import DONE  # noqa: E402
 from skillbench.catalog import SourceSpec, load_catalog  # noqa: E402
 from skillbench.dataset import LabelledRequest  # noqa: E402
 from skillbench.listing import render_listing  # noqa: E402
 from skillbench.selectors import SELECTORS, Query, SelectorEnv  # noqa: E402
 from skillbench.types import LISTING_MISMATCH  # noqa: E402
-from tests.agents.test_live_selector import SKILLS, script  # noqa: E402
-from tests.support.fake_openai import FakeOpenAI  # noqa: E402
+from tests.agents.test_live_selector import SKILLS  # noqa: E402
 
 WORKERS = (1, 2, 4)
 
@@ -129,6 +131,7 @@ def live_rate(
     start = time.perf_counter()
     decisions = selector.select(queries)
     wall = time.perf_counter() - start
+    selector.pool.close()
     errors = [d.detail.get("error") for d in decisions if d.kind == "error"]
     assert not errors, errors[:2]
     model = statistics.mean(float(d.detail["model_latency_ms"]) / 1000 for d in decisions)
@@ -152,85 +155,110 @@ def warm_rate(agent: str, skills: Path, n: int) -> float:
         return time.perf_counter() - start
 
 
-class ScriptedFloor:
-    """A loopback responder answering each conversation's first listing-carrying request
-    as the scripted model would (``script`` on the request's user texts and tool names),
-    later ones ``DONE``: the agent's own pace on the same decisions, with no bridge."""
+class ScriptedServer:
+    """``scripted_model.py`` in a process of its own: the one model both sides talk to."""
 
-    def __init__(self, agent: str) -> None:
-        self.driver = AGENTS.get(agent)
-        self.answered = False
+    def __init__(self, agents: list[str]) -> None:
+        command = [sys.executable, str(REPO / "benchmarks" / "scripted_model.py"), *agents]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert self.process.stdout is not None
+        self.url = self.process.stdout.readline().strip()
+        if not self.url:
+            self.close()
+            raise RuntimeError("the scripted model did not start")
 
-    def __call__(self, recorded: Recorded) -> Reply:
-        body, wire = recorded.body, self.driver.wire
-        if self.answered or self.driver.block(body) is None:
-            return Reply(text=DONE)
-        self.answered = True
-        users = [t.text for t in wire.texts(body) if t.role == "user"]
-        tools = _leaves(wire.tools(body))
-        chat = {
-            "messages": [{"role": "user", "content": u} for u in users],
-            "tools": [{"function": {"name": name}} for name in tools],
-        }
-        answer = script(chat)
-        if isinstance(answer, str):
-            return Reply(text=answer)
-        name, arguments = answer[0]
-        if tools.get(name) == "custom":
-            return Reply(tool=name, custom_input=json.loads(arguments)["input"])
-        return Reply(tool=name, raw_arguments=arguments)
+    @property
+    def api_base(self) -> str:
+        """Where litellm reaches it (an OpenAI-compatible base)."""
+        return f"{self.url}/v1"
+
+    def stats(self) -> dict[str, int]:
+        """Requests answered so far with the script and with ``DONE``, by path."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("stats\n")
+        self.process.stdin.flush()
+        return dict(json.loads(self.process.stdout.readline()))
+
+    def scripted(self) -> int:
+        """Requests answered with the script so far."""
+        return sum(n for key, n in self.stats().items() if key.startswith("script "))
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def __enter__(self) -> ScriptedServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
-def _leaves(tools: list[dict[str, object]]) -> dict[str, str]:
-    """Tool name → type, namespaces flattened."""
-    found: dict[str, str] = {}
-    for tool in tools:
-        inner = tool.get("tools")
-        if isinstance(inner, list):
-            found.update(_leaves([t for t in inner if isinstance(t, dict)]))
-        elif isinstance(tool.get("name"), str):
-            found[str(tool["name"])] = str(tool.get("type", "function"))
-    return found
+class Endpoint(NamedTuple):
+    """What a warm process needs of its model endpoint: the address, and a list of the
+    requests it recorded (none here: the bare process talks to the model directly)."""
+
+    base_url: str
+    requests: list[Recorded]
 
 
-def floor_rate(agent: str, skills: Path, n: int) -> float:
-    """Wall seconds of ``n`` scripted requests through one bare warm process (its start
-    included, as the warm cell's is)."""
+def floor_rate(agent: str, skills: Path, server: ScriptedServer, n: int) -> float:
+    """Wall seconds of ``n`` requests through one bare warm process talking straight to the
+    scripted model (its start included, as the warm cell's is; its end not, as the cell's
+    pooled process ends after the cell)."""
     spec = AGENTS.get(agent)
-    floor = ScriptedFloor(agent)
+    before = server.scripted()
     with tempfile.TemporaryDirectory(prefix="skillbench-floor-") as tmp:
         workspace = workspace_in(Path(tmp))
         args = spec.lay_out(
             [SourceSpec(str(skills / name), "project") for name in SKILLS], workspace
         )
         spec.configure(workspace, {}, {})
+        endpoint = cast(Recorder, Endpoint(server.url, []))
         start = time.perf_counter()
-        with (
-            Recorder(floor) as recorder,
-            warm_agent(agent, find_executable(spec), workspace, recorder, args=args) as warm,
-        ):
+        with warm_agent(agent, find_executable(spec), workspace, endpoint, args=args) as warm:
             for text in prompts(n, "floor"):
-                floor.answered = False
                 warm.ask(text)
-        return time.perf_counter() - start
+            wall = time.perf_counter() - start
+    answered = server.scripted() - before
+    assert answered == n, f"the floor's model answered {answered} of {n} with the script"
+    return wall
 
 
-def side_by_side(agent: str, skills: Path, url: str, n: int, runs: int, cache: Path) -> None:
-    """The warm cell at 1 worker and its floor, alternately, ``runs`` times."""
+def side_by_side(
+    agent: str, skills: Path, server: ScriptedServer, n: int, runs: int, cache: Path
+) -> None:
+    """The warm cell at 1 worker and its floor, alternately (cell, floor, cell, floor, ...),
+    ``runs`` times after one round of each not counted (the first selector of a process
+    learns the agent's own skills with one cold turn; the first processes warm the disk
+    cache)."""
+    start = time.perf_counter()
+    live_rate(agent, skills, server.api_base, n, 1, cache, "auto")
+    first = time.perf_counter() - start
+    floor_rate(agent, skills, server, n)
     shares, cells, floors, models = [], [], [], []
     for _ in range(runs):
-        wall, model = live_rate(agent, skills, url, n, 1, cache, "auto")
-        bare = floor_rate(agent, skills, n)
+        wall, model = live_rate(agent, skills, server.api_base, n, 1, cache, "auto")
+        bare = floor_rate(agent, skills, server, n)
         cells.append(60 * n / wall)
         floors.append(60 * n / bare)
         models.append(model)
         shares.append(bare / wall)
     print(
-        f"  warm cell vs its floor (1 worker, {n} decisions, median of {runs}): "
-        f"{statistics.median(cells):.1f} vs {statistics.median(floors):.1f} decisions/min = "
-        f"{100 * statistics.median(shares):.0f}% of the floor (each run: "
-        f"{', '.join(f'{100 * x:.0f}%' for x in shares)}; goal 90%); the bridge's model call "
-        f"{statistics.median(models):.2f} s a decision; load {os.getloadavg()[0]:.1f}",
+        f"  warm cell vs its floor (1 worker, {n} decisions, median of {runs}, both on the "
+        f"scripted model's own process): cell {statistics.median(cells):.1f} vs floor "
+        f"{statistics.median(floors):.1f} decisions/min = {100 * statistics.median(shares):.0f}% "
+        f"of the floor (each run: {', '.join(f'{100 * x:.0f}%' for x in shares)}; "
+        f"range {100 * min(shares):.0f}-{100 * max(shares):.0f}%; goal 90%); the bridge's model "
+        f"call {1000 * statistics.median(models):.0f} ms a decision; the first cell, not "
+        f"counted: {60 * n / first:.1f} decisions/min; load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
 
@@ -280,13 +308,12 @@ def bench(agent: str, n: int, runs: int) -> None:
     )
     bare = median_time(lambda: bare_turn(agent, executable), runs)
     print(f"{agent}: --version {version:.2f} s, bare turn {bare:.2f} s (median of {runs})")
-    with tempfile.TemporaryDirectory() as tmp, FakeOpenAI(policy=script) as fake:
+    with tempfile.TemporaryDirectory() as tmp, ScriptedServer([agent]) as server:
         skills = skills_folder(Path(tmp) / "skills")
+        url = server.api_base
         per_decision, model = {}, {}
         for workers in WORKERS:
-            wall, model[workers] = live_rate(
-                agent, skills, fake.base_url, n, workers, Path(tmp) / "cache"
-            )
+            wall, model[workers] = live_rate(agent, skills, url, n, workers, Path(tmp) / "cache")
             per_decision[workers] = wall / n
             print(
                 f"  live, {workers} worker(s): {n} decisions in {wall:.1f} s = "
@@ -305,26 +332,24 @@ def bench(agent: str, n: int, runs: int) -> None:
             f"({warm / n:.2f} s each, start included): {gain:.1f}x the live selector at 1 worker"
         )
         for workers in WORKERS[:2]:
-            wall, _ = live_rate(
-                agent, skills, fake.base_url, n, workers, Path(tmp) / "cache", "auto"
-            )
+            wall, _ = live_rate(agent, skills, url, n, workers, Path(tmp) / "cache", "auto")
             print(
                 f"  live, warm, {workers} worker(s): {60 * n / wall:.1f} decisions/min "
                 f"({wall / n:.2f} s each): {per_decision[workers] / (wall / n):.1f}x cold"
             )
-        side_by_side(agent, skills, fake.base_url, n, runs, Path(tmp) / "cache")
+        side_by_side(agent, skills, server, n, runs, Path(tmp) / "cache")
         if agent == "claude-code":
-            default_cell(skills, fake.base_url, n, Path(tmp) / "cache")
+            default_cell(skills, url, n, Path(tmp) / "cache")
 
 
 def floor_only(agent: str, n: int, runs: int) -> None:
     """Only the side-by-side and default-cell figures (``--floor``)."""
-    with tempfile.TemporaryDirectory() as tmp, FakeOpenAI(policy=script) as fake:
+    with tempfile.TemporaryDirectory() as tmp, ScriptedServer([agent]) as server:
         skills = skills_folder(Path(tmp) / "skills")
         print(f"{agent} {agent_version(find_executable(AGENTS.get(agent)))}:", flush=True)
-        side_by_side(agent, skills, fake.base_url, n, runs, Path(tmp) / "cache")
+        side_by_side(agent, skills, server, n, runs, Path(tmp) / "cache")
         if agent == "claude-code":
-            default_cell(skills, fake.base_url, n, Path(tmp) / "cache")
+            default_cell(skills, server.api_base, n, Path(tmp) / "cache")
 
 
 def main() -> None:

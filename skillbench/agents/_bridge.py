@@ -102,8 +102,8 @@ class Bridge:
         )
 
     def _forward(self, recorded: Recorded) -> BridgeCall:
-        key = self._key(recorded)
-        hit = self.cache.get(key) if self.cache is not None else None
+        key = self._key(recorded) if self.cache is not None else None
+        hit = self.cache.get(key) if self.cache is not None and key is not None else None
         cached = hit.get("answer") if hit is not None else None
         if isinstance(cached, dict):
             reply, tokens = _read(recorded, cached)
@@ -112,7 +112,7 @@ class Bridge:
         answer, cost = _call(self.upstream, recorded)
         latency = (time.perf_counter() - start) * 1000
         reply, tokens = _read(recorded, answer)
-        if self.cache is not None:
+        if self.cache is not None and key is not None:
             self.cache.put(key, {"answer": answer, "cost_usd": cost})
         return BridgeCall(reply, answer, *tokens, cost, latency, False)
 

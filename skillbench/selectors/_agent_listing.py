@@ -2,7 +2,8 @@
 
 The agent's real request holds the listing it sent; ``ListingCheck`` compares it with the
 cell's rendered one entry by entry (``skillbench.agents.listing_difference``), leaving out
-the agent's own skills, learnt once from a turn with nothing installed. ``seeded_usage``
+the agent's own skills, learnt once per process and executable from a turn with nothing
+installed (``builtin_names``: every cell of a run, and every selector, shares it). ``seeded_usage``
 turns the cell's usage scores into an agent's use counts, so an agent that orders by usage
 (a least-used drop rule) ranks the skills as the cell did.
 """
@@ -28,6 +29,12 @@ USAGE_SCALE = 1000
 counts, and its order of skills by score is the cell's."""
 
 
+_BUILTINS: dict[tuple[str, str], frozenset[str]] = {}
+"""(agent, executable) → the names it lists with nothing installed, learnt in this process."""
+
+_BUILTINS_LOCK = threading.Lock()
+
+
 class ListingCheck:
     """Per live decision, ``{LISTING_MISMATCH: first difference or None}``."""
 
@@ -35,8 +42,6 @@ class ListingCheck:
         self.driver = driver
         self.executable = executable
         self.timeout = timeout
-        self._builtins: frozenset[str] | None = None
-        self._lock = threading.Lock()
 
     def __call__(self, query: Query, requests: Sequence[Recorded]) -> dict[str, Any]:
         agent = self.driver.name
@@ -47,17 +52,20 @@ class ListingCheck:
     def builtin_names(self) -> frozenset[str]:
         """The names the agent lists with no skill installed, asked once: its own skills
         (and any it finds outside the workspace, such as system-wide ones, which the check
-        therefore cannot see). An agent that sends no listing without skills has none."""
-        with self._lock:
-            if self._builtins is None and not self.driver.spec.wire.lists_none:
-                self._builtins = frozenset()
-            if self._builtins is None:
-                agent = self.driver.name
+        therefore cannot see). An agent that sends no listing without skills has none. The
+        answer is kept for the process, per agent and executable: a run's cells, and the
+        selectors of a benchmark, ask the agent once."""
+        if not self.driver.spec.wire.lists_none:
+            return frozenset()
+        agent = self.driver.name
+        key = (agent, self.executable)
+        with _BUILTINS_LOCK:
+            if key not in _BUILTINS:
                 bare = capture_agent(
                     agent, executable=self.executable, snapshot=False, timeout=self.timeout
                 )
-                self._builtins = frozenset(e.name for e in listing_entries(agent, bare.listing))
-            return self._builtins
+                _BUILTINS[key] = frozenset(e.name for e in listing_entries(agent, bare.listing))
+            return _BUILTINS[key]
 
 
 def seeded_usage(query: Query) -> dict[str, int]:

@@ -308,6 +308,7 @@ class FakeOpenAI:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # no delayed-ACK wait on kept-alive connections
 
             def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/stats"):
