@@ -148,8 +148,7 @@ def test_lint_names_the_agents_each_portability_finding_affects(project: list[st
     assert (
         "never found by claude-code 2.1.332, cline 3.0.65, codex 0.171.0, deepagents-code 0.1.57, "
         "gemini-cli 0.61.0, kilo-code 7.7.7, opencode 1.18.33, openharness 0.1.9, pi 0.73.1, "
-        "qwen-code 0.24.4"
-        in found[("SB801", "gh-only", None)]
+        "qwen-code 0.24.4" in found[("SB801", "gh-only", None)]
     )
     manual = found[("SB803", "manual", None)]
     assert "cline 3.0.65, codex 0.171.0, deepagents-code 0.1.57, gemini-cli 0.61.0, kilo" in manual
