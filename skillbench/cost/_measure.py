@@ -260,9 +260,10 @@ def _mode(
             "of the skill call to the conversation"
         )
     if not cost.body:
+        returned = _call_result(session)
         raise SkillbenchError(
             f"{session.agent} {session.version}: the body of {skill.name} ({mode}) never "
-            f"reached the model; the skill call returned: {_call_result(session)}"
+            f"reached the model; the skill call returned: {returned}{_ripgrep_hint(returned)}"
         )
     if mode == "fork" and not cost.fixed:
         raise SkillbenchError(
@@ -270,3 +271,11 @@ def _mode(
             "sub-agent request was seen"
         )
     return cost
+
+
+def _ripgrep_hint(returned: str) -> str:
+    """Some agents list a skill's files with ripgrep and download it when `rg` is not on PATH,
+    which an offline machine cannot do."""
+    if "ripgrep" not in returned:
+        return ""
+    return " (put ripgrep's `rg` on PATH, e.g. `apt install ripgrep`: the agent cannot fetch it)"
