@@ -96,6 +96,7 @@ def test_a_profile_reading_lists_what_the_agent_reads(tmp_path: Path) -> None:
     assert bad and bad[0].severity == "error" and "invalid YAML" in bad[0].reason
 
 
+@pytest.mark.slow  # 30-50 s each; the catalogs together run by default
 @needs_agent("deepagents-code")
 @pytest.mark.parametrize("name", CATALOGS)
 def test_shared_catalog(shared_data: Path, name: str) -> None:

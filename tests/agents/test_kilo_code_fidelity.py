@@ -53,6 +53,7 @@ def test_two_skills_project_and_user_text_as_written(tmp_path: Path) -> None:
     assert listing.index("<name>db-migrate</name>") < listing.index("<name>zeta-tool</name>")
 
 
+@pytest.mark.slow  # 30-50 s each; the catalogs together run by default
 @needs_agent("kilo-code")
 @pytest.mark.parametrize("name", CATALOGS)
 def test_shared_catalog(shared_data: Path, name: str) -> None:
