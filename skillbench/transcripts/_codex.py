@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, NamedTuple
 
-from skillbench.listing._codex_budget import CLOSE_TAG, OPEN_TAG
+from skillbench.listing._codex import CLOSE_TAG, OPEN_TAG
 from skillbench.transcripts._formats import DEFAULT_OPTIONS, LOG_PARSERS, ImportOptions
 from skillbench.transcripts._json_lines import FirstSeen, json_objects
 from skillbench.transcripts._turns import Turns

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from skillbench.catalog import Skill, SourceKind
 from skillbench.listing import AgentSnapshot, BuiltinSkill, render_listing
-from skillbench.listing._codex_budget import CLOSE_TAG, INTRO_ALIASES, OPEN_TAG
+from skillbench.listing._codex import CLOSE_TAG, INTRO_ALIASES, OPEN_TAG
 
 CHARACTERS = {"context_window": None}
 

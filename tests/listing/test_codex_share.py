@@ -8,7 +8,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillbench.listing._codex_budget import LineBudget, SkillLine, _share, line_cost
+from skillbench.listing._codex import LineBudget, SkillLine, _share, line_cost
 
 
 def _cost(text: str, tokens: bool) -> int:
