@@ -25,10 +25,14 @@ Per installed agent (Claude Code and Codex by default):
   request at a time as ``run`` sends them (each listing follows the decisions before), cold
   and warm, and the warm/cold ratio (goal: 2x).
 
-Figures depend on the machine and its load: they are printed, not recorded anywhere.
+The cell asks the scripted model for ``--model`` (default ``openai/fake``, a name litellm has
+no price for, which it looks up in its cost map twice a call; ``openai/gpt-4o-mini`` is one it
+prices): the script answers any name. Figures depend on the machine and its load: they are
+printed, not recorded anywhere.
 
     .venv/bin/python benchmarks/live_throughput_bench.py [--decisions 8] [--agents codex]
     .venv/bin/python benchmarks/live_throughput_bench.py --floor --runs 5 --decisions 16
+    .venv/bin/python benchmarks/live_throughput_bench.py --floor --model openai/gpt-4o-mini
 """
 
 from __future__ import annotations
@@ -114,18 +118,30 @@ def prompts(n: int, tag: str) -> list[str]:
     ]
 
 
+MODEL = "openai/fake"
+"""The model the cells ask for (``--model``)."""
+
+
+class Rate(NamedTuple):
+    """Wall seconds of a cell's decisions, and the mean seconds of their model call (the
+    bridge forwarding it to the loopback model) and of the bridge's processor time in it."""
+
+    wall: float
+    model: float
+    bridge_cpu: float
+
+
 def live_rate(
     agent: str, skills: Path, url: str, n: int, workers: int, cache: Path, warm: str = "off"
-) -> tuple[float, float]:
-    """Wall seconds of ``n`` live decisions of the agent selector at ``workers``, and the
-    mean seconds of their model call (the bridge forwarding it to the loopback model)."""
+) -> Rate:
+    """``n`` live decisions of the agent selector at ``workers``."""
     sources = [SourceSpec(str(skills / name), "project") for name in SKILLS]
     catalog = load_catalog(sources, profile=agent)
     listing = render_listing(catalog.skills, profile=agent, ordering="alpha")
     texts = prompts(n, f"w{workers}")
     queries = [Query(LabelledRequest(f"r{i}", t), listing) for i, t in enumerate(texts)]
     env = SelectorEnv(cache, max_concurrency=workers, quiet=True)
-    params = {"agent": agent, "model": "openai/fake", "api_base": url, "cache": False}
+    params = {"agent": agent, "model": MODEL, "api_base": url, "cache": False}
     params["warm"] = warm
     selector = SELECTORS.get("agent")(params, env)
     start = time.perf_counter()
@@ -135,7 +151,8 @@ def live_rate(
     errors = [d.detail.get("error") for d in decisions if d.kind == "error"]
     assert not errors, errors[:2]
     model = statistics.mean(float(d.detail["model_latency_ms"]) / 1000 for d in decisions)
-    return wall, model
+    cpu = statistics.mean(float(d.detail["bridge_cpu_ms"]) / 1000 for d in decisions)
+    return Rate(wall, model, cpu)
 
 
 def warm_rate(agent: str, skills: Path, n: int) -> float:
@@ -243,13 +260,14 @@ def side_by_side(
     live_rate(agent, skills, server.api_base, n, 1, cache, "auto")
     first = time.perf_counter() - start
     floor_rate(agent, skills, server, n)
-    shares, cells, floors, models = [], [], [], []
+    shares, cells, floors, models, cpus = [], [], [], [], []
     for _ in range(runs):
-        wall, model = live_rate(agent, skills, server.api_base, n, 1, cache, "auto")
+        wall, model, cpu = live_rate(agent, skills, server.api_base, n, 1, cache, "auto")
         bare = floor_rate(agent, skills, server, n)
         cells.append(60 * n / wall)
         floors.append(60 * n / bare)
         models.append(model)
+        cpus.append(cpu)
         shares.append(bare / wall)
     print(
         f"  warm cell vs its floor (1 worker, {n} decisions, median of {runs}, both on the "
@@ -257,8 +275,9 @@ def side_by_side(
         f"{statistics.median(floors):.1f} decisions/min = {100 * statistics.median(shares):.0f}% "
         f"of the floor (each run: {', '.join(f'{100 * x:.0f}%' for x in shares)}; "
         f"range {100 * min(shares):.0f}-{100 * max(shares):.0f}%; goal 90%); the bridge's model "
-        f"call {1000 * statistics.median(models):.0f} ms a decision; the first cell, not "
-        f"counted: {60 * n / first:.1f} decisions/min; load {os.getloadavg()[0]:.1f}",
+        f"call ({MODEL}) {1000 * statistics.median(models):.0f} ms a decision, "
+        f"{1000 * statistics.median(cpus):.0f} ms of it the bridge's processor time; the first "
+        f"cell, not counted: {60 * n / first:.1f} decisions/min; load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
 
@@ -275,7 +294,7 @@ def default_cell(skills: Path, url: str, n: int, cache: Path) -> None:
     seen: dict[str, list[tuple[str | None, object]]] = {"off": [], "auto": []}
     for warm in ("off", "auto"):
         env = SelectorEnv(cache, max_concurrency=1, quiet=True)
-        params = {"agent": agent, "model": "openai/fake", "api_base": url, "cache": False}
+        params = {"agent": agent, "model": MODEL, "api_base": url, "cache": False}
         selector = SELECTORS.get("agent")({**params, "warm": warm}, env)
         usage: dict[str, float] = {}
         start = time.perf_counter()
@@ -313,7 +332,7 @@ def bench(agent: str, n: int, runs: int) -> None:
         url = server.api_base
         per_decision, model = {}, {}
         for workers in WORKERS:
-            wall, model[workers] = live_rate(agent, skills, url, n, workers, Path(tmp) / "cache")
+            wall, model[workers], _ = live_rate(agent, skills, url, n, workers, Path(tmp) / "cache")
             per_decision[workers] = wall / n
             print(
                 f"  live, {workers} worker(s): {n} decisions in {wall:.1f} s = "
@@ -332,7 +351,7 @@ def bench(agent: str, n: int, runs: int) -> None:
             f"({warm / n:.2f} s each, start included): {gain:.1f}x the live selector at 1 worker"
         )
         for workers in WORKERS[:2]:
-            wall, _ = live_rate(agent, skills, url, n, workers, Path(tmp) / "cache", "auto")
+            wall = live_rate(agent, skills, url, n, workers, Path(tmp) / "cache", "auto").wall
             print(
                 f"  live, warm, {workers} worker(s): {60 * n / wall:.1f} decisions/min "
                 f"({wall / n:.2f} s each): {per_decision[workers] / (wall / n):.1f}x cold"
@@ -353,6 +372,7 @@ def floor_only(agent: str, n: int, runs: int) -> None:
 
 
 def main() -> None:
+    global MODEL
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=8, help="decisions per measurement")
     parser.add_argument("--runs", type=int, default=3, help="runs of each start-up figure")
@@ -362,7 +382,9 @@ def main() -> None:
         action="store_true",
         help="only the warm cell beside its floor, and the default cell",
     )
+    parser.add_argument("--model", default=MODEL, help="the model the cells ask for")
     args = parser.parse_args()
+    MODEL = args.model
     for agent in args.agents:
         if not agent_available(agent):
             print(f"{agent}: not installed (or not the verified release), skipped")

@@ -97,17 +97,22 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
         InputError: special file (FIFO, device, socket, directory), symlink loop, or
             unreadable; the open never blocks.
     """
+    return _opened(path)[0]
+
+
+def _opened(path: str | os.PathLike[str]) -> tuple[BinaryIO, int]:
+    """``open_regular``'s file and its size when opened."""
     name = os.fspath(path)
     file_size(path)
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise InputError(Location(name), _os_reason(exc)) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise InputError(Location(name), f"{_kind(mode)}, not a regular file; not read")
-    return os.fdopen(fd, "rb")
+        raise InputError(Location(name), f"{_kind(info.st_mode)}, not a regular file; not read")
+    return os.fdopen(fd, "rb"), info.st_size
 
 
 def head_bytes(path: str | os.PathLike[str], count: int) -> bytes:
@@ -131,13 +136,15 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_INPUT_BYTES) ->
         InputError: special file, symlink loop, unreadable, or larger than ``limit``.
     """
     name = os.fspath(path)
-    size = file_size(path)
-    if size > limit:
-        raise InputError(
-            Location(name), f"file is {_size_text(size)}, over the {_size_text(limit)} limit"
-        )
-    with open_regular(path) as fh:
-        data = fh.read(limit + 1)
+    fh, size = _opened(path)
+    with fh:
+        if size > limit:
+            raise InputError(
+                Location(name), f"file is {_size_text(size)}, over the {_size_text(limit)} limit"
+            )
+        data = fh.read(size + 1)  # not ``limit + 1``: that allocates the limit for each file
+        if len(data) > size:
+            data += fh.read(limit + 1 - len(data))
     if len(data) > limit:
         raise InputError(Location(name), f"file grew past the {_size_text(limit)} limit")
     return data

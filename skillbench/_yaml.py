@@ -11,6 +11,7 @@ Mappings from :func:`load_yaml` keep the line of every key, so later errors can 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Hashable, Mapping
 from datetime import date
 from typing import Any, Literal, NamedTuple
@@ -128,17 +129,44 @@ class PythonLoader(
         _BoundedComposer.__init__(self)
 
 
+_OPENERS = re.compile("[\r\n\x85\u2028\u2029{]|[-?:](?=[ \t\r\n\x85\u2028\u2029]|\\Z)")
+"""What can open a nesting level: a line (any of YAML 1.1's line breaks), a flow mapping, a
+block indicator (``[`` counts twice: a flow sequence and the single-pair mapping
+``["a":b]`` inside it)."""
+
+
+def within_bounds(text: str) -> bool:
+    """Whether ``text`` cannot reach ``MAX_NODES`` or ``MAX_DEPTH`` whatever it holds: no
+    alias or anchor, fewer characters than ``MAX_NODES``, and too few openers (``_OPENERS``)
+    to nest ``MAX_DEPTH`` levels. Such a document needs no counting while it is composed."""
+    if "*" in text or "&" in text or len(text) >= MAX_NODES:
+        return False
+    budget = MAX_DEPTH - 2 - 2 * text.count("[")
+    for _ in _OPENERS.finditer(text):
+        budget -= 1
+        if budget < 0:
+            return False
+    return budget >= 0
+
+
 if yaml.__with_libyaml__:
     from yaml._yaml import CParser
 
     class BoundedLoader(_BoundedComposer, CParser, SafeConstructor, Resolver):  # type: ignore[misc]
-        """Safe loader: libyaml's parser for speed, the bounded composer in Python."""
+        """Safe loader: libyaml's parser for speed, the bounded composer in Python (libyaml
+        composes a document that is ``within_bounds``, about three times faster)."""
 
         def __init__(self, stream: str) -> None:
             CParser.__init__(self, stream)
             SafeConstructor.__init__(self)
             Resolver.__init__(self)
             _BoundedComposer.__init__(self)
+            self._bounded = within_bounds(stream)
+
+        def get_single_node(self) -> Any:
+            if self._bounded:
+                return CParser.get_single_node(self)
+            return super().get_single_node()
 
 else:  # pragma: no cover - PyYAML built without libyaml
     BoundedLoader = PythonLoader  # type: ignore[misc,assignment]

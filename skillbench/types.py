@@ -251,7 +251,8 @@ class ResultRow(CellKey):
     """Entries the listing showed (two skills of one name, both listed, count twice)."""
     latency_ms: float
     """Selector time for this decision in milliseconds: a model call's own time (queueing,
-    pre-flight and waits between retries excluded), else the decision's share of its batch."""
+    pre-flight and waits between retries excluded), an agent's whole turn, else the
+    decision's share of its batch."""
     at: str | None = None
     """Request time (ISO 8601), from the request or the synthetic timeline."""
     session: str | None = None

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -87,6 +88,9 @@ def test_yaml_limits_leave_ordinary_aliases_alone() -> None:
     data = parse_yaml("base: &b {k: 1}\nuse: *b\nmerged: {<<: *b, j: 2}\n", "f", lines=True)
     assert data == {"base": {"k": 1}, "use": {"k": 1}, "merged": {"k": 1, "j": 2}}
     assert data.lines == {"base": 1, "use": 2, "merged": 3}
+    plain = parse_yaml("a: 1\n\nb:\n  c: [x, y]\n", "f", lines=True)  # no alias: libyaml composes
+    assert plain == {"a": 1, "b": {"c": ["x", "y"]}}
+    assert (plain.lines, plain["b"].lines) == ({"a": 1, "b": 3}, {"c": 4})
 
 
 def test_yaml_depth_limit_and_line_offset() -> None:
@@ -96,6 +100,38 @@ def test_yaml_depth_limit_and_line_offset() -> None:
     with pytest.raises(InputError) as info:
         parse_yaml("a: 1\nb: [\n", "f", first_line=2)
     assert info.value.location.line is not None and info.value.location.line >= 3
+
+
+def _nested(depth: int, style: str) -> str:
+    """``depth`` collections around a scalar, written in ``style`` (``pairs``: each a flow
+    sequence holding a single-pair mapping, two collections a level)."""
+    if style == "flow":
+        return "[" * depth + "x" + "]" * depth
+    if style == "compact":
+        return "- " * depth + "x\n"
+    if style == "json":
+        return '{"a":' * depth + "1" + "}" * depth
+    if style == "pairs":
+        return '["a":' * depth + "1" + "]" * depth
+    lines = [f"{'  ' * i}k{i}:" for i in range(depth)]
+    return ("\x85" if style == "nel" else "\n").join(lines) + " x\n"  # NEL: a YAML 1.1 break
+
+
+@given(
+    st.integers(1, MAX_DEPTH + 30),
+    st.sampled_from(["flow", "compact", "json", "pairs", "block", "nel"]),
+)
+def test_yaml_depth_limit_holds_in_every_style(depth: int, style: str) -> None:
+    """A scalar inside N collections is N + 1 levels: past ``MAX_DEPTH`` it is refused however
+    compactly it is written (the fast path must not let it through), and within it the data
+    is what PyYAML's own safe loader reads."""
+    text = _nested(depth, style)
+    collections = 2 * depth if style == "pairs" else depth
+    if collections + 1 > MAX_DEPTH:
+        with pytest.raises(InputError, match="deeper than"):
+            parse_yaml(text, "f")
+    else:
+        assert parse_yaml(text, "f") == yaml.safe_load(text)
 
 
 def test_pathological_globs_finish_quickly() -> None:

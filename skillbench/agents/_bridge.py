@@ -26,6 +26,7 @@ from skillbench.agents._wire import (
     wire_of,
 )
 from skillbench.cache import ResponseCache, canonical_json
+from skillbench.tokens import litellm_offline
 from skillbench.types import JsonObject
 
 _DROP = frozenset({"metadata", "prompt_cache_key", "client_metadata", "stream", "store"})
@@ -34,7 +35,9 @@ _DROP = frozenset({"metadata", "prompt_cache_key", "client_metadata", "stream", 
 
 @dataclass(frozen=True)
 class BridgeCall:
-    """One forwarded model call: the answer, its tokens and cost, and whether it was cached."""
+    """One forwarded model call: the answer, its tokens and cost, and whether it was cached;
+    ``cpu_ms`` is the processor time the bridge spent on it (litellm's translation and
+    bookkeeping, the answer read): what a decision costs beyond the agent's own pace."""
 
     reply: Reply
     answer: JsonObject
@@ -43,6 +46,7 @@ class BridgeCall:
     cost_usd: float
     latency_ms: float
     cached: bool
+    cpu_ms: float = 0.0
 
 
 def _placeholders(body: JsonObject, roots: Mapping[str, str]) -> JsonObject:
@@ -102,19 +106,22 @@ class Bridge:
         )
 
     def _forward(self, recorded: Recorded) -> BridgeCall:
+        cpu = time.thread_time()
         key = self._key(recorded) if self.cache is not None else None
         hit = self.cache.get(key) if self.cache is not None and key is not None else None
         cached = hit.get("answer") if hit is not None else None
         if isinstance(cached, dict):
             reply, tokens = _read(recorded, cached)
-            return BridgeCall(reply, cached, *tokens, 0.0, 0.0, True)
+            spent = (time.thread_time() - cpu) * 1000
+            return BridgeCall(reply, cached, *tokens, 0.0, 0.0, True, spent)
         start = time.perf_counter()
         answer, cost = _call(self.upstream, recorded)
         latency = (time.perf_counter() - start) * 1000
         reply, tokens = _read(recorded, answer)
         if self.cache is not None and key is not None:
             self.cache.put(key, {"answer": answer, "cost_usd": cost})
-        return BridgeCall(reply, answer, *tokens, cost, latency, False)
+        spent = (time.thread_time() - cpu) * 1000
+        return BridgeCall(reply, answer, *tokens, cost, latency, False, spent)
 
 
 def _wire(recorded: Recorded) -> WireFormat:
@@ -125,9 +132,6 @@ def _wire(recorded: Recorded) -> WireFormat:
 
 
 def _call(upstream: Upstream, recorded: Recorded) -> tuple[JsonObject, float]:
-    import litellm
-
-    litellm.disable_hf_tokenizer_download = True
     call = CallArgs(
         model=upstream.model,
         api_base=upstream.api_base,
@@ -142,8 +146,7 @@ def _call(upstream: Upstream, recorded: Recorded) -> tuple[JsonObject, float]:
 
 
 def _cost(model: str, tokens: tuple[int, int]) -> float:
-    import litellm
-
+    litellm = litellm_offline()
     try:
         prompt, completion = litellm.cost_per_token(
             model=model, prompt_tokens=tokens[0], completion_tokens=tokens[1]

@@ -22,6 +22,7 @@ from skillbench.agents._wire import (
     sse,
 )
 from skillbench.agentspec import ApiShape
+from skillbench.tokens import litellm_offline
 from skillbench.types import JsonObject
 
 
@@ -109,7 +110,7 @@ class AnthropicMessages:
         return objects(body.get("tools"))
 
     def forward(self, upstream: Upstream, recorded: Recorded, call: CallArgs) -> JsonObject:
-        import litellm
+        litellm = litellm_offline()
 
         body = recorded.body
         litellm.use_chat_completions_url_for_anthropic_messages = upstream.wire == "chat"

@@ -25,6 +25,7 @@ from skillbench.agents._wire import (
     sse,
 )
 from skillbench.agentspec import ApiShape
+from skillbench.tokens import litellm_offline
 from skillbench.types import JsonObject
 
 PATH = "/chat/completions"
@@ -103,7 +104,7 @@ class OpenAIChat:
         return objects(body.get("tools"))
 
     def forward(self, upstream: Upstream, recorded: Recorded, call: CallArgs) -> JsonObject:
-        import litellm
+        litellm = litellm_offline()
 
         body = recorded.body
         response = litellm.completion(

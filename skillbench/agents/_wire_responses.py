@@ -27,6 +27,7 @@ from skillbench.agents._wire import (
     sse,
 )
 from skillbench.agentspec import ApiShape
+from skillbench.tokens import litellm_offline
 from skillbench.types import JsonObject, JsonValue
 
 TOOLS_ITEM = "additional_tools"
@@ -162,7 +163,7 @@ class OpenAIResponses:
         return tools
 
     def forward(self, upstream: Upstream, recorded: Recorded, call: CallArgs) -> JsonObject:
-        import litellm
+        litellm = litellm_offline()
 
         body = recorded.body
         tools, items = responses_tools(body)

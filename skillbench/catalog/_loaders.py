@@ -80,12 +80,14 @@ def _json_fields(
 
 def _markdown_skill(
     path: Path,
+    real: str,
     spec: SourceSpec,
     rules: LoadRules,
     folder_name: str | None,
     diagnostics: list[Diagnostic],
 ) -> Loaded | None:
-    """A SKILL.md (``folder_name`` given; merged over a sibling skill.json) or a flat file."""
+    """A SKILL.md (``folder_name`` given; merged over a sibling skill.json) or a flat file,
+    whose real path is ``real``."""
     fields: dict[str, Any] = {}
     json_path = path.parent / SKILL_JSON
     if folder_name is not None and os.path.lexists(json_path):
@@ -135,7 +137,7 @@ def _markdown_skill(
     listed.update(safe_texts(doc.listed))
     if rules.empty_fields == "listed" and doc.meta:
         listed |= {k: "" for k in ("name", "description") if doc.meta.get(k) == ""}
-    return Loaded(replace(skill, listed=listed) if listed else skill, os.path.realpath(path))
+    return Loaded(replace(skill, listed=listed) if listed else skill, real)
 
 
 def _outside(path: Path, root: Path) -> bool:
@@ -277,7 +279,8 @@ def _directory_skills(
             diagnostics.append(Diagnostic(str(here / SKILL_MD), None, reason, "error"))
             continue
         if SKILL_MD in folder.files:
-            one = _markdown_skill(here / SKILL_MD, spec, rules, name, diagnostics)
+            real = folder.real(SKILL_MD)
+            one = _markdown_skill(here / SKILL_MD, real, spec, rules, name, diagnostics)
             if one is not None and outer_md is not None:
                 top = outer_md[-1] if outer_md else root.resolve().name
                 placed = (top, *folder.rel[len(outer_md) :], SKILL_MD)
@@ -287,9 +290,15 @@ def _directory_skills(
             loaded.append(_json_skill(here / SKILL_JSON, spec, rules, diagnostics))
         if folder.rel or SKILL_MD in folder.files:
             continue
-        flat = [here / file for file in folder.files if file != SKILL_JSON]
+        flat = [
+            (here / file, real)
+            for file, real in zip(folder.files, folder.reals, strict=True)
+            if file != SKILL_JSON
+        ]
         if rules.flat_files:
-            loaded.extend(_markdown_skill(file, spec, rules, None, diagnostics) for file in flat)
+            loaded.extend(
+                _markdown_skill(file, real, spec, rules, None, diagnostics) for file, real in flat
+            )
         else:
             diagnostics.extend(
                 Diagnostic(
@@ -300,7 +309,7 @@ def _directory_skills(
                     "agent's loading rules read flat files)",
                     "warning",
                 )
-                for file in flat
+                for file, _ in flat
             )
     return [item for item in loaded if item is not None]
 
@@ -352,7 +361,7 @@ def load_source(
     suffix = path.suffix.lower()
     if suffix == ".md":
         folder = path.parent.resolve().name if path.name == SKILL_MD else None
-        one = _markdown_skill(path, spec, rules, folder, diagnostics)
+        one = _markdown_skill(path, os.path.realpath(path), spec, rules, folder, diagnostics)
     elif suffix == ".json":
         one = _json_skill(path, spec, rules, diagnostics)
     elif suffix == ".jsonl":

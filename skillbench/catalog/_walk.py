@@ -26,11 +26,17 @@ MAX_DIRS = 100_000
 
 @dataclass(frozen=True, slots=True)
 class Folder:
-    """One scanned directory: its path as reached, parts below the root, and kept file names."""
+    """One scanned directory: its path as reached, parts below the root, kept file names and
+    each one's real path (``os.path.realpath``, known from the walk without asking again)."""
 
     path: str
     rel: tuple[str, ...]
     files: tuple[str, ...]
+    reals: tuple[str, ...]
+
+    def real(self, name: str) -> str:
+        """The real path of the kept file ``name``."""
+        return self.reals[self.files.index(name)]
 
 
 def _skipped_link(path: str, is_dir: bool, links: LinkPolicy) -> Diagnostic | None:
@@ -108,6 +114,7 @@ def walk(
             continue
         sealed = sealed or (sealed_by is not None and any(e.name == sealed_by for e in entries))
         files: list[str] = []
+        reals: list[str] = []
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
@@ -135,6 +142,7 @@ def walk(
                     continue
             if not is_dir:
                 files.append(entry.name)
+                reals.append(target)
             elif len(rel) + 1 > max_depth:
                 diagnostics.append(
                     Diagnostic(
@@ -146,5 +154,5 @@ def walk(
                 )
             else:
                 queue.append((entry.path, (*rel, entry.name), target, ancestors | {target}, sealed))
-        folders.append(Folder(path, rel, tuple(files)))
+        folders.append(Folder(path, rel, tuple(files), tuple(reals)))
     return folders

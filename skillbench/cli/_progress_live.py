@@ -1,7 +1,9 @@
 """The part of ``run``'s progress that only model runs get: pace, spend and positive controls.
 
 A run with a litellm or agent selector pays per decision and may take hours, so its progress
-line adds the model decisions per minute (over the last ``WINDOW`` seconds), the dollars
+line adds the model decisions per minute (over the last ``WINDOW`` seconds; for agents also
+the share of the agent's own pace, its turns' time less the processor time skillbench's
+bridge spent in them: ``bridge_cpu_ms``), the dollars
 spent so far (calls sent now; cached answers cost nothing) and the spend projected for the
 model decisions still to come at the cost per decision so far, then, once the controls are
 asked, how many triggered. Offline runs get none of it: their lines stay as they were.
@@ -98,6 +100,8 @@ class LiveStatus:
         self.plan = plan
         self.done = self.cached = self.priced = 0
         self.spent = 0.0
+        self.turn_ms = self.bridge_ms = 0.0
+        """Agent turns' time and the bridge's processor time in them, summed."""
         self.planned: int | None = None
         self.phase_total: int | None = None
         self.controls: dict[CellKey, list[ResultRow]] = defaultdict(list)
@@ -130,14 +134,18 @@ class LiveStatus:
         if spent is not None:
             self.priced += 1
             self.spent += spent
+        bridge = row.detail.get("bridge_cpu_ms")
+        if isinstance(bridge, int | float) and row.latency_ms > 0:
+            self.turn_ms += row.latency_ms
+            self.bridge_ms += min(float(bridge), row.latency_ms)
 
     def line(self) -> str:
-        """``model 96/192, 58.2/min  $0.0123 spent, ~$0.0246 projected  3 cached``; the
-        controls once some were answered."""
+        """``model 96/192, 58.2/min  $0.0123 spent, ~$0.0246 projected  3 cached`` (agents:
+        ``58.2/min (93% of the agent's own pace)``); the controls once some were answered."""
         parts = []
         if self.done > self._seen[0]:
             rate = window_rate(self._samples, self.done)
-            parts.append(self._count() + ", " + _per_minute(rate))
+            parts.append(self._count() + ", " + _per_minute(rate) + self._pace())
             parts += [self._spend()] + ([f"{self.cached:,} cached"] if self.cached else [])
         if self._asked() > self._seen[1]:
             parts.append(self._controls(final=False))
@@ -153,7 +161,14 @@ class LiveStatus:
         if not done:
             return ""
         pace = _per_minute(done / elapsed if elapsed > 0 else None)
-        return f"{self._count()}, {pace}  {self._spend()}"
+        return f"{self._count()}, {pace}{self._pace()}  {self._spend()}"
+
+    def _pace(self) -> str:
+        """`` (93% of the agent's own pace)``: agent decisions' time without the bridge's
+        processor time, over their time (nothing for other selectors)."""
+        if not self.turn_ms:
+            return ""
+        return f" ({1 - self.bridge_ms / self.turn_ms:.0%} of the agent's own pace)"
 
     def _count(self) -> str:
         planned = f"/{self.planned:,}" if self.planned else ""

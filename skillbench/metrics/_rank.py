@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import rankdata
 
 DIGITS = 12
 """Scores are rounded to this many decimals before ranking: two configurations with the
@@ -32,6 +31,8 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def spearman(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Spearman's ρ of ``x`` and ``y`` along the last axis (average ranks for ties);
     NaN where either side has one value only, or a NaN."""
+    from scipy.stats import rankdata  # scipy.stats takes ~1 s to import: only when ranking
+
     x, y = np.round(np.asarray(x, float), DIGITS), np.round(np.asarray(y, float), DIGITS)
     missing = np.isnan(x).any(axis=-1) | np.isnan(y).any(axis=-1)
     rho = _pearson(rankdata(x, axis=-1), rankdata(y, axis=-1))

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import rankdata
 
 from skillbench._errors import SkillbenchError
 from skillbench.metrics import DIGITS, Metric, kendall, request_bootstrap, spearman
@@ -155,6 +154,8 @@ def check_proxy(
         for i in range(len(configs))
         for j in range(i + 1, len(configs))
     ]
+    from scipy.stats import rankdata  # scipy.stats takes ~1 s to import: only when ranking
+
     sign = 1.0 if m.higher_is_better else -1.0
     rank_p, rank_q = (rankdata(np.round(-sign * v, DIGITS)) for v in (vp, vq))
     rows = [

@@ -20,6 +20,7 @@ import os
 import re
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -125,12 +126,14 @@ class AgentSelector:
                 bridge,
             )
             sources = list(setting.sources)
+            start = time.perf_counter()
             try:
                 with install_notes() as notes:
                     requests, _ = run_turn(self.driver, self.executable, sources, workspace, turn)
             except SkillbenchError as exc:
                 return self._failed(str(exc))
-            return self._read(query, bridge, requests, setting, notes)
+            seconds = time.perf_counter() - start
+            return self._read(query, bridge, requests, setting, notes, seconds)
 
     def _check_cap(self) -> None:
         cap = self.params.max_cost_usd
@@ -187,11 +190,12 @@ class AgentSelector:
         requests: Sequence[Any],
         setting: Setting,
         notes: Sequence[str],
+        seconds: float,
     ) -> Decision:
+        """The decision of an agent turn that took ``seconds`` (its latency)."""
         decision = self._reply(query, bridge, requests, setting.skipped)
-        if not notes:
-            return decision
-        return replace(decision, detail={**decision.detail, "install_notes": list(notes)})
+        detail = {**decision.detail, "install_notes": list(notes)} if notes else decision.detail
+        return replace(decision, latency_ms=round(seconds * 1000, 3), detail=detail)
 
     def _reply(
         self, query: Query, bridge: Bridge, requests: Sequence[Any], skipped: int
@@ -215,6 +219,7 @@ class AgentSelector:
             cost_usd=call.cost_usd,
             cached=call.cached,
             model_latency_ms=round(call.latency_ms, 1),
+            bridge_cpu_ms=round(call.cpu_ms, 1),
             answer=call.answer,
         )
         reply = call.reply

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from contextlib import ExitStack
 from itertools import groupby
@@ -198,8 +199,10 @@ def decide_warm(selector: AgentSelector, run: WarmRun, queries: Sequence[Query])
             if rereads:
                 driver.write_usage(slot.workspace, dict(selector._setting(query).usage))
             bridge = slot.switch.bridge = selector._bridge(slot.root, query.repeat)
+            start = time.perf_counter()
             requests = slot.process.ask(query.request.text)
-            decisions.append(selector._read(query, bridge, requests, setting, slot.notes))
+            seconds = time.perf_counter() - start
+            decisions.append(selector._read(query, bridge, requests, setting, slot.notes, seconds))
     except (SkillbenchError, OSError) as exc:
         decisions.append(selector._failed(f"warm process: {exc}"))
         if slot is not None:

@@ -134,6 +134,10 @@ def test_live_decisions_are_the_scripted_ones(agent: str, tmp_path: Path) -> Non
     assert _decisions(tmp_path / "out") == _expected(20)
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["status"] == "complete"
+    rows = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    # Each decision is timed by its agent turn, and the bridge's own processor time is a
+    # part of it (the progress reports the agent's own pace from the two).
+    assert all(0 < r["detail"]["bridge_cpu_ms"] < r["latency_ms"] for r in rows), rows[0]
 
 
 @pytest.mark.agents

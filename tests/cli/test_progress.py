@@ -258,6 +258,24 @@ def test_model_figures_ride_on_the_replay_line() -> None:
     unpriced.close()
 
 
+def test_agent_decisions_show_the_share_of_the_agents_own_pace() -> None:
+    """Two agent turns of 200 and 300 ms whose bridge spent 30 and 20 ms of processor time:
+    the agent alone would take 450 of the 500 ms, 90% of the pace. A decision without the
+    bridge's figure (another selector, an error) leaves the share as it is."""
+    from skillbench.cli._progress_live import LivePlan
+
+    plan = LivePlan(frozenset({"gpt"}), 1.0, 0, 0, 0.95)
+    progress = TerminalProgress(io.StringIO(), plain=True, live=plan)
+    progress.phase("replaying decisions", 3)
+    for ms, bridge in ((200.0, 30.0), (300.0, 20.0)):
+        row = _model_row("correct_skill", cost_usd=0.001, cached=False, bridge_cpu_ms=bridge)
+        progress.decision(row.model_copy(update={"latency_ms": ms}))
+    progress.decision(_model_row("missed", cost_usd=0.001, cached=False))
+    assert "model 3/3, –/min (90% of the agent's own pace)  $0.0030 spent" in progress.line()
+    progress.close()
+    assert "(90% of the agent's own pace)" in progress.stream.getvalue().splitlines()[-1]  # type: ignore[attr-defined]
+
+
 def test_a_resumed_run_projects_only_what_is_left(tmp_path: Path) -> None:
     """litellm-example.yaml: a model (gpt-4o-mini) and the oracle, half the grid each. Kept:
     3 answered decisions (2 of the model's); an error (redone) and a control are not kept
