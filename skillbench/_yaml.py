@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Callable, Hashable, Mapping
 from datetime import date
+from itertools import islice
 from typing import Any, Literal, NamedTuple
 
 import yaml
@@ -142,11 +143,7 @@ def within_bounds(text: str) -> bool:
     if "*" in text or "&" in text or len(text) >= MAX_NODES:
         return False
     budget = MAX_DEPTH - 2 - 2 * text.count("[")
-    for _ in _OPENERS.finditer(text):
-        budget -= 1
-        if budget < 0:
-            return False
-    return budget >= 0
+    return budget >= 0 and next(islice(_OPENERS.finditer(text), budget, None), None) is None
 
 
 if yaml.__with_libyaml__:

@@ -14,7 +14,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from skillbench.agents._wire import (
     DONE,
@@ -107,21 +107,23 @@ class Bridge:
 
     def _forward(self, recorded: Recorded) -> BridgeCall:
         cpu = time.thread_time()
+        call = self._answer(recorded)
+        return replace(call, cpu_ms=(time.thread_time() - cpu) * 1000)
+
+    def _answer(self, recorded: Recorded) -> BridgeCall:
         key = self._key(recorded) if self.cache is not None else None
         hit = self.cache.get(key) if self.cache is not None and key is not None else None
         cached = hit.get("answer") if hit is not None else None
         if isinstance(cached, dict):
             reply, tokens = _read(recorded, cached)
-            spent = (time.thread_time() - cpu) * 1000
-            return BridgeCall(reply, cached, *tokens, 0.0, 0.0, True, spent)
+            return BridgeCall(reply, cached, *tokens, 0.0, 0.0, True)
         start = time.perf_counter()
         answer, cost = _call(self.upstream, recorded)
         latency = (time.perf_counter() - start) * 1000
         reply, tokens = _read(recorded, answer)
         if self.cache is not None and key is not None:
             self.cache.put(key, {"answer": answer, "cost_usd": cost})
-        spent = (time.thread_time() - cpu) * 1000
-        return BridgeCall(reply, answer, *tokens, cost, latency, False, spent)
+        return BridgeCall(reply, answer, *tokens, cost, latency, False)
 
 
 def _wire(recorded: Recorded) -> WireFormat:
